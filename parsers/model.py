@@ -1,0 +1,245 @@
+"""The site-neutral hand record: the contract between the site dialects and the pipeline.
+
+Every dialect turns one hand text into a `HandRecord`; everything downstream (rules engine,
+store, analytics, dashboard) reads only this. Money is exact: integers of the smallest unit of
+the hand's currency, with `HandRecord.scale` units per whole currency unit. Cards are two-letter
+strings ("As", "Td"); a card the export does not reveal is `None` and stays unknown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Final
+
+RANKS: Final = "23456789TJQKA"
+SUITS: Final = "cdhs"
+
+Card = str
+"""A known card: rank from RANKS then suit from SUITS, e.g. "As", "Td"."""
+
+
+class Game(StrEnum):
+    """The six games in scope; the value is the stable game id used in the store and the CLI."""
+
+    STUD = "stud"
+    STUD8 = "stud8"
+    RAZZ = "razz"
+    TD27 = "td27"
+    TDA5 = "tda5"
+    BADUGI = "badugi"
+
+    @property
+    def is_stud(self) -> bool:
+        return self in (Game.STUD, Game.STUD8, Game.RAZZ)
+
+    @property
+    def is_draw(self) -> bool:
+        return not self.is_stud
+
+
+class Structure(StrEnum):
+    FIXED = "fixed"
+    POT = "pot"
+    NO = "no"
+    SPREAD = "spread"
+
+
+class EventKind(StrEnum):
+    """What an event does. Amount semantics are documented on `Event`."""
+
+    # forced bets
+    ANTE = "ante"
+    SMALL_BLIND = "small_blind"
+    BIG_BLIND = "big_blind"
+    POST = "post"  # any other posted blind (dead blind, post to play); counts as live money
+    BRING_IN = "bring_in"
+    # betting actions
+    FOLD = "fold"
+    CHECK = "check"
+    CALL = "call"
+    BET = "bet"
+    RAISE = "raise"
+    COMPLETE = "complete"
+    # cards
+    DEAL = "deal"  # cards dealt to a player; `up` tells which were dealt face up
+    COMMUNITY = "community"  # stud's single shared river card when the deck runs short
+    DISCARD = "discard"  # `count` cards thrown; `cards` when the export shows them
+    DRAW = "draw"  # replacement cards received (may be unknown)
+    STAND_PAT = "stand_pat"
+    # street structure and room announcements
+    STREET = "street"  # a new betting round begins; `street` is its index
+    CAPPED = "capped"  # the room announced that betting is capped
+    OPEN_PAIR = "open_pair"  # the room announced that a double bet is allowed on 4th street
+    # showdown and money out
+    SHOW = "show"
+    MUCK = "muck"
+    UNCALLED = "uncalled"  # `amount` returned to `player`
+    COLLECT = "collect"  # `amount` won from `pot`
+    # table life (kept for the replayer, ignored by the rules)
+    SIT_OUT = "sit_out"
+    SIT_IN = "sit_in"
+    JOIN = "join"
+    LEAVE = "leave"
+    CHAT = "chat"
+    NOTE = "note"  # any other informational line the room printed
+
+    @property
+    def is_forced(self) -> bool:
+        return self in _FORCED
+
+    @property
+    def is_betting(self) -> bool:
+        return self in _BETTING
+
+
+_FORCED: Final = frozenset(
+    {EventKind.ANTE, EventKind.SMALL_BLIND, EventKind.BIG_BLIND, EventKind.POST, EventKind.BRING_IN}
+)
+_BETTING: Final = frozenset(
+    {
+        EventKind.FOLD,
+        EventKind.CHECK,
+        EventKind.CALL,
+        EventKind.BET,
+        EventKind.RAISE,
+        EventKind.COMPLETE,
+    }
+)
+
+
+@dataclass(slots=True, frozen=True)
+class Event:
+    """One line of the hand, in the order the room printed it.
+
+    amount: chips the player puts in with this event (forced bets, call, bet, raise, complete),
+        gets back (uncalled) or wins (collect); 0 otherwise.
+    to: for bet, raise, complete, call and bring-in: the player's total contribution on this
+        street after the event, as the room states it or as the dialect derived it.
+    street: index of the betting round in play (stud: 0 = 3rd street .. 4 = 7th street;
+        draw: 0 = before the first draw .. 3 = after the third draw).
+    cards / up: the cards of a deal, show, muck, discard or draw; `up[i]` tells whether
+        `cards[i]` was dealt face up (stud). Unknown cards are None.
+    count: number of cards discarded or drawn when the cards themselves are hidden.
+    pot: for collect, which pot: "main", "side1", "side2", ..., with ":hi"/":lo" for split halves.
+    """
+
+    kind: EventKind
+    line: int
+    street: int = 0
+    player: str | None = None
+    amount: int = 0
+    to: int | None = None
+    all_in: bool = False
+    cards: tuple[Card | None, ...] = ()
+    up: tuple[bool, ...] = ()
+    count: int | None = None
+    pot: str | None = None
+    text: str | None = None
+
+
+@dataclass(slots=True, frozen=True)
+class Seat:
+    seat: int
+    player: str
+    stack: int
+    sitting_out: bool = False
+
+
+@dataclass(slots=True, frozen=True)
+class Stakes:
+    """Bet sizes in the hand's smallest unit; 0 where the game has no such bet."""
+
+    small_bet: int
+    big_bet: int
+    ante: int = 0
+    bring_in: int = 0
+    small_blind: int = 0
+    big_blind: int = 0
+
+
+@dataclass(slots=True, frozen=True)
+class Tournament:
+    tournament_id: str
+    buy_in: int | None = None  # in the buy-in currency's smallest unit (cents), fee excluded
+    fee: int | None = None
+    currency: str | None = None
+    level: str | None = None
+
+
+@dataclass(slots=True, frozen=True)
+class SourceRef:
+    """Where a hand came from: the file, the byte offset of its first line, and that line."""
+
+    path: str
+    offset: int
+    line: int
+
+
+@dataclass(slots=True)
+class HandRecord:
+    site: str
+    site_hand_id: str
+    game: Game
+    structure: Structure
+    currency: str  # ISO code for cash ("USD", "EUR"), "PLAY" for play money, "CHIPS" in tournaments
+    scale: int  # smallest units per whole currency unit: 100 for cents, 1 for tournament chips
+    stakes: Stakes
+    started_at: datetime  # UTC, time-zone aware
+    site_time: str  # the time exactly as the room printed it, with its zone ("2009/11/26 10:08:43 ET")
+    table: str
+    seats: list[Seat]
+    events: list[Event]
+    source: SourceRef
+    max_seats: int | None = None
+    button: int | None = None  # seat number of the button (draw games)
+    tournament: Tournament | None = None
+    mixed: str | None = None  # the mixed-game rotation the hand belongs to ("8-Game", "HORSE")
+    hero: str | None = None
+    total_pot: int | None = None  # as the room reported it in the summary
+    rake: int | None = None
+    notes: list[str] = field(default_factory=list)  # oddities the dialect tolerated
+
+    @property
+    def players(self) -> list[str]:
+        return [seat.player for seat in self.seats]
+
+
+@dataclass(slots=True, frozen=True)
+class HandText:
+    """One hand's raw text as cut from a file, with its position for every later message."""
+
+    text: str
+    source: SourceRef
+    site: str | None  # the dialect that recognised the file, None if no dialect did
+
+
+class Outcome(StrEnum):
+    PARSED = "parsed"
+    UNSUPPORTED = "unsupported"  # a game or hand kind outside scope (hold'em, five-card draw, ...)
+    ERROR = "error"  # a hand of a supported game that could not be read (truncated, corrupted)
+
+
+@dataclass(slots=True, frozen=True)
+class ParseProblem:
+    """Why a hand text did not become a HandRecord, with the line that stopped the dialect."""
+
+    outcome: Outcome
+    message: str
+    line: int  # absolute line in the source file
+    game_label: str | None = None  # the room's own name for the game, when known
+
+
+@dataclass(slots=True, frozen=True)
+class ParsedHand:
+    """The result of parsing one hand text: a record, or the problem, never both."""
+
+    hand: HandText
+    site_hand_id: str | None
+    record: HandRecord | None = None
+    problem: ParseProblem | None = None
+
+    @property
+    def outcome(self) -> Outcome:
+        return self.problem.outcome if self.problem else Outcome.PARSED
