@@ -53,7 +53,8 @@ class EventKind(StrEnum):
     ANTE = "ante"
     SMALL_BLIND = "small_blind"
     BIG_BLIND = "big_blind"
-    POST = "post"  # any other posted blind (dead blind, post to play); counts as live money
+    POST = "post"  # any other live posted blind (post to play, returning player's big blind)
+    DEAD = "dead"  # dead money posted (a dead small blind); not part of anyone's bet
     BRING_IN = "bring_in"
     # betting actions
     FOLD = "fold"
@@ -68,6 +69,7 @@ class EventKind(StrEnum):
     DISCARD = "discard"  # `count` cards thrown; `cards` when the export shows them
     DRAW = "draw"  # replacement cards received (may be unknown)
     STAND_PAT = "stand_pat"
+    RESHUFFLE = "reshuffle"  # the dealer reshuffled the discards into the stub (draw games)
     # street structure and room announcements
     STREET = "street"  # a new betting round begins; `street` is its index
     CAPPED = "capped"  # the room announced that betting is capped
@@ -95,7 +97,14 @@ class EventKind(StrEnum):
 
 
 _FORCED: Final = frozenset(
-    {EventKind.ANTE, EventKind.SMALL_BLIND, EventKind.BIG_BLIND, EventKind.POST, EventKind.BRING_IN}
+    {
+        EventKind.ANTE,
+        EventKind.SMALL_BLIND,
+        EventKind.BIG_BLIND,
+        EventKind.POST,
+        EventKind.DEAD,
+        EventKind.BRING_IN,
+    }
 )
 _BETTING: Final = frozenset(
     {
@@ -114,7 +123,8 @@ class Event:
     """One line of the hand, in the order the room printed it.
 
     amount: chips the player puts in with this event (forced bets, call, bet, raise, complete),
-        gets back (uncalled) or wins (collect); 0 otherwise.
+        gets back (uncalled) or wins (collect); 0 otherwise. Antes and dead posts are dead
+        money; blinds, posts and the bring-in count toward the player's bet on the street.
     to: for bet, raise, complete, call and bring-in: the player's total contribution on this
         street after the event, as the room states it or as the dialect derived it.
     street: index of the betting round in play (stud: 0 = 3rd street .. 4 = 7th street;
@@ -187,7 +197,9 @@ class HandRecord:
     scale: int  # smallest units per whole currency unit: 100 for cents, 1 for tournament chips
     stakes: Stakes
     started_at: datetime  # UTC, time-zone aware
-    site_time: str  # the time exactly as the room printed it, with its zone ("2009/11/26 10:08:43 ET")
+    site_time: (
+        str  # the time exactly as the room printed it, with its zone ("2009/11/26 10:08:43 ET")
+    )
     table: str
     seats: list[Seat]
     events: list[Event]

@@ -1,0 +1,21 @@
+"""The registry of rooms: one line per site dialect (sqlglot's dialects are the model).
+
+Order matters only for sniffing: the first room whose `sniff` accepts a file's head reads it.
+"""
+
+from __future__ import annotations
+
+from studdraw.parsers.dialects.base import Room
+from studdraw.parsers.dialects.pokerstars import PokerStars
+from studdraw.parsers.dialects.recognised import RECOGNISED_ROOMS
+
+ROOMS: tuple[Room, ...] = (
+    PokerStars(),
+    *RECOGNISED_ROOMS,
+)
+BY_NAME: dict[str, Room] = {room.name: room for room in ROOMS}
+
+
+def sniff(head: str) -> Room | None:
+    """The room that wrote a file, from the decoded start of the file."""
+    return next((room for room in ROOMS if room.sniff(head)), None)
