@@ -1,0 +1,13 @@
+"""Hand evaluators for stud and triple-draw games.
+
+Every evaluator returns an ``int`` where higher is better, so winners are always picked with
+``max()``; equal hands get equal values. Cards are strings like ``"As"``, ``"Td"``, ``"2c"``.
+A malformed card, a repeated card or a wrong card count raises ``ValueError``: callers
+validate hand data first, so reaching an evaluator with bad cards is a programming error.
+Lookup tables are built on an evaluator's first call (well under a second), not at import.
+"""
+
+from ._describe import KINDS, describe
+from ._hands import badugi, high, low8, low27, low_a5
+
+__all__ = ["KINDS", "badugi", "describe", "high", "low8", "low27", "low_a5"]

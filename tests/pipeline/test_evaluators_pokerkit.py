@@ -1,0 +1,72 @@
+"""Our evaluators order random pairs of hands exactly as pokerkit (a test-only dependency) does.
+
+pokerkit's hands compare with "greater is stronger" for high and low games alike, like our
+values; its ``from_game`` takes the best hand over every combination of the cards given.
+"""
+
+import random
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+import pytest
+from pokerkit import (
+    BadugiHand,
+    EightOrBetterLowHand,
+    Hand,
+    RegularLowHand,
+    StandardHighHand,
+    StandardLowHand,
+)
+
+from studdraw.pipeline.evaluators import badugi, high, low8, low27, low_a5
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+PAIRS = 2_000
+Comparable = TypeVar("Comparable", int, Hand)
+
+# kind: (our evaluator, pokerkit hand class, cards per hand)
+CASES: dict[str, tuple[Callable[[Sequence[str]], int | None], type[Hand], int]] = {
+    "high": (high, StandardHighHand, 7),
+    "low_a5": (low_a5, RegularLowHand, 7),
+    "low8": (low8, EightOrBetterLowHand, 7),
+    "low27": (low27, StandardLowHand, 5),
+    "badugi": (badugi, BadugiHand, 4),
+}
+
+
+def decks(rng: random.Random) -> list[list[str]]:
+    """The full deck plus decks short of ranks or suits, where rare hands and ties are common."""
+    few_ranks = rng.sample(RANKS, rng.randint(3, 5))
+    few_suits = rng.sample(SUITS, rng.randint(1, 2))
+    return [
+        [rank + suit for rank in RANKS for suit in SUITS],
+        [rank + suit for rank in few_ranks for suit in SUITS],
+        [rank + suit for rank in RANKS for suit in few_suits],
+        [rank + suit for rank in "A2345678" for suit in SUITS],
+    ]
+
+
+def sign(first: Comparable | None, second: Comparable | None) -> int:
+    """-1, 0 or 1 for two values or two pokerkit hands, where None is below everything."""
+    if first is None or second is None:
+        return (first is not None) - (second is not None)
+    return (first > second) - (first < second)
+
+
+@pytest.mark.parametrize("kind", CASES)
+def test_ordering_agrees_with_pokerkit(kind: str) -> None:
+    evaluator, hand_class, size = CASES[kind]
+    rng = random.Random(kind)
+    outcomes = {-1: 0, 0: 0, 1: 0}
+    for _ in range(PAIRS):
+        deck = rng.choice(decks(rng))
+        first, second = rng.sample(deck, size), rng.sample(deck, size)
+        ours = sign(evaluator(first), evaluator(second))
+        theirs = sign(
+            hand_class.from_game_or_none("".join(first)),
+            hand_class.from_game_or_none("".join(second)),
+        )
+        assert ours == theirs, (first, second)
+        outcomes[ours] += 1
+    assert min(outcomes.values()) > PAIRS // 100, outcomes  # ties were exercised too
