@@ -1,2 +1,123 @@
+"""The `studdraw` command line.
+
+Each command is a thin shell over one stage's public functions; the contract of every command's
+output (columns, JSON keys, exit codes) is stable, because scripts and later stages build on it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from studdraw.parsers.files import discover_files
+from studdraw.parsers.model import Outcome, ParsedHand
+from studdraw.parsers.reader import open_history, parse_hand
+from studdraw.parsers.serialize import parsed_hand_to_dict
+from studdraw.pipeline.progress import file_progress
+
+app = typer.Typer(
+    name="studdraw",
+    help="Parse, validate, store and analyse stud and triple-draw hand histories.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+
+
+@app.callback()
+def studdraw() -> None:
+    """Parse, validate, store and analyse stud and triple-draw hand histories."""
+
+
+PathsArgument = Annotated[
+    list[Path],
+    typer.Argument(help="Hand-history files or folders, searched recursively.", show_default=False),
+]
+
+
+class UnreadableFiles:
+    """Files that could not be read: reported on stderr, and the command exits non-zero."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self.count = 0
+
+    def report(self, path: Path, error: OSError) -> None:
+        self.count += 1
+        self.console.print(f"[red]error:[/red] cannot read {path}: {error.strerror or error}")
+
+
+def iter_parsed(paths: list[Path], unreadable: UnreadableFiles) -> Iterator[ParsedHand]:
+    """Every hand of every file under `paths`, parsed, in a stable order."""
+    files = list(discover_files(paths))
+    with file_progress(files, unreadable.console) as advance:
+        for path in files:
+            try:
+                history = open_history(path)
+                for hand in history.hand_texts():
+                    yield parse_hand(hand)
+            except OSError as error:
+                unreadable.report(path, error)
+            advance(path)
+
+
+@app.command()
+def parse(
+    paths: PathsArgument,
+    jsonl: Annotated[
+        bool, typer.Option("--jsonl", help="One JSON object per hand on stdout.")
+    ] = False,
+) -> None:
+    """Parse hand histories and summarise them per site and game (or print them as JSON)."""
+    stderr = Console(stderr=True)
+    unreadable = UnreadableFiles(stderr)
+    counts: Counter[tuple[str, str, Outcome]] = Counter()
+    out = sys.stdout
+    for parsed in iter_parsed(paths, unreadable):
+        if jsonl:
+            out.write(json.dumps(parsed_hand_to_dict(parsed), ensure_ascii=False) + "\n")
+        game = str(parsed.record.game) if parsed.record else _label(parsed)
+        counts[(parsed.hand.site or "unknown", game, parsed.outcome)] += 1
+    if not jsonl:
+        Console().print(_summary_table(counts))
+    if unreadable.count:
+        raise typer.Exit(code=1)
+
+
+def _label(parsed: ParsedHand) -> str:
+    problem = parsed.problem
+    if problem is not None and problem.game_label:
+        return problem.game_label
+    return "?"
+
+
+def _summary_table(counts: Counter[tuple[str, str, Outcome]]) -> Table:
+    table = Table(title="Hands per site and game")
+    for column in ("site", "game", "hands", "parsed", "unsupported", "errors"):
+        table.add_column(column, justify="left" if column in ("site", "game") else "right")
+    groups = sorted({(site, game) for site, game, _ in counts})
+    totals = Counter[Outcome]()
+    for site, game in groups:
+        row = {outcome: counts[(site, game, outcome)] for outcome in Outcome}
+        totals.update(row)
+        table.add_row(site, game, *(str(n) for n in _columns(row)))
+    table.add_section()
+    table.add_row("total", "", *(str(n) for n in _columns(totals)))
+    return table
+
+
+def _columns(row: dict[Outcome, int] | Counter[Outcome]) -> tuple[int, int, int, int]:
+    parsed, unsupported, errors = row[Outcome.PARSED], row[Outcome.UNSUPPORTED], row[Outcome.ERROR]
+    return parsed + unsupported + errors, parsed, unsupported, errors
+
+
 def main() -> None:
-    print("hello")
+    app()

@@ -57,13 +57,9 @@ LINE_PATTERNS: Final = (
     ),
     ("SHOWDOWN", r"\*\*\* SHOW ?DOWN \*\*\*"),
     ("SUMMARY", r"\*\*\* SUMMARY \*\*\*"),
+    # before the actor lines: a chat line saying "x: folds" is chat, not a fold
+    ("CHAT", r"(?P<chat_name>.+?) said, \"(?P<chat_text>.*)\""),
     ("DEALT", r"Dealt to (?P<dealt_name>.+?) (?:\[[^\]]*\] )?\[(?P<dealt_cards>[^\]]*)\]"),
-    (
-        "POST",
-        rf"(?P<post_name>{_NAME}): posts (?P<post_kind>the ante|small blind|big blind"
-        rf"|small & big blinds|button blind|straddle) (?P<post_amt>{_AMOUNT})"
-        r"(?P<post_allin> and is all-in)?",
-    ),
     (
         "ACTION",
         rf"(?P<act_name>{_NAME}): (?P<act_verb>folds|checks|calls|bets|raises|completes it to"
@@ -71,6 +67,12 @@ LINE_PATTERNS: Final = (
         rf"(?: (?P<act_amt>{_AMOUNT})(?: to (?P<act_to>{_AMOUNT}))?)?"
         r"(?P<act_allin> and is all-in)?(?: and has reached the \S+ cap)?"
         r"(?: \[(?P<act_cards>[^\]]*)\])?(?: \(disconnect\))?",
+    ),
+    (
+        "POST",
+        rf"(?P<post_name>{_NAME}): posts (?P<post_kind>the ante|small blind|big blind"
+        rf"|small & big blinds|button blind|straddle) (?P<post_amt>{_AMOUNT})"
+        r"(?P<post_allin> and is all-in)?",
     ),
     (
         "DISCARD",
@@ -97,7 +99,6 @@ LINE_PATTERNS: Final = (
     ("TOTAL", rf"Total pot (?P<tot_amt>{_AMOUNT})(?P<tot_pots>[^|]*?) \| Rake (?P<tot_rake>\S+).*"),
     ("BOARD", r"Board \[(?P<board_cards>[^\]]*)\]"),
     ("SUMMARY_SEAT", r"Seat (?P<ss_seat>\d+): (?P<ss_rest>.*)"),
-    ("CHAT", r"(?P<chat_name>.+?) said, \"(?P<chat_text>.*)\""),
     ("JOIN", rf"(?P<join_name>{_NAME}) joins the table at seat #\d+"),
     (
         "LEAVE",
@@ -159,6 +160,7 @@ _LIMIT_SUFFIX: Final = re.compile(
 _STAKE_PAIR: Final = re.compile(
     r"(?P<small>[^\s/]+)/(?P<big>[^\s/]+)(?: - [^\s]+ Cap -)?(?: (?P<iso>[A-Z]{3}))?"
 )
+_HAS_STAKES: Final = re.compile(r"\d/\S*\d")  # "$0.50/$1", not "Hi/Lo"
 _BUYIN_PART: Final = re.compile(r"[^\d.,]*([\d.,]+)")
 _COLLECT_POT: Final = re.compile(r"side pot(?:-(\d+))?")
 _SUMMARY_CARDS: Final = re.compile(r" (?P<verb>showed|mucked) \[(?P<cards>[^\]]*)\]")
@@ -169,8 +171,7 @@ class PokerStarsTransformer(DialectTransformer):
     site = "pokerstars"
 
     # --- header and seats -------------------------------------------------------------------
-    def header(self, children: list[LineToken]) -> None:
-        token = children[0]
+    def on_header(self, token: LineToken) -> None:
         found = token.match
         b = self.b
         b.site_hand_id = found["hdr_id"]
@@ -186,13 +187,15 @@ class PokerStarsTransformer(DialectTransformer):
             if plain is None:
                 raise HandParseError(f"unreadable game and stakes: {rest!r}", token.number)
             game_text, stakes_text = plain["game"], plain["inner"]
-        # Mixed games name the rotation and put the hand's own game inside the parentheses:
+        # Mixed games name the rotation and put the hand's own game in parentheses:
         # "HORSE (Razz Limit, $2/$4 USD)", "8-Game (Razz Limit) - Level IV (200/400)".
-        inner_game, _, inner_stakes = stakes_text.partition(", ")
-        if _LIMIT_SUFFIX.fullmatch(inner_game) and not any(ch.isdigit() for ch in inner_game):
-            b.mixed = game_text
-            game_text = inner_game
-            stakes_text = inner_stakes if not levelled else stakes_text
+        rotation = _GAME_STAKES.fullmatch(game_text)
+        if rotation:
+            b.mixed, game_text = rotation["game"], rotation["inner"]
+        elif ", " in stakes_text:
+            inner_game, _, inner_stakes = stakes_text.partition(", ")
+            if not _HAS_STAKES.search(inner_game):
+                b.mixed, game_text, stakes_text = game_text, inner_game, inner_stakes
         self._game(game_text, token.number)
         if tournament:
             self._tournament(tournament, levelled["level"] if levelled else None, token.number)
@@ -276,15 +279,14 @@ class PokerStarsTransformer(DialectTransformer):
         if zone is None:
             b.notes.append("no time zone printed; ET assumed")
 
-    def table(self, children: list[LineToken]) -> None:
-        found = children[0].match
+    def on_table(self, token: LineToken) -> None:
+        found = token.match
         b = self.b
         b.table = found["tbl_name"]
         b.max_seats = int(found["tbl_max"]) if found["tbl_max"] else None
         b.button = int(found["tbl_button"]) if found["tbl_button"] else None
 
-    def seat(self, children: list[LineToken]) -> None:
-        token = children[0]
+    def on_seat(self, token: LineToken) -> None:
         found = token.match
         state = found["seat_state"] or ""
         # "out of hand" players were moved in after the deal: listed, but not in this hand.
@@ -299,8 +301,7 @@ class PokerStarsTransformer(DialectTransformer):
         )
 
     # --- streets --------------------------------------------------------------------------
-    def street_mark(self, children: list[LineToken]) -> None:
-        token = children[0]
+    def on_street(self, token: LineToken) -> None:
         found = token.match
         name = found["street_name"]
         assert self.b.game is not None
@@ -312,8 +313,7 @@ class PokerStarsTransformer(DialectTransformer):
             cards = self.b.cards(found["street_card"], token.number)
             self.b.add(EventKind.COMMUNITY, token.number, cards=cards, up=(True,) * len(cards))
 
-    def dealt(self, children: list[LineToken]) -> None:
-        token = children[0]
+    def on_dealt(self, token: LineToken) -> None:
         found = token.match
         b = self.b
         assert b.game is not None
@@ -337,8 +337,7 @@ class PokerStarsTransformer(DialectTransformer):
             up = (b.street < 4,) * len(cards)
         b.add(EventKind.DEAL, token.number, player, cards=cards, up=up)
 
-    def post(self, children: list[LineToken]) -> None:
-        token = children[0]
+    def on_post(self, token: LineToken) -> None:
         found = token.match
         b = self.b
         player, kind = found["post_name"], found["post_kind"]
@@ -358,8 +357,7 @@ class PokerStarsTransformer(DialectTransformer):
         else:
             b.wager(EventKind.POST, token.number, player, amount=amount, all_in=all_in)
 
-    def action(self, children: list[LineToken]) -> None:
-        token = children[0]
+    def on_action(self, token: LineToken) -> None:
         found = token.match
         b = self.b
         player, verb, line = found["act_name"], found["act_verb"], token.number
@@ -396,95 +394,98 @@ class PokerStarsTransformer(DialectTransformer):
             kind in (EventKind.COMPLETE, EventKind.BET, EventKind.RAISE) for kind in kinds
         )
 
-    def discard(self, children: list[LineToken]) -> None:
-        token = children[0]
+    def on_discard(self, token: LineToken) -> None:
         found = token.match
         count = int(found["dis_count"])
         cards = self.b.cards(found["dis_cards"], token.number) if found["dis_cards"] else ()
         self.b.add(EventKind.DISCARD, token.number, found["dis_name"], count=count, cards=cards)
 
-    def stand_pat(self, children: list[LineToken]) -> None:
-        token = children[0]
+    def on_stand_pat(self, token: LineToken) -> None:
         found = token.match
         cards = self.b.cards(found["pat_cards"], token.number) if found["pat_cards"] else ()
         self.b.add(EventKind.STAND_PAT, token.number, found["pat_name"], count=0, cards=cards)
 
-    def reshuffle(self, children: list[LineToken]) -> None:
-        self.b.add(EventKind.RESHUFFLE, children[0].number)
+    def on_reshuffle(self, token: LineToken) -> None:
+        self.b.add(EventKind.RESHUFFLE, token.number)
 
-    def capped(self, children: list[LineToken]) -> None:
-        self.b.add(EventKind.CAPPED, children[0].number)
+    def on_capped(self, token: LineToken) -> None:
+        self.b.add(EventKind.CAPPED, token.number)
 
-    def open_pair(self, children: list[LineToken]) -> None:
-        self.b.add(EventKind.OPEN_PAIR, children[0].number)
+    def on_open_pair(self, token: LineToken) -> None:
+        self.b.add(EventKind.OPEN_PAIR, token.number)
 
-    def cancelled(self, children: list[LineToken]) -> None:
-        raise HandParseError("hand cancelled by the room", children[0].number, Outcome.UNSUPPORTED)
+    def on_cancelled(self, token: LineToken) -> None:
+        game = str(self.b.game) if self.b.game else None
+        raise HandParseError(
+            "hand cancelled by the room", token.number, Outcome.UNSUPPORTED, game_label=game
+        )
 
     # --- showdown and money out -------------------------------------------------------------
-    def shows(self, children: list[LineToken]) -> None:
-        token = children[0]
+    def on_showdown(self, token: LineToken) -> None:
+        """A section marker: the grammar checks its place; it carries no event."""
+
+    def on_shows(self, token: LineToken) -> None:
         found = token.match
         cards = self.b.cards(found["show_cards"], token.number)
         self.b.add(
             EventKind.SHOW, token.number, found["show_name"], cards=cards, text=found["show_desc"]
         )
 
-    def mucks(self, children: list[LineToken]) -> None:
-        token = children[0]
+    def on_mucks(self, token: LineToken) -> None:
         found = token.match
         if found["muck_verb"] == "mucks hand":
             self.b.add(EventKind.MUCK, token.number, found["muck_name"])
         else:
             self.b.add(EventKind.NOTE, token.number, found["muck_name"], text="doesn't show hand")
 
-    def uncalled(self, children: list[LineToken]) -> None:
-        token = children[0]
+    def on_uncalled(self, token: LineToken) -> None:
         found = token.match
         amount = self.b.money(found["unc_amt"], token.number)
         self.b.add(EventKind.UNCALLED, token.number, found["unc_name"], amount=amount)
 
-    def collect(self, children: list[LineToken]) -> None:
-        token = children[0]
+    def on_collect(self, token: LineToken) -> None:
         found = token.match
         side = _COLLECT_POT.fullmatch(found["col_pot"])
         pot = f"side{side.group(1) or 1}" if side else "main"
         amount = self.b.money(found["col_amt"], token.number)
         self.b.add(EventKind.COLLECT, token.number, found["col_name"], amount=amount, pot=pot)
 
-    def no_low(self, children: list[LineToken]) -> None:
-        self.b.add(EventKind.NOTE, children[0].number, text="no low hand qualified")
+    def on_no_low(self, token: LineToken) -> None:
+        self.b.add(EventKind.NOTE, token.number, text="no low hand qualified")
 
-    def table_life(self, children: list[LineToken]) -> None:
-        token = children[0]
+    def on_chat(self, token: LineToken) -> None:
         found = token.match
-        kind = token.type
-        if kind == "CHAT":
-            self.b.add(EventKind.CHAT, token.number, found["chat_name"], text=found["chat_text"])
-        elif kind == "JOIN":
-            self.b.add(EventKind.JOIN, token.number, found["join_name"])
-        elif kind == "LEAVE":
-            self.b.add(EventKind.LEAVE, token.number, found["leave_name"])
-        elif kind == "SIT_OUT":
-            self.b.add(EventKind.SIT_OUT, token.number, found["out_name"])
-        elif kind == "SIT_IN":
-            self.b.add(EventKind.SIT_IN, token.number, found["in_name"])
-        else:
-            self.b.add(EventKind.NOTE, token.number, text=found["note_text"])
+        self.b.add(EventKind.CHAT, token.number, found["chat_name"], text=found["chat_text"])
+
+    def on_join(self, token: LineToken) -> None:
+        self.b.add(EventKind.JOIN, token.number, token.match["join_name"])
+
+    def on_leave(self, token: LineToken) -> None:
+        self.b.add(EventKind.LEAVE, token.number, token.match["leave_name"])
+
+    def on_sit_out(self, token: LineToken) -> None:
+        self.b.add(EventKind.SIT_OUT, token.number, token.match["out_name"])
+
+    def on_sit_in(self, token: LineToken) -> None:
+        self.b.add(EventKind.SIT_IN, token.number, token.match["in_name"])
+
+    def on_note(self, token: LineToken) -> None:
+        self.b.add(EventKind.NOTE, token.number, text=token.match["note_text"])
 
     # --- summary ----------------------------------------------------------------------------
-    def total(self, children: list[LineToken]) -> None:
-        token = children[0]
+    def on_summary(self, token: LineToken) -> None:
+        """A section marker: the grammar checks its place; it carries no event."""
+
+    def on_total(self, token: LineToken) -> None:
         found = token.match
         self.b.total_pot = self.b.money(found["tot_amt"], token.number)
         self.b.rake = self.b.money(found["tot_rake"], token.number)
 
-    def board(self, children: list[LineToken]) -> None:
+    def on_board(self, token: LineToken) -> None:
         """The summary's board repeats the community card already read on its street."""
 
-    def summary_seat(self, children: list[LineToken]) -> None:
+    def on_summary_seat(self, token: LineToken) -> None:
         """Summary lines reveal mucked hands the showdown section only calls "mucks hand"."""
-        token = children[0]
         found = _SUMMARY_CARDS.search(token.match["ss_rest"])
         if found is None or found["verb"] != "mucked":
             return
@@ -500,6 +501,9 @@ class PokerStars(Dialect):
     name = "pokerstars"
     grammar_file = "pokerstars.lark"
     line_patterns = LINE_PATTERNS
+    section_lines = frozenset(
+        {"HEADER", "TABLE", "STREET", "SHOWDOWN", "SUMMARY", "CANCELLED", "TOTAL", "BOARD"}
+    )
     hand_start = hand_start_pattern(
         "PokerStars Game #",
         "PokerStars Hand #",

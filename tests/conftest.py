@@ -1,0 +1,35 @@
+"""Shared test fixtures: where the real corpus lives, and how to parse a hand from text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from studdraw.parsers.dialects import BY_NAME
+from studdraw.parsers.model import HandRecord, HandText, ParsedHand, SourceRef
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+CORPUS = REPO_ROOT.parent / "shared" / "corpus"
+SAMPLES = REPO_ROOT / "sample_histories"
+
+
+def corpus_file(*parts: str) -> Path:
+    """A file of the shared real corpus (../shared/corpus); the test is skipped without it."""
+    path = CORPUS.joinpath(*parts)
+    if not CORPUS.is_dir():
+        pytest.skip(f"the shared corpus is not at {CORPUS}")
+    assert path.exists(), f"missing corpus file {path}"
+    return path
+
+
+def parse_text(text: str, site: str = "pokerstars", path: str = "<test>") -> ParsedHand:
+    """Parse one hand given as text with a site's dialect."""
+    room = BY_NAME[site]
+    return room.parse(HandText(text.strip("\n"), SourceRef(path, 0, 1), site))
+
+
+def parse_record(text: str, site: str = "pokerstars") -> HandRecord:
+    parsed = parse_text(text, site)
+    assert parsed.record is not None, parsed.problem
+    return parsed.record
