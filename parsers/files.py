@@ -96,12 +96,13 @@ def iter_lines(stream: BinaryIO, encoding: Encoding) -> Iterator[Line]:
     if encoding.is_utf16:
         yield from _iter_utf16_lines(stream, encoding)
     else:
-        yield from _iter_byte_lines(stream, encoding.bom)
+        yield from _iter_byte_lines(stream, encoding.bom, 1)
 
 
-def _iter_byte_lines(stream: BinaryIO, start: int) -> Iterator[Line]:
+def _iter_byte_lines(stream: BinaryIO, start: int, first_number: int) -> Iterator[Line]:
+    """Lines of a UTF-8/cp1252 stream positioned at byte `start`, numbered from `first_number`."""
     offset = start
-    number = 1
+    number = first_number
     carry = b""
     while True:
         chunk = stream.read(CHUNK_SIZE)
@@ -172,14 +173,14 @@ def split_lines(
 
     Blank lines around hands are dropped. Non-blank text before the first hand start is yielded
     too, as a hand text of its own, so a truncated hand at the top of a file is reported rather
-    than silently skipped.
+    than silently skipped. `split_stream` is the fast path with the same results.
     """
     buffer: list[str] = []
     first: Line | None = None
     for line in lines:
         if hand_start.match(line.text):
             if first is not None:
-                yield _hand_text(buffer, first, path, site)
+                yield _hand_text(buffer, first.offset, first.number, path, site)
             buffer = [line.text]
             first = line
         elif first is None:
@@ -189,13 +190,101 @@ def split_lines(
         else:
             buffer.append(line.text)
     if first is not None:
-        yield _hand_text(buffer, first, path, site)
+        yield _hand_text(buffer, first.offset, first.number, path, site)
 
 
-def _hand_text(buffer: list[str], first: Line, path: str, site: str | None) -> HandText:
+def _hand_text(
+    buffer: list[str], offset: int, number: int, path: str, site: str | None
+) -> HandText:
     while buffer and not buffer[-1].strip():
         buffer.pop()
-    return HandText("\n".join(buffer), SourceRef(path, first.offset, first.number), site)
+    return HandText("\n".join(buffer), SourceRef(path, offset, number), site)
+
+
+_LEADING_BLANK_LINES: Final = re.compile(r"(?:[^\S\r\n]*(?:\r\n|\r|\n))*")
+
+
+def split_stream(
+    stream: BinaryIO, encoding: Encoding, hand_start: re.Pattern[str], path: str, site: str | None
+) -> Iterator[HandText]:
+    """`split_lines(iter_lines(...))` for UTF-8 files, chunk by chunk instead of line by line.
+
+    A chunk is decoded at once, hand starts are found with one multiline search, and byte
+    offsets and line numbers come from counting. The results are identical to the line path,
+    which still serves UTF-16 files and takes over for the rest of a file at the first chunk
+    that is not valid UTF-8 (cp1252 exports decode line by line).
+    """
+    if encoding.is_utf16:
+        yield from split_lines(iter_lines(stream, encoding), hand_start, path, site)
+        return
+    # A line end followed by a hand start: the leading character class lets the regex engine
+    # skip ahead quickly, where a look-behind would be tried at every position.
+    starts = re.compile(r"[\r\n](?=" + hand_start.pattern + ")", hand_start.flags)
+    stream.seek(encoding.bom)
+    offset, number = encoding.bom, 1  # byte offset and line number where `pending` begins
+    pending = ""  # decoded text not yet cut into hands
+    carry = b""  # bytes after the last line end of the data read so far
+    at_hand = False  # whether `pending` begins with a hand start
+    while True:
+        chunk = stream.read(CHUNK_SIZE)
+        data = carry + chunk
+        cut = data.rfind(b"\n") + 1 if chunk else len(data)
+        if chunk and not cut:
+            cut = data.rfind(b"\r", 0, len(data) - 1) + 1  # bare-CR files have no LF at all
+        body, carry = data[:cut], data[cut:]
+        try:
+            pending += body.decode("utf-8")
+        except UnicodeDecodeError:
+            stream.seek(offset)
+            lines = _iter_byte_lines(stream, offset, number)
+            yield from split_lines(lines, hand_start, path, site)
+            return
+        found = [match.end() for match in starts.finditer(pending)]
+        if hand_start.match(pending):
+            found.insert(0, 0)
+        if not chunk:
+            found.append(len(pending))
+        elif not found:
+            continue
+        begin = 0
+        for end in found:
+            if end == 0:
+                at_hand = True
+                continue
+            segment = pending[begin:end]
+            if at_hand:
+                yield _segment_hand(segment, offset, number, path, site)
+            else:
+                blank = _LEADING_BLANK_LINES.match(segment)
+                skip = blank.end() if blank else 0
+                if segment[skip:].strip():
+                    head = segment[:skip]
+                    yield _segment_hand(
+                        segment[skip:],
+                        offset + _utf8_length(head),
+                        number + _line_ends(head),
+                        path,
+                        site,
+                    )
+            offset += _utf8_length(segment)
+            number += _line_ends(segment)
+            begin, at_hand = end, True
+        pending = pending[begin:]
+        if not chunk:
+            return
+
+
+def _segment_hand(segment: str, offset: int, number: int, path: str, site: str | None) -> HandText:
+    lines = segment.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return _hand_text(lines, offset, number, path, site)
+
+
+def _utf8_length(text: str) -> int:
+    return len(text.encode("utf-8"))
+
+
+def _line_ends(text: str) -> int:
+    return text.count("\n") + text.count("\r") - text.count("\r\n")
 
 
 def discover_files(paths: Iterable[Path]) -> Iterator[Path]:

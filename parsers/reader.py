@@ -13,7 +13,7 @@ from pathlib import Path
 
 from studdraw.parsers.dialects import BY_NAME, sniff
 from studdraw.parsers.dialects.base import Room
-from studdraw.parsers.files import Encoding, iter_lines, read_head
+from studdraw.parsers.files import Encoding, read_head
 from studdraw.parsers.model import HandText, Outcome, ParsedHand, ParseProblem, SourceRef
 
 
@@ -33,7 +33,7 @@ class HistoryFile:
             yield HandText(self.head, SourceRef(str(self.path), 0, 1), None)
             return
         with self.path.open("rb") as stream:
-            yield from self.room.split(iter_lines(stream, self.encoding), str(self.path))
+            yield from self.room.hand_texts(stream, self.encoding, str(self.path))
 
 
 def open_history(path: Path) -> HistoryFile:

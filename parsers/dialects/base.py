@@ -22,7 +22,7 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, ClassVar, Final
+from typing import Any, BinaryIO, ClassVar, Final
 from zoneinfo import ZoneInfo
 
 from lark import Lark, Token
@@ -30,7 +30,7 @@ from lark.common import LexerConf
 from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.lexer import Lexer
 
-from studdraw.parsers.files import Line, split_lines
+from studdraw.parsers.files import Encoding, Line, iter_lines, split_lines, split_stream
 from studdraw.parsers.model import (
     RANKS,
     SUITS,
@@ -434,6 +434,7 @@ class Room:
 
     name: str
     hand_start: re.Pattern[str]
+    """Matches at the start of a hand's first line; must not match line ends (no bare \\s)."""
     hand_id_pattern: re.Pattern[str]
 
     def sniff(self, head: str) -> bool:
@@ -446,7 +447,14 @@ class Room:
         return found.group("hand_id") if found else None
 
     def split(self, lines: Iterable[Line], path: str) -> Iterator[HandText]:
+        """Cut a file's lines into hand texts; rooms with other hand boundaries override this."""
         return split_lines(lines, self.hand_start, path, self.name)
+
+    def hand_texts(self, stream: BinaryIO, encoding: Encoding, path: str) -> Iterator[HandText]:
+        """Stream a file's hands: the fast chunked splitter unless the room has its own `split`."""
+        if type(self).split is not Room.split:
+            return self.split(iter_lines(stream, encoding), path)
+        return split_stream(stream, encoding, self.hand_start, path, self.name)
 
     def parse(self, hand: HandText) -> ParsedHand:
         raise NotImplementedError

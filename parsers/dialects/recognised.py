@@ -34,10 +34,12 @@ class RecognisedRoom(Room):
 
 RECOGNISED_ROOMS: tuple[RecognisedRoom, ...] = (
     RecognisedRoom("absolute", "Absolute Poker", r"Stage #\d+:", r"Stage #(?P<hand_id>\d+)"),
-    RecognisedRoom("boss", "Boss Media", r"\s*<HISTORY ID=", r'<HISTORY ID="(?P<hand_id>\d+)"'),
-    RecognisedRoom("ipoker", "iPoker", r"\s*<game gamecode=", r'<game gamecode="(?P<hand_id>\d+)"'),
+    RecognisedRoom("boss", "Boss Media", r"[ \t]*<HISTORY ID=", r'<HISTORY ID="(?P<hand_id>\d+)"'),
     RecognisedRoom(
-        "merge", "Merge Gaming", r"\s*<description type=", r'<game id="(?P<hand_id>[\d-]+)"'
+        "ipoker", "iPoker", r"[ \t]*<game gamecode=", r'<game gamecode="(?P<hand_id>\d+)"'
+    ),
+    RecognisedRoom(
+        "merge", "Merge Gaming", r"[ \t]*<description type=", r'<game id="(?P<hand_id>[\d-]+)"'
     ),
     RecognisedRoom(
         "kingsclub",

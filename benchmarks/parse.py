@@ -1,0 +1,125 @@
+"""Parse throughput per room on an inflated copy of the real corpus.
+
+For every room with a dialect, the in-scope hands of ../shared/corpus are repeated into one file
+of at least --hands hands, then timed on one core:
+
+- read+split: decode the file and cut it into hand texts (the floor any parser pays);
+- split+parse: the same plus parsing every hand into a HandRecord.
+
+The table gives hands/s for both, their ratio, and each room's parse rate relative to
+PokerStars in the same run (issue 5: no room below half of it). Targets: PokerStars split+parse
+>= 3,000 hands/s on one core.
+
+    .venv/bin/python benchmarks/parse.py [--hands 20000] [--corpus ../shared/corpus]
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from studdraw.parsers.dialects import ROOMS
+from studdraw.parsers.dialects.base import Dialect
+from studdraw.parsers.files import discover_files
+from studdraw.parsers.reader import open_history, parse_hand
+
+REPO = Path(__file__).resolve().parents[1]
+TARGET_STARS = 3000.0
+
+
+def in_scope_hands(corpus: Path) -> dict[str, list[str]]:
+    """The texts of every corpus hand that parses, grouped by room."""
+    hands: dict[str, list[str]] = defaultdict(list)
+    for path in discover_files([corpus]):
+        history = open_history(path)
+        if not isinstance(history.room, Dialect):
+            continue
+        for hand in history.hand_texts():
+            if parse_hand(hand).record is not None:
+                hands[history.room.name].append(hand.text)
+    return hands
+
+
+def inflate(texts: list[str], count: int, folder: Path, name: str) -> tuple[Path, int]:
+    repeats = -(-count // len(texts))
+    path = folder / f"{name}.txt"
+    with path.open("w", encoding="utf-8") as out:
+        for _ in range(repeats):
+            for text in texts:
+                out.write(text)
+                out.write("\n\n\n")
+    return path, repeats * len(texts)
+
+
+def rate(path: Path, parse: bool) -> float:
+    """Best hands/s of three runs over the whole file (the minimum time is the least noisy)."""
+    best = float("inf")
+    hands = 0
+    for _ in range(3):
+        start = time.perf_counter()
+        hands = 0
+        for hand in open_history(path).hand_texts():
+            if parse:
+                parse_hand(hand)
+            hands += 1
+        best = min(best, time.perf_counter() - start)
+    return hands / best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=20_000)
+    parser.add_argument("--corpus", type=Path, default=REPO.parent / "shared" / "corpus")
+    args = parser.parse_args()
+    console = Console(width=140)
+    by_room = in_scope_hands(args.corpus)
+    order = [room.name for room in ROOMS if room.name in by_room]
+    rows: list[tuple[str, int, int, float, float]] = []
+    with tempfile.TemporaryDirectory() as folder:
+        for name in order:
+            path, total = inflate(by_room[name], args.hands, Path(folder), name)
+            floor = rate(path, parse=False)
+            parsed = rate(path, parse=True)
+            rows.append((name, len(by_room[name]), total, floor, parsed))
+            console.print(f"{name}: {parsed:,.0f} hands/s", style="dim")
+    stars = next((parsed for name, *_, parsed in rows if name == "pokerstars"), None)
+    table = Table(
+        title=f"Parse throughput, one core (inflated to >= {args.hands:,} hands per room)"
+    )
+    for column in (
+        "room",
+        "corpus hands",
+        "hands timed",
+        "read+split /s",
+        "split+parse /s",
+        "parse / floor",
+        "vs PokerStars",
+    ):
+        table.add_column(column, justify="left" if column == "room" else "right")
+    for name, corpus_hands, total, floor, parsed in rows:
+        relative = f"{parsed / stars:.2f}x" if stars else "-"
+        table.add_row(
+            name,
+            f"{corpus_hands:,}",
+            f"{total:,}",
+            f"{floor:,.0f}",
+            f"{parsed:,.0f}",
+            f"{parsed / floor:.2f}",
+            relative,
+        )
+    console.print(table)
+    if stars is not None:
+        verdict = "met" if stars >= TARGET_STARS else "MISSED"
+        console.print(f"PokerStars split+parse target >= {TARGET_STARS:,.0f} hands/s: {verdict}")
+        slow = [name for name, *_, parsed in rows if parsed < stars / 2]
+        console.print("Rooms below half the PokerStars rate: " + (", ".join(slow) or "none"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+"""`studdraw parse`: the summary table, the JSON lines contract and the exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from studdraw.pipeline.cli import app
+from tests.conftest import CORPUS, corpus_file
+from tests.parsers.test_pokerstars import CURRENT_STUD
+
+runner = CliRunner()
+
+
+def test_jsonl_has_the_contract_keys(tmp_path: Path) -> None:
+    path = tmp_path / "h.txt"
+    path.write_text(
+        CURRENT_STUD
+        + "\n\nPokerStars Hand #9: Hold'em No Limit ($1/$2 USD) - 2020/01/01 10:00:00 ET\n",
+        encoding="utf-8",
+    )
+    result = runner.invoke(app, ["parse", str(path), "--jsonl"])
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(rows) == 2
+    for row in rows:
+        assert {
+            "source",
+            "line",
+            "site",
+            "site_hand_id",
+            "game",
+            "structure",
+            "players",
+            "events",
+            "error",
+        } <= row.keys()
+    parsed, unsupported = rows
+    assert (parsed["game"], parsed["structure"], parsed["error"]) == ("stud", "fixed", None)
+    assert parsed["players"][0] == {
+        "seat": 1,
+        "name": "Mr: [X] y",
+        "stack": 500,
+        "sitting_out": False,
+    }
+    assert parsed["events"][0] == {
+        "kind": "ante",
+        "line": 6,
+        "street": 0,
+        "player": "Mr: [X] y",
+        "amount": 2,
+    }
+    assert unsupported["line"] == 56 and unsupported["game"] is None
+    assert unsupported["error"] == "Hold'em No Limit is not a stud or triple-draw game"
+
+
+def test_summary_counts_per_site_and_game() -> None:
+    corpus_file("cash", "Stars")
+    result = runner.invoke(app, ["parse", str(CORPUS / "cash" / "Stars" / "Stud")])
+    assert result.exit_code == 0
+    rows = {
+        tuple(cell.strip() for cell in line.split("│")[1:-1])
+        for line in result.stdout.splitlines()
+        if "│" in line
+    }
+    assert ("pokerstars", "stud", "12", "12", "0", "0") in rows
+    assert ("pokerstars", "razz", "9", "9", "0", "0") in rows
+    assert ("total", "", "29", "29", "0", "0") in rows
+
+
+def test_unreadable_path_exits_non_zero(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["parse", str(tmp_path / "missing.txt")])
+    assert result.exit_code == 1
+    assert "cannot read" in result.stderr
