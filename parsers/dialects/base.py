@@ -323,8 +323,10 @@ class HandBuilder:
         self.seats.append(Seat(seat, player, stack, sitting_out))
 
     def new_street(self, index: int, line: int, name: str) -> None:
+        """Start a betting round. Blinds posted before the first street marker stay in."""
+        if index != self.street:
+            self.contributed = {}
         self.street = index
-        self.contributed = {}
         self.events.append(Event(EventKind.STREET, line, index, text=name))
 
     def add(self, kind: EventKind, line: int, player: str | None = None, **fields: Any) -> Event:

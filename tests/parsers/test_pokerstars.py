@@ -245,9 +245,15 @@ def test_badugi_tournament_hand_with_reraises_and_hero_draws() -> None:
     assert r.game is Game.BADUGI and r.button == 2
     assert r.tournament is not None and r.tournament.level == "Level I"
     assert (r.tournament.buy_in, r.tournament.fee) == (200, 20)
-    assert actions(r, 0)[:2] == [
+    assert actions(r, 0) == [
         ("small_blind", "Player10", 10, 10),
         ("big_blind", "Player3", 20, 20),
+        ("fold", "Player12", 0, None),
+        ("fold", "Player20", 0, None),
+        ("fold", "Player9", 0, None),
+        ("fold", "Player19", 0, None),
+        ("call", "Player10", 10, 20),  # the small blind completes to the big blind
+        ("check", "Player3", 0, None),
     ]
     assert actions(r, 2) == [
         ("bet", "Player10", 40, 40),
