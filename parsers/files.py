@@ -131,7 +131,9 @@ def _iter_utf16_lines(stream: BinaryIO, encoding: Encoding) -> Iterator[Line]:
     carry = ""
     while True:
         chunk = stream.read(CHUNK_SIZE)
-        data = carry + decoder.decode(chunk, final=not chunk)
+        # Never `final=True`: a file that ends in a stray odd byte (some exports do) would get
+        # a U+FFFD on its last line; the incomplete code unit is simply not text.
+        data = carry + decoder.decode(chunk)
         end = 0
         for match in _TEXT_LINE.finditer(data):
             text = match.group()

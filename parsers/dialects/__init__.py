@@ -6,11 +6,15 @@ Order matters only for sniffing: the first room whose `sniff` accepts a file's h
 from __future__ import annotations
 
 from studdraw.parsers.dialects.base import Room
+from studdraw.parsers.dialects.everleaf import Everleaf
 from studdraw.parsers.dialects.pokerstars import PokerStars
 from studdraw.parsers.dialects.recognised import RECOGNISED_ROOMS
+from studdraw.parsers.dialects.winning import Winning
 
 ROOMS: tuple[Room, ...] = (
     PokerStars(),
+    Everleaf(),
+    Winning(),
     *RECOGNISED_ROOMS,
 )
 BY_NAME: dict[str, Room] = {room.name: room for room in ROOMS}

@@ -51,6 +51,7 @@ from studdraw.parsers.model import (
 )
 
 GRAMMAR_DIR: Final = Path(__file__).parent
+HAND_ID_SPAN: Final = 400
 
 
 class HandParseError(Exception):
@@ -407,6 +408,9 @@ class DialectTransformer:
     Each line kind `KIND` is handled by a method `on_kind(token)`, registered as Lark's lexer
     callback for that terminal, so handlers run in text order and feed the builder line by
     line. The grammar's rules need no callbacks except `start`, which finishes the record.
+
+    Beware: Lark takes any attribute named like a grammar rule as that rule's callback (an
+    attribute `_settle` would serve a rule `_settle`), so helpers must not share rule names.
     """
 
     site: ClassVar[str]
@@ -443,9 +447,13 @@ class Room:
         """Whether a file whose decoded start is `head` was written by this room."""
         return any(self.hand_start.match(line) for line in head.splitlines()[:50])
 
-    def hand_id(self, first_line: str) -> str | None:
-        """The room's hand id read from a hand's first line, without parsing the hand."""
-        found = self.hand_id_pattern.search(first_line)
+    def hand_id(self, head: str) -> str | None:
+        """The room's hand id read from the start of a hand's text, without parsing the hand.
+
+        `head` is the hand text, or at least its first lines; only its first few hundred
+        characters are searched, since rooms print the id in the header.
+        """
+        found = self.hand_id_pattern.search(head, 0, HAND_ID_SPAN)
         return found.group("hand_id") if found else None
 
     def split(self, lines: Iterable[Line], path: str) -> Iterator[HandText]:
@@ -502,7 +510,7 @@ class Dialect(Room):
     def parse(self, hand: HandText) -> ParsedHand:
         """Parse one hand text; never raises."""
         lines = hand.text.split("\n")
-        site_hand_id = self.hand_id(lines[0])
+        site_hand_id = self.hand_id(hand.text)
         try:
             record = self._parse_record(hand, lines)
         except HandParseError as failure:

@@ -25,11 +25,10 @@ class RecognisedRoom(Room):
         self.hand_id_pattern = re.compile(hand_id)
 
     def parse(self, hand: HandText) -> ParsedHand:
-        first = hand.text.split("\n", 1)[0]
         problem = ParseProblem(
             Outcome.UNSUPPORTED, f"no dialect for {self.label} hand histories yet", hand.source.line
         )
-        return ParsedHand(hand, self.hand_id(first), problem=problem)
+        return ParsedHand(hand, self.hand_id(hand.text), problem=problem)
 
 
 RECOGNISED_ROOMS: tuple[RecognisedRoom, ...] = (

@@ -245,3 +245,9 @@ def test_fast_split_equals_line_split_on_the_whole_corpus(monkeypatch: pytest.Mo
         assert fast == slow, path
         checked += 1
     assert checked > 50
+
+
+def test_a_stray_odd_byte_at_the_end_of_a_utf16_file_is_not_text() -> None:
+    data = codecs.BOM_UTF16_LE + "last line\r\n".encode("utf-16-le") + b"\x00"
+    found = list(iter_lines(io.BytesIO(data), Encoding("utf-16-le", 2)))
+    assert [line.text for line in found] == ["last line"]

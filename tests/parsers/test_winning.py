@@ -1,0 +1,494 @@
+"""Winning Poker Network dialect: concrete fields of concrete hands, real and handwritten.
+
+The real hands come from ../shared/corpus/cash/Winning/Stud (two UTF-16 files of the 2016
+client, each ending in a stray odd byte; the hi/lo file is cut off inside its second hand).
+The handwritten hands cover what the corpus lacks (a disconnected all-in without an amount, a
+player sitting out, a tournament file, a deal of the wrong size) in the room's format.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from studdraw.parsers.dialects import sniff
+from studdraw.parsers.files import discover_files, read_head
+from studdraw.parsers.model import Event, EventKind, Game, HandRecord, Outcome, Structure
+from studdraw.parsers.reader import parse_file
+from studdraw.pipeline.rules import replay
+from tests.conftest import CORPUS, corpus_file, parse_record, parse_text
+
+STUD_FILE = ("cash", "Winning", "Stud", "7-Stud-8max-USD-1.00-2.00-201608.HH00000000 G0.txt")
+STUD8_FILE = ("cash", "Winning", "Stud", "7-Stud-HL-8max-USD-1.00-2.00-201608.HH00000000 G0.txt")
+
+
+def corpus_hand(parts: tuple[str, ...], hand_id: str) -> HandRecord:
+    for parsed in parse_file(corpus_file(*parts)):
+        if parsed.site_hand_id == hand_id:
+            assert parsed.record is not None, parsed.problem
+            return parsed.record
+    raise AssertionError(f"hand {hand_id} not in {parts}")
+
+
+def actions(record: HandRecord, street: int) -> list[tuple[str, str | None, int, int | None]]:
+    """(kind, player, amount, to) of the betting and forced events on one street."""
+    return [
+        (str(e.kind), e.player, e.amount, e.to)
+        for e in record.events
+        if e.street == street and (e.kind.is_betting or e.kind.is_forced)
+    ]
+
+
+def of_kind(record: HandRecord, kind: EventKind) -> list[Event]:
+    return [e for e in record.events if e.kind is kind]
+
+
+def put_in(record: HandRecord, player: str) -> int:
+    """Everything the player put in, less what came back uncalled."""
+    total = 0
+    for e in record.events:
+        if e.player == player:
+            if e.kind.is_forced or e.kind.is_betting:
+                total += e.amount
+            elif e.kind is EventKind.UNCALLED:
+                total -= e.amount
+    return total
+
+
+def collected(record: HandRecord, player: str) -> int:
+    return sum(e.amount for e in of_kind(record, EventKind.COLLECT) if e.player == player)
+
+
+# --- the whole corpus ---------------------------------------------------------------------
+
+
+def test_every_corpus_hand_is_read_and_the_cut_one_is_named() -> None:
+    outcomes: Counter[tuple[Outcome, str | None]] = Counter()
+    for path in discover_files([CORPUS / "cash" / "Winning"]):
+        for parsed in parse_file(path):
+            assert parsed.hand.site == "winning", path
+            label = str(parsed.record.game) if parsed.record else None
+            outcomes[(parsed.outcome, label)] += 1
+            if parsed.outcome is Outcome.ERROR:
+                # The hi/lo file stops after the seats of hand 693976187 (then one odd byte).
+                assert path.name == STUD8_FILE[-1]
+                assert parsed.site_hand_id == "693976187"
+                assert parsed.problem is not None and parsed.problem.line == 95
+                assert parsed.problem.message.startswith("hand ends early (truncated?)")
+    assert outcomes == {
+        (Outcome.PARSED, "stud"): 4,
+        (Outcome.PARSED, "stud8"): 1,
+        (Outcome.ERROR, None): 1,
+    }
+
+
+def test_sniff_claims_winning_files_only() -> None:
+    corpus_file(*STUD_FILE)
+    for path in discover_files([CORPUS]):
+        room = sniff(read_head(path)[1])
+        assert (room is not None and room.name == "winning") == ("Winning" in path.parts), path
+
+
+_SUMMARY = re.compile(
+    r"^\*?Player (?P<name>.*?) (?:does not show|mucks|shows).*?Bets: (?P<bets>[\d.]+)\. "
+    r"Collects: (?P<collects>[\d.]+)\. (?P<sign>Wins|Loses): (?P<net>[\d.]+)\.$",
+    re.MULTILINE,
+)
+
+
+def cents(text: str) -> int:
+    whole, _, fraction = text.partition(".")
+    return int(whole) * 100 + int(fraction.ljust(2, "0") or "0")
+
+
+def test_net_results_agree_with_the_rooms_own_summary() -> None:
+    """The summary gives each player's total bet, collected amount and net result: the events
+    must give the same figures (there are no FPDB .hp files beside these corpus files)."""
+    checked = 0
+    for parts in (STUD_FILE, STUD8_FILE):
+        for parsed in parse_file(corpus_file(*parts)):
+            if parsed.record is None:
+                continue
+            r = parsed.record
+            assert not [n for n in r.notes if n.startswith("the room says")]
+            rows = list(_SUMMARY.finditer(parsed.hand.text))
+            assert sorted(m["name"] for m in rows) == sorted(r.players)
+            for m in rows:
+                player = m["name"]
+                net = cents(m["net"]) * (1 if m["sign"] == "Wins" else -1)
+                assert put_in(r, player) == cents(m["bets"]), (r.site_hand_id, player)
+                assert collected(r, player) == cents(m["collects"]), (r.site_hand_id, player)
+                assert collected(r, player) - put_in(r, player) == net, (r.site_hand_id, player)
+                checked += 1
+    assert checked == 11
+
+
+def test_stacks_carry_over_from_hand_to_hand() -> None:
+    records = [p.record for p in parse_file(corpus_file(*STUD_FILE)) if p.record]
+    assert len(records) == 4
+    for before, after in itertools.pairwise(records):
+        for seat in after.seats:
+            player = seat.player
+            stack = next(s.stack for s in before.seats if s.player == player)
+            assert stack - put_in(before, player) + collected(before, player) == seat.stack
+
+
+def test_hand_lines_point_into_the_file() -> None:
+    path = corpus_file(*STUD_FILE)
+    raw = path.read_bytes()
+    lines = raw[2:].decode("utf-16-le", errors="replace").split("\n")
+    for parsed in parse_file(path):
+        assert parsed.record is not None
+        source = parsed.hand.source
+        assert raw[source.offset :].decode("utf-16-le", errors="replace").startswith("Game started")
+        assert lines[source.line - 1].startswith("Game started at: ")
+        for event in parsed.record.events:
+            if event.player:
+                assert event.player in lines[event.line - 1], event
+
+
+# --- concrete corpus hands ----------------------------------------------------------------
+
+
+def test_completion_uncalled_bet_and_rake_with_jackpot_fee() -> None:
+    r = corpus_hand(STUD_FILE, "693977839")
+    assert (r.site, r.game, r.structure, r.currency, r.scale) == (
+        "winning",
+        Game.STUD,
+        Structure.FIXED,
+        "USD",
+        100,
+    )
+    assert (r.stakes.small_bet, r.stakes.big_bet, r.stakes.ante, r.stakes.bring_in) == (
+        100,
+        200,
+        15,
+        40,
+    )
+    assert (r.table, r.max_seats, r.button, r.tournament) == ("(PRR) Leyak", None, None, None)
+    assert r.site_time == "2016/8/2 11:17:44"
+    assert r.started_at == datetime(2016, 8, 2, 15, 17, 44, tzinfo=UTC)  # 11:17:44 EDT
+    assert r.notes == ["no time zone printed; ET assumed"]
+    # Stacks are dollars: "Seat 1: ChazDazzle (10.55)." is what hand 693977667 left him.
+    assert [(s.seat, s.player, s.stack) for s in r.seats] == [
+        (1, "ChazDazzle", 1055),
+        (5, "Nee", 4945),
+    ]
+    assert r.hero == "ChazDazzle"
+    # "raises (1)" over the bring-in completes; "calls (0.60)" adds to the bring-in.
+    assert actions(r, 0) == [
+        ("ante", "ChazDazzle", 15, None),
+        ("ante", "Nee", 15, None),
+        ("bring_in", "Nee", 40, 40),
+        ("complete", "ChazDazzle", 100, 100),
+        ("call", "Nee", 60, 100),
+    ]
+    # "*** Third street ***" opens 4th street, "*** Fourth street ***" 5th, and so on.
+    assert [(e.street, e.line, e.text) for e in of_kind(r, EventKind.STREET)] == [
+        (0, 67, "3rd street"),
+        (1, 85, "4th street"),
+        (2, 95, "5th street"),
+        (3, 105, "6th street"),
+    ]
+    assert actions(r, 1) == [("bet", "ChazDazzle", 100, 100), ("call", "Nee", 100, 100)]
+    assert actions(r, 2) == [("bet", "Nee", 200, 200), ("call", "ChazDazzle", 200, 200)]
+    assert actions(r, 3) == [("bet", "Nee", 200, 200), ("fold", "ChazDazzle", 0, None)]
+    [uncalled] = of_kind(r, EventKind.UNCALLED)
+    assert (uncalled.player, uncalled.amount, uncalled.line) == ("Nee", 200, 115)
+    [note] = of_kind(r, EventKind.NOTE)  # "Player Nee mucks cards" with nobody left to beat
+    assert (note.player, note.text, note.line) == ("Nee", "does not show cards", 117)
+    assert of_kind(r, EventKind.MUCK) == []
+    [collect] = of_kind(r, EventKind.COLLECT)
+    assert (collect.player, collect.amount, collect.pot, collect.line) == ("Nee", 815, "main", 125)
+    # "Pot: 8.15. Rake 0.11. JP fee 0.04": the pot shared out is after both.
+    assert (r.total_pot, r.rake) == (830, 15)
+
+
+def test_seven_streets_with_showdown_in_the_summary() -> None:
+    r = corpus_hand(STUD_FILE, "693978063")
+    deals = [(e.player, e.street, e.cards, e.up, e.line) for e in of_kind(r, EventKind.DEAL)]
+    assert deals == [
+        ("ChazDazzle", 0, ("Qc", "Ts", "7d"), (False, False, True), 143),
+        ("Nee", 0, (None, None, "3c"), (False, False, True), 147),
+        ("ChazDazzle", 1, ("9c",), (True,), 161),
+        ("Nee", 1, ("4h",), (True,), 163),
+        ("ChazDazzle", 2, ("6c",), (True,), 171),
+        ("Nee", 2, ("5d",), (True,), 173),
+        ("ChazDazzle", 3, ("Qd",), (True,), 183),
+        ("Nee", 3, ("Tc",), (True,), 185),
+        ("ChazDazzle", 4, ("7h",), (False,), 193),
+        ("Nee", 4, (None,), (False,), 195),
+    ]
+    assert actions(r, 2) == [
+        ("bet", "ChazDazzle", 200, 200),
+        ("raise", "Nee", 400, 400),
+        ("call", "ChazDazzle", 200, 400),
+    ]
+    [muck] = of_kind(r, EventKind.MUCK)
+    assert (muck.player, muck.line, muck.street) == ("Nee", 201, 4)
+    [show] = of_kind(r, EventKind.SHOW)
+    assert (show.player, show.line, show.text) == ("ChazDazzle", 207, "Two pairs. Qs and 7s")
+    assert show.cards == ("Qc", "Ts", "7d", "9c", "6c", "Qd", "7h")
+    assert [(e.player, e.amount) for e in of_kind(r, EventKind.COLLECT)] == [("ChazDazzle", 895)]
+    assert (r.total_pot, r.rake) == (910, 15)
+
+
+def test_hi_lo_hand_groups_interleaved_card_lines() -> None:
+    r = corpus_hand(STUD8_FILE, "693975843")
+    assert (r.game, r.table, r.site_time) == (
+        Game.STUD8,
+        "(PRR) La Llorona - 3",
+        "2016/8/2 11:13:2",
+    )
+    assert r.started_at == datetime(2016, 8, 2, 15, 13, 2, tzinfo=UTC)
+    # Each player's two hole cards come first, then everyone's door card: one DEAL each.
+    third = [(e.player, e.cards, e.line) for e in of_kind(r, EventKind.DEAL) if e.street == 0]
+    assert third == [
+        ("Diamonds4ever", (None, None, "7h"), 17),
+        ("ChazDazzle", ("6h", "Td", "2c"), 21),
+        ("KickAzzJohnny", (None, None, "3s"), 25),
+    ]
+    assert actions(r, 0)[3:] == [
+        ("bring_in", "ChazDazzle", 40, 40),
+        ("call", "KickAzzJohnny", 40, 40),
+        ("fold", "Diamonds4ever", 0, None),
+    ]
+    shows = [(e.player, e.cards, e.text) for e in of_kind(r, EventKind.SHOW)]
+    assert shows == [
+        (
+            "ChazDazzle",
+            ("6h", "Td", "2c", "As", "7d", "4d", "9s"),
+            "High card A; low A A 2 4 6 7",
+        ),
+        ("KickAzzJohnny", ("5d", "3d", "3s", "6s", "8s", "8h", "Ad"), "Two pairs. 8s and 3s"),
+    ]
+    # The room names no halves: one collect per winner, from the whole pot.
+    collects = [(e.player, e.amount, e.pot) for e in of_kind(r, EventKind.COLLECT)]
+    assert collects == [("ChazDazzle", 353, "main"), ("KickAzzJohnny", 352, "main")]
+    assert (r.total_pot, r.rake) == (725, 20)
+
+
+def test_rules_engine_finds_only_the_odd_cent_given_to_the_low_half() -> None:
+    """The split pot of hand 693975843 gives the odd cent to the low half (3.53 low, 3.52
+    high): a room habit one hand cannot confirm, reported as SHW003 (docs/sites/winning.md).
+    Every other corpus hand replays without a finding."""
+    findings = {}
+    for parts in (STUD_FILE, STUD8_FILE):
+        for parsed in parse_file(corpus_file(*parts)):
+            if parsed.record is not None:
+                violations = replay(parsed.record).violations
+                findings[parsed.record.site_hand_id] = [(v.code, v.line) for v in violations]
+    assert findings == {
+        "693977667": [],
+        "693977839": [],
+        "693978063": [],
+        "693978378": [],
+        "693975843": [("SHW003", 1)],
+    }
+
+
+# --- handwritten hands --------------------------------------------------------------------
+
+ALL_IN_HAND = """\
+Game started at: 2016/8/3 9:5:7
+
+Game ID: 694000001 1/2 (PRR) Leyak (Seven Cards Stud)
+
+Seat 1: ChazDazzle (20).
+
+Seat 3: Zed (1).
+
+Seat 5: Nee (30).
+
+Seat 6: Away (12).
+
+Player Away sitting out
+
+Player ChazDazzle ante (0.15)
+
+Player Zed ante (0.15)
+
+Player Nee ante (0.15)
+
+Player ChazDazzle received card: [9h]
+
+Player ChazDazzle received card: [2c]
+
+Player Zed received a card.
+
+Player Zed received a card.
+
+Player Nee received a card.
+
+Player Nee received a card.
+
+Player ChazDazzle received card: [9d]
+
+Player Zed received card: [7s]
+
+Player Nee received card: [Ks]
+
+Player Zed bring in (0.40)
+
+Player Nee folds
+
+Player ChazDazzle raises (1)
+
+Player Zed is disconnected and ALL IN.
+
+Player Zed allin
+
+Uncalled bet (0.15) returned to ChazDazzle
+
+*** Third street ***
+
+Player ChazDazzle received card: [Kc]
+
+Player Zed received card: [Qh]
+
+*** Fourth street ***
+
+Player ChazDazzle received card: [5s]
+
+Player Zed received card: [4h]
+
+*** Fifth street ***
+
+Player ChazDazzle received card: [4d]
+
+Player Zed received card: [Jc]
+
+*** Sixth street ***
+
+Player ChazDazzle received card: [3h]
+
+Player Zed received a card.
+
+------ Summary ------
+
+Pot: 2.03. Rake 0.10. JP fee 0.02
+
+Player ChazDazzle shows: One pair. 9s [9h 2c 9d Kc 5s 4d 3h]. Bets: 1. Collects: 0. Loses: 1.
+
+*Player Zed shows: Two pairs. Qs and 4s [Qd 4c 7s Qh 4h Jc 8d]. Bets: 1. Collects: 2.03. Wins: 1.03.
+
+Player Nee does not show cards.Bets: 0.15. Collects: 0. Loses: 0.15.
+
+Player Away does not show cards.Bets: 0. Collects: 0. Wins: 0.
+
+Game ended at: 2016/8/3 9:6:40
+"""
+
+
+def test_all_in_without_amount_is_the_rest_of_the_stack() -> None:
+    r = parse_record(ALL_IN_HAND, "winning")
+    assert r.site_time == "2016/8/3 9:5:7"
+    assert [(s.player, s.sitting_out) for s in r.seats] == [
+        ("ChazDazzle", False),
+        ("Zed", False),
+        ("Nee", False),
+        ("Away", True),
+    ]
+    [sit_out] = of_kind(r, EventKind.SIT_OUT)
+    assert (sit_out.player, sit_out.line) == ("Away", 13)
+    assert actions(r, 0)[3:] == [
+        ("bring_in", "Zed", 40, 40),
+        ("fold", "Nee", 0, None),
+        ("complete", "ChazDazzle", 100, 100),
+        ("call", "Zed", 45, 85),
+    ]
+    all_in = next(e for e in r.events if e.all_in)
+    assert (all_in.kind, all_in.player, all_in.line) == (EventKind.CALL, "Zed", 47)
+    [note] = of_kind(r, EventKind.NOTE)
+    assert note.text == "Player Zed is disconnected and ALL IN."
+    assert [(e.street, e.cards) for e in of_kind(r, EventKind.DEAL) if e.player == "Zed"] == [
+        (0, (None, None, "7s")),
+        (1, ("Qh",)),
+        (2, ("4h",)),
+        (3, ("Jc",)),
+        (4, (None,)),
+    ]
+    assert (r.total_pot, r.rake) == (215, 12)
+    assert [(e.player, e.amount) for e in of_kind(r, EventKind.COLLECT)] == [("Zed", 203)]
+    assert not [n for n in r.notes if n.startswith("the room says")]
+
+
+def test_bet_total_disagreeing_with_the_events_is_noted() -> None:
+    text = ALL_IN_HAND.replace("Bets: 1. Collects: 2.03.", "Bets: 1.20. Collects: 2.03.")
+    r = parse_record(text, "winning")
+    assert r.notes[-1] == "the room says Zed bet 120, the events put in 100"
+
+
+TOURNAMENT_HAND = """\
+Game started at: 2016/8/5 20:0:0
+Game ID: 694100000 20/40 $5 Regular 8-Max, Table 1 (Seven Cards Stud)
+Seat 1: Alpha (1500).
+Seat 2: Beta (1500).
+Player Alpha ante (5)
+Player Beta ante (5)
+Player Alpha received a card.
+Player Alpha received a card.
+Player Beta received card: [Ah]
+Player Beta received card: [Kd]
+Player Alpha received card: [3d]
+Player Beta received card: [Qs]
+Player Alpha bring in (10)
+Player Beta folds
+Uncalled bet (10) returned to Alpha
+Player Alpha mucks cards
+------ Summary ------
+Pot: 10. Rake 0
+*Player Alpha mucks (does not show cards). Bets: 5. Collects: 10. Wins: 5.
+Player Beta does not show cards.Bets: 5. Collects: 0. Loses: 5.
+Game ended at: 2016/8/5 20:0:20
+"""
+
+
+def test_tournament_is_known_from_the_file_name_only() -> None:
+    parsed = parse_text(TOURNAMENT_HAND, "winning", path="HH20160805 T1234567-G31000000.txt")
+    r = parsed.record
+    assert r is not None, parsed.problem
+    assert (r.currency, r.scale) == ("CHIPS", 1)
+    assert r.tournament is not None and r.tournament.tournament_id == "1234567"
+    assert (r.stakes.small_bet, r.stakes.big_bet, r.stakes.ante, r.stakes.bring_in) == (
+        20,
+        40,
+        5,
+        10,
+    )
+    assert (r.table, r.hero) == ("$5 Regular 8-Max, Table 1", "Beta")
+
+
+def test_deal_of_the_wrong_size_is_an_error() -> None:
+    one_card = ALL_IN_HAND.replace("Player Nee received a card.\n\n", "", 1)
+    parsed = parse_text(one_card, "winning")
+    assert parsed.outcome is Outcome.ERROR
+    assert parsed.problem is not None
+    assert parsed.problem.message == "Nee gets 2 cards on 3rd street, not 3"
+    assert parsed.problem.line == 29
+
+
+@pytest.mark.parametrize("label", ["Hold'em", "Omaha HiLow", "Six Plus Hold'em"])
+def test_other_games_are_unsupported_with_their_label(label: str) -> None:
+    text = (
+        "Game started at: 2016/10/2 21:0:42\n\n"
+        f"Game ID: 741631166 40/80 (PRR) Xana ({label})\n\nSeat 4 is the button"
+    )
+    parsed = parse_text(text, "winning")
+    assert parsed.outcome is Outcome.UNSUPPORTED
+    assert parsed.problem is not None
+    assert (parsed.problem.game_label, parsed.problem.line) == (label, 3)
+    assert parsed.site_hand_id == "741631166"
+
+
+def test_trailing_odd_byte_of_a_utf16_file_is_not_part_of_the_hand(tmp_path: Path) -> None:
+    path = tmp_path / "HH00000000 G0.txt"
+    body = TOURNAMENT_HAND.replace("\n", "\n\n").encode("utf-16-le")
+    path.write_bytes(b"\xff\xfe" + body + b"\n")  # like the corpus files: one byte too many
+    [parsed] = list(parse_file(path))
+    assert parsed.outcome is Outcome.PARSED, parsed.problem
