@@ -6,7 +6,9 @@ Order matters only for sniffing: the first room whose `sniff` accepts a file's h
 from __future__ import annotations
 
 from studdraw.parsers.dialects.base import Room
+from studdraw.parsers.dialects.bovada import Bovada
 from studdraw.parsers.dialects.everleaf import Everleaf
+from studdraw.parsers.dialects.partypoker import PartyPoker
 from studdraw.parsers.dialects.pokerstars import PokerStars
 from studdraw.parsers.dialects.recognised import RECOGNISED_ROOMS
 from studdraw.parsers.dialects.winning import Winning
@@ -15,6 +17,8 @@ ROOMS: tuple[Room, ...] = (
     PokerStars(),
     Everleaf(),
     Winning(),
+    PartyPoker(),
+    Bovada(),
     *RECOGNISED_ROOMS,
 )
 BY_NAME: dict[str, Room] = {room.name: room for room in ROOMS}

@@ -1,0 +1,440 @@
+"""Bovada (formerly Bodog, also Ignition): anonymised stud hand histories, cash and tournaments.
+
+Players are seat labels ("Seat+3"), the hero's carries "[ME]", every card dealt is printed, the
+header carries no stakes (they are read off the hand's own bets) and no time zone (ET assumed),
+and older exports print no street markers (streets follow from the deals). Notes are in
+docs/sites/bovada.md.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any, Final
+
+from studdraw.parsers.dialects.base import (
+    Dialect,
+    DialectTransformer,
+    HandParseError,
+    LineToken,
+    hand_start_pattern,
+    parse_local_time,
+    to_utc,
+)
+from studdraw.parsers.model import (
+    Card,
+    Event,
+    EventKind,
+    Game,
+    HandRecord,
+    HandText,
+    Outcome,
+    Structure,
+    Tournament,
+)
+
+_AMOUNT: Final = r"[^\s()]+"
+
+
+def _player(group: str) -> str:
+    """A player line's start: the seat label (the name) and the hero's marker, not kept."""
+    return rf"(?P<{group}>Seat\+\d+)(?: \[ME\])? : "
+
+
+LINE_PATTERNS: Final = (
+    (
+        "HEADER",
+        r"\ufeff?(?P<hdr_room>Ignition|Bovada|Bodog(?: UK| Canada|88)?) Hand #C?(?P<hdr_id>\d+):? +"
+        r"(?P<hdr_rest>.+?) - (?P<hdr_time>\d{4}-\d{2}-\d{2}[ -]\d{1,2}:\d{2}:\d{2})"
+        r"(?: (?P<hdr_zone>[A-Z]{2,4}))?",
+    ),
+    ("SEAT", rf"Seat\+(?P<seat_no>\d+)(?P<seat_me> \[ME\])?: (?P<seat_stack>{_AMOUNT}) in chips"),
+    ("DEALT", rf"{_player('dealt_name')}Card dealt to a spot \[(?P<dealt_cards>[^\]]*)\]"),
+    ("ANTE", rf"{_player('ante_name')}Ante chip (?P<ante_amt>{_AMOUNT})"),
+    (
+        "BRING_IN",
+        rf"{_player('bi_name')}(?:Bring_in chip|Big blind/Bring in|Bring in)(?:\(timeout\))?"
+        rf" (?P<bi_amt>{_AMOUNT})",
+    ),
+    (
+        "ACTION",
+        rf"{_player('act_name')}(?P<act_verb>Folds?|Checks|Calls?|[Bb]ets|D bets|Double bets"
+        r"|[Rr]aises|All-in)(?:\((?P<act_how>timeout|raise|raise-timeout)\))?"
+        rf"(?: (?P<act_amt>{_AMOUNT})(?: to (?P<act_to>{_AMOUNT}))?)?",
+    ),
+    ("UNCALLED", rf"{_player('unc_name')}Return uncalled portion of bet (?P<unc_amt>{_AMOUNT})"),
+    (
+        "SHOWDOWN",
+        rf"{_player('sd_name')}Showdown \[(?P<sd_cards>[^\]]*)\](?: \((?P<sd_desc>[^)]*)\))?",
+    ),
+    (
+        "MUCKS",
+        rf"{_player('muck_name')}(?P<muck_verb>Mucks|Does not show) \[(?P<muck_cards>[^\]]*)\]"
+        r"(?: \((?P<muck_desc>[^)]*)\))?",
+    ),
+    (
+        "RESULT",
+        rf"{_player('res_name')}Hand [Rr]esult(?P<res_side>-Side [Pp]ot)? (?P<res_amt>{_AMOUNT})",
+    ),
+    ("RANKING", rf"{_player('rank_name')}Ranking (?P<rank_place>\d+)"),
+    (
+        "TABLE_LIFE",
+        rf"{_player('life_name')}(?P<life_verb>Table enter user|Table leave user|Seat stand"
+        r"|Stand|Seat sit out|Sit out|Re-join)",
+    ),
+    (
+        "STREET",
+        r"\*\*\* (?P<street_name>HOLE CARDS|3RD STREET|4TH STREET|5TH STREET|6TH STREET"
+        r"|7TH STREET|RIVER) \*\*\*",
+    ),
+    ("SUMMARY", r"\*\*\* SUMMARY \*\*\*"),
+    ("TOTAL", r"Total Pot\((?P<tot_amt>[^)]+)\)(?: \| Rake \((?P<tot_rake>[^)]+)\))?"),
+    ("SUMMARY_SEAT", r"Seat[+ ](?P<ss_seat>\d+): (?P<ss_rest>.*)"),
+    ("NOTE", r"(?P<note_text>[^:]*)"),  # last: the colon-free fallback keeps announcements
+)
+
+GAMES: Final = {"7CARD": Game.STUD, "7CARD HiLo": Game.STUD8, "7CARD_HL": Game.STUD8}
+STRUCTURES: Final = {
+    "Fixed Limit": Structure.FIXED,
+    "Pot Limit": Structure.POT,
+    "No Limit": Structure.NO,
+}
+STREETS: Final = {
+    "HOLE CARDS": 0,
+    "3RD STREET": 0,
+    "4TH STREET": 1,
+    "5TH STREET": 2,
+    "6TH STREET": 3,
+    "7TH STREET": 4,
+    "RIVER": 4,
+}
+STREET_NAMES: Final = ("3rd street", "4th street", "5th street", "6th street", "7th street")
+
+_GAME: Final = re.compile(
+    r"(?:(?:Zone Poker ID|TBL)#(?P<table>\S+) +)?(?P<game>[A-Z0-9_]+(?: HiLo)?(?:ZonePoker)?)"
+    r"(?: +Tournament #(?P<tid>\d+) +TBL#(?P<ttable>\d+),)?(?: +1 on 1)?"
+    r"(?: +(?P<limit>No Limit|Fixed Limit|Pot Limit))?(?: ?Normal)?"
+    r"(?: ?- Level (?P<level>\d+) \([^)]*\))?"
+)
+_HALF: Final = re.compile(r"\b(?P<half>HI|LO) (?P<amt>\$?[\d,.]+)")
+_TIME_FORMATS: Final = ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d-%H:%M:%S")
+_RAISING: Final = frozenset({EventKind.BET, EventKind.RAISE, EventKind.COMPLETE})
+
+
+class BovadaTransformer(DialectTransformer):
+    site = "bovada"
+
+    def begin(self, hand: HandText) -> None:
+        super().begin(hand)
+        self._held: dict[str, list[Card | None]] = {}
+        self._opener: int | None = None  # index of a 3rd-street "Bets" with no bring-in before
+        self._side_pots = 0
+
+    def start(self, _: list[Any]) -> HandRecord:
+        b = self.b
+        if b.structure is Structure.FIXED:  # the sizes below hold for fixed limit only
+            small, big = _bet_sizes(b.events, self._opener)
+            if self._opener is not None:
+                self._resolve_opener(small)
+                small, big = _bet_sizes(b.events, None)
+            b.small_bet, b.big_bet = small, big
+        if not b.small_bet:
+            b.notes.append("stakes unknown: no full-size bet in the hand")
+        return b.finish()
+
+    def _resolve_opener(self, small: int) -> None:
+        """A 3rd-street "Bets" with no bring-in line before it is the bring-in player's first
+        action: a completion when it is the small bet, else the bring-in. The small bet comes
+        from the hand's other bets; when none tells (all fold), a completion is assumed, as
+        Bovada prints a forced bring-in with its own line in every other hand."""
+        b = self.b
+        assert self._opener is not None
+        opener = b.events[self._opener]
+        if small and opener.amount < small:
+            b.events[self._opener] = replace(opener, kind=EventKind.BRING_IN)
+            # The first raise after a bring-in is the completion.
+            for index in range(self._opener + 1, len(b.events)):
+                event = b.events[index]
+                if event.street != 0:
+                    break
+                if event.kind is EventKind.RAISE:
+                    b.events[index] = replace(event, kind=EventKind.COMPLETE)
+                    break
+
+    # --- header and seats -------------------------------------------------------------------
+    def on_header(self, token: LineToken) -> None:
+        found = token.match
+        b = self.b
+        line = token.number
+        b.site_hand_id = found["hdr_id"]
+        rest = found["hdr_rest"].strip()
+        header = _GAME.fullmatch(rest)
+        game = GAMES.get(header["game"]) if header else None
+        if header is None or game is None:
+            if any(name in rest for name in GAMES):
+                raise HandParseError(f"unreadable game: {rest!r}", line)
+            label = f"{header['game']} {header['limit'] or ''}".strip() if header else rest
+            raise HandParseError(
+                f"{label} is not a stud game", line, Outcome.UNSUPPORTED, game_label=label
+            )
+        b.game = game
+        if header["limit"] is None:
+            raise HandParseError(f"no betting structure in {rest!r}", line)
+        b.structure = STRUCTURES[header["limit"]]
+        if header["tid"]:
+            b.currency, b.scale = "CHIPS", 1
+            level = f"Level {header['level']}" if header["level"] else None
+            # The buy-in is only in the export's file name, never in the hand.
+            b.tournament = Tournament(header["tid"], level=level)
+            b.table = header["ttable"]
+        else:
+            b.table = header["table"] or ""
+        if found["hdr_room"] != "Bovada":
+            b.notes.append(f"exported as {found['hdr_room']}")
+        text, zone = found["hdr_time"], found["hdr_zone"]
+        b.site_time = f"{text} {zone}" if zone else text
+        try:
+            b.started_at = to_utc(parse_local_time(text, _TIME_FORMATS), zone or "ET")
+        except ValueError as error:
+            raise HandParseError(str(error), line) from None
+        if zone is None:
+            b.notes.append("no time zone printed; ET assumed")
+
+    def on_seat(self, token: LineToken) -> None:
+        found = token.match
+        b = self.b
+        if not b.seats and b.tournament is None and "$" not in found["seat_stack"]:
+            b.currency, b.scale = "PLAY", 1
+        player = f"Seat+{found['seat_no']}"
+        if found["seat_me"]:
+            b.hero = player
+        b.seat(int(found["seat_no"]), player, b.money(found["seat_stack"], token.number))
+
+    # --- streets --------------------------------------------------------------------------
+    def on_street(self, token: LineToken) -> None:
+        name = token.match["street_name"]
+        self.b.new_street(STREETS[name], token.number, name)
+
+    def on_dealt(self, token: LineToken) -> None:
+        found = token.match
+        b = self.b
+        player, line = found["dealt_name"], token.number
+        cards = b.cards(found["dealt_cards"], line)
+        held = self._held.setdefault(player, [])
+        up: tuple[bool, ...]
+        if not held and len(cards) == 3:
+            street, up = 0, (False, False, True)
+        elif held and len(cards) == 1:
+            street = len(held) - 2
+            up = (street < 4,)
+        else:
+            raise HandParseError(f"{len(cards)} cards dealt after {len(held)}", line)
+        if street > b.street:
+            # Exports without street markers: the first card of a street opens it.
+            b.new_street(street, line, STREET_NAMES[street])
+        elif street < b.street:
+            raise HandParseError(f"a card of {STREET_NAMES[street]} dealt later", line)
+        held.extend(cards)
+        b.add(EventKind.DEAL, line, player, cards=cards, up=up)
+
+    def on_ante(self, token: LineToken) -> None:
+        found = token.match
+        amount = self.b.money(found["ante_amt"], token.number)
+        self.b.add(EventKind.ANTE, token.number, found["ante_name"], amount=amount)
+
+    def on_bring_in(self, token: LineToken) -> None:
+        found = token.match
+        amount = self.b.money(found["bi_amt"], token.number)
+        self.b.wager(EventKind.BRING_IN, token.number, found["bi_name"], amount=amount)
+
+    def on_action(self, token: LineToken) -> None:
+        found = token.match
+        b = self.b
+        player, verb, line = found["act_name"], found["act_verb"], token.number
+        how = found["act_how"] or ""
+        timeout = "timeout" if "timeout" in how else None
+        if verb in ("Folds", "Fold"):
+            b.add(EventKind.FOLD, line, player, text=timeout)
+            return
+        if verb == "Checks":
+            b.add(EventKind.CHECK, line, player, text=timeout)
+            return
+        if found["act_amt"] is None:
+            raise HandParseError(f"{verb} without an amount", line)
+        amount = b.money(found["act_amt"], line)
+        # Bovada's amounts: calls and plain all-ins give the chips put in, bets the bet,
+        # raises and raising all-ins the player's new total on the street.
+        if verb in ("Calls", "Call"):
+            b.wager(EventKind.CALL, line, player, amount=amount)
+        elif verb in ("Bets", "bets"):
+            kind = self._wager_kind(EventKind.BET) if b.street == 0 else EventKind.BET
+            if kind is EventKind.BET and b.street == 0:
+                # The bring-in player opening 3rd street: bring-in or completion, decided
+                # from the amounts once the hand is read (see `_resolve_opener`).
+                kind, self._opener = EventKind.COMPLETE, len(b.events)
+            b.wager(kind, line, player, amount=amount)
+        elif verb in ("D bets", "Double bets"):
+            event = b.wager(EventKind.BET, line, player, amount=amount)
+            b.events[-1] = replace(event, text="double bet")
+        elif verb == "All-in" and not how.startswith("raise"):
+            facing = max(b.contributed.values(), default=0)
+            total = b.contributed.get(player, 0) + amount
+            kind = EventKind.CALL if total <= facing else self._wager_kind(EventKind.BET)
+            b.wager(kind, line, player, amount=amount, all_in=True)
+        else:  # Raises, All-in(raise)
+            to = b.money(found["act_to"], line) if found["act_to"] else amount
+            opening = EventKind.RAISE if verb in ("Raises", "raises") else EventKind.BET
+            b.wager(self._wager_kind(opening), line, player, to=to, all_in=verb == "All-in")
+
+    def _wager_kind(self, opening: EventKind) -> EventKind:
+        """What a wager above the current bet is: a raise once the street has a bet, the
+        completion over a lone bring-in, else `opening` (the verb's own meaning)."""
+        b = self.b
+        kinds = {e.kind for e in b.events if e.street == b.street}
+        if kinds & _RAISING:
+            return EventKind.RAISE
+        if b.street == 0 and EventKind.BRING_IN in kinds:
+            return EventKind.COMPLETE
+        return opening
+
+    # --- showdown and money out -------------------------------------------------------------
+    def on_uncalled(self, token: LineToken) -> None:
+        found = token.match
+        amount = self.b.money(found["unc_amt"], token.number)
+        self.b.add(EventKind.UNCALLED, token.number, found["unc_name"], amount=amount)
+
+    def on_showdown(self, token: LineToken) -> None:
+        """Bovada shows the best five cards, for hi/lo the best high five then the best low
+        five (repeating cards). The event carries the player's whole hand as dealt, which the
+        export prints in full, and the room's hand name."""
+        found = token.match
+        b = self.b
+        player = found["sd_name"]
+        printed = b.cards(found["sd_cards"], token.number)
+        held = self._held.get(player, [])
+        missing = [card for card in dict.fromkeys(printed) if card not in held]
+        cards = (*held, *missing)
+        b.add(EventKind.SHOW, token.number, player, cards=cards, text=found["sd_desc"])
+
+    def on_mucks(self, token: LineToken) -> None:
+        found = token.match
+        b = self.b
+        cards = b.cards(found["muck_cards"], token.number)
+        if found["muck_verb"] == "Mucks":
+            b.add(EventKind.MUCK, token.number, found["muck_name"], cards=cards)
+        else:  # the uncontested winner: not shown at the table, printed in the export
+            b.add(EventKind.NOTE, token.number, found["muck_name"], text="does not show")
+
+    def on_result(self, token: LineToken) -> None:
+        found = token.match
+        b = self.b
+        pot = "main"
+        if found["res_side"]:
+            self._side_pots += 1
+            pot = f"side{self._side_pots}"
+        amount = b.money(found["res_amt"], token.number)
+        b.add(EventKind.COLLECT, token.number, found["res_name"], amount=amount, pot=pot)
+
+    def on_ranking(self, token: LineToken) -> None:
+        found = token.match
+        text = f"finished in place {found['rank_place']}"
+        self.b.add(EventKind.NOTE, token.number, found["rank_name"], text=text)
+
+    def on_table_life(self, token: LineToken) -> None:
+        found = token.match
+        b = self.b
+        player, verb = found["life_name"], found["life_verb"]
+        if verb in ("Stand", "Seat stand"):
+            b.add(EventKind.LEAVE, token.number, player)
+        elif verb in ("Sit out", "Seat sit out"):
+            b.add(EventKind.SIT_OUT, token.number, player)
+            if not any(e.kind is EventKind.STREET for e in b.events):
+                # Sitting out before the deal: listed, but not dealt in.
+                b.seats = [
+                    replace(s, sitting_out=True) if s.player == player else s for s in b.seats
+                ]
+        elif verb == "Re-join":
+            b.add(EventKind.SIT_IN, token.number, player)
+        else:  # the client entering or leaving the table's view, not the seat
+            b.add(EventKind.NOTE, token.number, player, text=verb.lower())
+
+    def on_note(self, token: LineToken) -> None:
+        self.b.add(EventKind.NOTE, token.number, text=token.match["note_text"])
+
+    # --- summary ----------------------------------------------------------------------------
+    def on_summary(self, token: LineToken) -> None:
+        """A section marker: the grammar checks its place; it carries no event."""
+
+    def on_total(self, token: LineToken) -> None:
+        found = token.match
+        self.b.total_pot = self.b.money(found["tot_amt"], token.number)
+        if found["tot_rake"]:
+            self.b.rake = self.b.money(found["tot_rake"], token.number)
+
+    def on_summary_seat(self, token: LineToken) -> None:
+        """In hi/lo the summary tells which half each result was ("HI $2.33", "LO $2.32"),
+        which the showdown's "Hand result" lines do not: the collects get their half here."""
+        halves = [
+            (found["half"].lower(), self.b.money(found["amt"], token.number))
+            for found in _HALF.finditer(token.match["ss_rest"])
+        ]
+        if not halves:
+            return
+        b = self.b
+        player = f"Seat+{token.match['ss_seat']}"
+        collects = [
+            i for i, e in enumerate(b.events) if e.kind is EventKind.COLLECT and e.player == player
+        ]
+        if (
+            len(collects) != 1
+            or b.events[collects[0]].pot != "main"
+            or sum(amount for _, amount in halves) != b.events[collects[0]].amount
+        ):
+            b.notes.append(f"hi/lo summary of {player} does not match its results")
+            return
+        collect = b.events[collects[0]]
+        b.events[collects[0] : collects[0] + 1] = [
+            replace(collect, amount=amount, pot=f"main:{half}") for half, amount in halves
+        ]
+
+
+def _bet_sizes(events: list[Event], opener: int | None) -> tuple[int, int]:
+    """The small and big bet as the hand's full-size bets show them (all-ins excluded): the
+    3rd-street completion and 4th-street bets are small bets, a 4th-street double bet and
+    later bets are big bets; a missing one is derived from the other (fixed limit is 1:2).
+    The unresolved 3rd-street opener (`opener`) is left out."""
+    small = big = 0
+    for index, event in enumerate(events):
+        if event.all_in or index == opener or event.to is None:
+            continue
+        if event.kind is EventKind.COMPLETE and event.street == 0 and not small:
+            small = event.to
+        elif event.kind is EventKind.BET and event.street == 1:
+            if event.text == "double bet":
+                big = big or event.amount
+            else:
+                small = small or event.amount
+        elif event.kind is EventKind.BET and event.street >= 2:
+            big = big or event.amount
+    if small and not big:
+        big = 2 * small
+    elif big and not small:
+        small = big // 2
+    return small, big
+
+
+class Bovada(Dialect):
+    name = "bovada"
+    grammar_file = "bovada.lark"
+    line_patterns = LINE_PATTERNS
+    section_lines = frozenset({"HEADER", "STREET", "SUMMARY", "TOTAL"})
+    hand_start = hand_start_pattern(
+        "Bovada Hand #",
+        "Bodog Hand #",
+        "Bodog UK Hand #",
+        "Bodog Canada Hand #",
+        "Bodog88 Hand #",
+        "Ignition Hand #",
+    )
+    hand_id_pattern = re.compile(r"Hand #C?(?P<hand_id>\d+)")
+    transformer = BovadaTransformer

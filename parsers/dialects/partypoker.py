@@ -1,0 +1,459 @@
+"""PartyPoker: the "Game #... starts." / "***** Hand History for Game ... *****" format, cash and
+tournaments. Party prints no summary: no total pot, no rake, and each win includes the winner's
+uncalled bet, which the dialect splits back out. Notes are in docs/sites/partypoker.md.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import replace
+from typing import Any, Final
+
+from studdraw.parsers.dialects.base import (
+    Dialect,
+    DialectTransformer,
+    HandParseError,
+    LineToken,
+    parse_amount,
+    parse_local_time,
+    to_utc,
+)
+from studdraw.parsers.files import Line
+from studdraw.parsers.model import (
+    Card,
+    EventKind,
+    Game,
+    HandRecord,
+    HandText,
+    Outcome,
+    SourceRef,
+    Structure,
+    Tournament,
+)
+
+_NAME: Final = r".+"  # greedy: every verb is anchored at the line end
+
+LINE_PATTERNS: Final = (
+    ("START", r"Game #(?P<start_id>\d+) starts\."),
+    ("GAME_NO", r"#Game No : (?P<no_id>\d+)"),
+    ("HISTORY", r"\*{5} Hand History [Ff]or Game (?P<hist_id>\d+) \*{5}"),
+    (
+        "GAME",
+        r"(?P<game_text>.+?) - (?P<game_time>(?:\w+,? )?\w+ \d{1,2},? "
+        r"\d{1,2}:\d{2}:\d{2} [A-Z]{2,5} \d{4})",
+    ),
+    ("TABLE", r"Table (?P<tbl_name>.+?) \((?P<tbl_money>Real|Play) Money\)"),
+    ("BUTTON", r"Seat (?P<btn_seat>\d+) is the button"),
+    ("PLAYERS", r"Total number of players : (?P<pl_count>\d+)(?:/(?P<pl_max>\d+))?"),
+    ("SEAT", r"Seat (?P<seat_no>\d+): (?P<seat_name>.+) \( ?(?P<seat_stack>[^()]+?) ?\)"),
+    ("TRNY", r"Trny: ?(?P<trny_id>\d+) +Level: ?(?P<trny_level>\d+)"),
+    (
+        "LEVEL",
+        r"(?:Blinds|Stakes)(?:-Antes)?\((?P<lvl_small>[\d, ]+)/(?P<lvl_big>[\d, ]+)"
+        r"(?: ?- ?(?P<lvl_ante>[\d, ]+))?\)",
+    ),
+    (
+        "STREET",
+        r"\*\* Dealing (?:(?P<street_name>Fourth street|Fifth street|Sixth street|River) )?\*\*",
+    ),
+    ("DEALT", rf"Dealt to (?P<dealt_name>{_NAME}) \[(?P<dealt_cards>[^\]]*)\]"),
+    ("POST", rf"(?P<post_name>{_NAME}) posts ante \[(?P<post_amt>[^\]]+)\]"),
+    ("OPENS", rf"(?P<open_name>{_NAME}) opens"),
+    (
+        "ACTION",
+        # "X double bets" must not read as a player "X double" who bets.
+        rf"(?P<act_name>{_NAME})(?<! double) (?P<act_verb>folds|checks|calls|bets|double bets"
+        r"|raises|completes|bring-ins|is all-In)(?: +\[(?P<act_amt>[^\]]+)\])?",
+    ),
+    (
+        "SHOWS",
+        rf"(?P<show_name>{_NAME}) (?P<show_verb>shows|doesn't show) "
+        r"\[(?P<show_cards>[^\]]*)\](?P<show_desc>[^\[\]]*?)\.?",
+    ),
+    ("NO_SHOW", rf"(?P<ns_name>{_NAME}) does not show cards\."),
+    (
+        "WINS",
+        rf"(?P<win_name>{_NAME}) wins (?:Lo \((?P<win_lo>[^()]+)\)"
+        r"|(?P<win_amt>[^\s()]+(?: (?:USD|EUR|GBP|chips))?))"
+        r"(?: from the (?P<win_pot>main pot|side pot(?: #?\d+)?))?(?: with .*)?",
+    ),
+    ("NO_LOW", r"There was no qualifying low hand"),
+    ("JOIN", rf"(?P<join_name>{_NAME}) has joined the table\."),
+    ("LEAVE", rf"(?P<leave_name>{_NAME}) has left the table\."),
+    ("NOTE", r"(?P<note_text>[^:]*)"),  # last: the colon-free fallback keeps announcements
+)
+
+GAMES: Final = {"7 Card Stud": Game.STUD, "7 Card Stud Hi-Lo": Game.STUD8}
+LIMITS: Final = {
+    None: Structure.FIXED,
+    "FL": Structure.FIXED,
+    "PL": Structure.POT,
+    "NL": Structure.NO,
+}
+STREETS: Final = {
+    None: (0, "3rd street"),
+    "Fourth street": (1, "4th street"),
+    "Fifth street": (2, "5th street"),
+    "Sixth street": (3, "6th street"),
+    "River": (4, "7th street"),
+}
+CURRENCY_CODES: Final = ("USD", "EUR", "GBP")
+CURRENCY_SYMBOLS: Final = {"$": "USD", "€": "EUR", "£": "GBP"}
+
+_CASH: Final = re.compile(
+    r"(?P<small>[$€£]?[\d.,]+)/(?P<big>[$€£]?[\d.,]+)(?: (?P<iso>USD|EUR|GBP))? +"
+    r"(?:(?P<limit>NL|PL|FL) +)?(?P<game>.+)"
+)
+_TOURNAMENT: Final = re.compile(
+    r"(?:(?P<limit>NL|PL|FL) +)?(?P<game>.+?) +(?:(?P<buyin>[$€£]?[\d.,]+)"
+    r"(?: (?P<iso>USD|EUR|GBP))? Buy-in +)?Trny: ?(?P<tid>\d+) +Level: ?(?P<level>\d+) +"
+    r"(?:Blinds|Stakes)(?:-Antes)?\((?P<small>[\d, ]+)/(?P<big>[\d, ]+)"
+    r"(?: ?- ?(?P<ante>[\d, ]+))?\)"
+)
+_TIME: Final = re.compile(
+    r"(?:\w+,? )?(?P<month>\w+) (?P<day>\d{1,2}),? (?P<clock>\d{1,2}:\d{2}:\d{2}) "
+    r"(?P<zone>[A-Z]{2,5}) (?P<year>\d{4})"
+)
+_SIDE_POT: Final = re.compile(r"side pot(?: #?(\d+))?")
+_INTRO: Final = re.compile(
+    r"Game #\d+ starts\.|#Game No : \d+|\*{5} Hand History [Ff]or Game \d+ \*{5}"
+)
+_INTRO_RANK: Final = {"G": 0, "#": 1, "*": 2}  # the order of a hand's three opening lines
+
+
+class PartyPokerTransformer(DialectTransformer):
+    site = "partypoker"
+
+    def begin(self, hand: HandText) -> None:
+        super().begin(hand)
+        self._refund: tuple[str, int] | None = None  # the uncalled bet folded into a win
+        self._settled = False
+
+    def start(self, _: list[Any]) -> HandRecord:
+        b = self.b
+        los = {e.pot for e in b.events if e.kind is EventKind.COLLECT and e.pot and ":lo" in e.pot}
+        if los:
+            # Party names only the low half ("wins Lo (...)"); the plain wins of that pot are
+            # its high half.
+            b.events = [
+                replace(e, pot=f"{e.pot}:hi")
+                if e.kind is EventKind.COLLECT and f"{e.pot}:lo" in los
+                else e
+                for e in b.events
+            ]
+        acting = {e.player for e in b.events if e.player}
+        for index, seat in enumerate(b.seats):
+            if seat.player not in acting:
+                # Listed without ante, cards or action: not dealt in. Party has no marker.
+                b.seats[index] = replace(seat, sitting_out=True)
+                b.notes.append(f"{seat.player} listed but takes no part: sitting out")
+        return b.finish()
+
+    # --- header ---------------------------------------------------------------------------
+    def _hand_id(self, hand_id: str, line: int) -> None:
+        b = self.b
+        if b.site_hand_id and b.site_hand_id != hand_id:
+            raise HandParseError(f"hand id {hand_id} differs from {b.site_hand_id}", line)
+        b.site_hand_id = hand_id
+
+    def on_start(self, token: LineToken) -> None:
+        self._hand_id(token.match["start_id"], token.number)
+
+    def on_game_no(self, token: LineToken) -> None:
+        self._hand_id(token.match["no_id"], token.number)
+
+    def on_history(self, token: LineToken) -> None:
+        self._hand_id(token.match["hist_id"], token.number)
+
+    def on_game(self, token: LineToken) -> None:
+        b = self.b
+        text, line = token.match["game_text"].strip(), token.number
+        tournament = _TOURNAMENT.fullmatch(text)
+        found = tournament or _CASH.fullmatch(text)
+        if found is None:
+            if any(name in text for name in GAMES):
+                raise HandParseError(f"unreadable game and stakes: {text!r}", line)
+            raise HandParseError(
+                f"{text} is not a stud game", line, Outcome.UNSUPPORTED, game_label=text
+            )
+        name, limit = found["game"].strip(), found["limit"]
+        game = GAMES.get(name)
+        if game is None:
+            label = f"{limit} {name}" if limit else name
+            raise HandParseError(
+                f"{label} is not a stud game", line, Outcome.UNSUPPORTED, game_label=label
+            )
+        b.game, b.structure = game, LIMITS[limit]
+        if tournament:
+            self._tournament(tournament, line)
+        else:
+            symbol = next((s for s in CURRENCY_SYMBOLS if s in text), None)
+            if found["iso"]:
+                b.currency = found["iso"]
+            elif symbol:
+                b.currency = CURRENCY_SYMBOLS[symbol]
+            else:
+                b.currency, b.scale = "PLAY", 1
+        self._stakes(found["small"], found["big"], found["ante"] if tournament else None, line)
+        self._time(token.match["game_time"], line)
+
+    def _tournament(self, found: re.Match[str], line: int) -> None:
+        b = self.b
+        b.currency, b.scale = "CHIPS", 1
+        buyin, currency = found["buyin"], found["iso"]
+        if buyin and currency is None:
+            currency = next((CURRENCY_SYMBOLS[s] for s in CURRENCY_SYMBOLS if s in buyin), None)
+        try:
+            buy_in = parse_amount(buyin, 100) if buyin else None
+        except ValueError as error:
+            raise HandParseError(str(error), line) from None
+        # Party prints one buy-in amount, the fee included and not given apart.
+        b.tournament = Tournament(found["tid"], buy_in, None, currency, f"Level {found['level']}")
+
+    def _stakes(self, small: str, big: str, ante: str | None, line: int) -> None:
+        b = self.b
+        small_bet, big_bet = b.money(small, line), b.money(big, line)
+        if b.structure is Structure.FIXED:
+            b.small_bet, b.big_bet = small_bet, big_bet
+        else:
+            b.small_blind, b.big_blind = small_bet, big_bet
+            b.small_bet = b.big_bet = big_bet
+        if ante:
+            b.ante = b.money(ante, line)
+
+    def _time(self, text: str, line: int) -> None:
+        b = self.b
+        found = _TIME.fullmatch(text)
+        if found is None:
+            raise HandParseError(f"unreadable date/time {text!r}", line)
+        b.site_time = text
+        stamp = f"{found['year']} {found['month']} {found['day']} {found['clock']}"
+        try:
+            # "Monday, April 25, 14:20:12 EDT 2011" or "Mon Jul 12 13:38:32 EDT 2010"
+            local = parse_local_time(stamp, ("%Y %B %d %H:%M:%S", "%Y %b %d %H:%M:%S"))
+            b.started_at = to_utc(local, found["zone"])
+        except ValueError as error:
+            raise HandParseError(str(error), line) from None
+
+    def on_table(self, token: LineToken) -> None:
+        found = token.match
+        self.b.table = " ".join(found["tbl_name"].split())
+        if found["tbl_money"] == "Play":
+            self.b.currency = "PLAY"
+
+    def on_button(self, token: LineToken) -> None:
+        """Party prints "Seat 0 is the button" in stud, which has no button."""
+
+    def on_players(self, token: LineToken) -> None:
+        found = token.match
+        self.b.max_seats = int(found["pl_max"]) if found["pl_max"] else None
+
+    def on_seat(self, token: LineToken) -> None:
+        found = token.match
+        stack = self.b.money(found["seat_stack"], token.number)
+        self.b.seat(int(found["seat_no"]), found["seat_name"], stack)
+
+    def on_trny(self, token: LineToken) -> None:
+        found = token.match
+        tournament = self.b.tournament
+        if tournament is None or tournament.tournament_id != found["trny_id"]:
+            raise HandParseError("tournament line in a hand of another game", token.number)
+        self.b.tournament = replace(tournament, level=f"Level {found['trny_level']}")
+
+    def on_level(self, token: LineToken) -> None:
+        """The level line repeats the header's stakes; it is the one in force for the hand."""
+        found = token.match
+        self._stakes(found["lvl_small"], found["lvl_big"], found["lvl_ante"], token.number)
+
+    # --- streets --------------------------------------------------------------------------
+    def on_street(self, token: LineToken) -> None:
+        index, name = STREETS[token.match["street_name"]]
+        self.b.new_street(index, token.number, name)
+
+    def _cards(self, text: str, line: int) -> tuple[Card | None, ...]:
+        return self.b.cards(text.replace(",", " "), line)
+
+    def on_dealt(self, token: LineToken) -> None:
+        found = token.match
+        b = self.b
+        player = found["dealt_name"]
+        cards = self._cards(found["dealt_cards"], token.number)
+        up: tuple[bool, ...]
+        if b.street == 0:
+            if len(cards) == 3:
+                b.hero = player
+                up = (False, False, True)
+            elif len(cards) == 1:  # an opponent's door card
+                cards, up = (None, None, *cards), (False, False, True)
+            else:
+                raise HandParseError(f"3rd street deals 3 cards, not {len(cards)}", token.number)
+        else:
+            up = (b.street < 4,) * len(cards)
+        b.add(EventKind.DEAL, token.number, player, cards=cards, up=up)
+
+    def on_post(self, token: LineToken) -> None:
+        found = token.match
+        amount = self.b.money(found["post_amt"], token.number)
+        self.b.add(EventKind.ANTE, token.number, found["post_name"], amount=amount)
+
+    def on_opens(self, token: LineToken) -> None:
+        """Party names the first player to act on each street."""
+        self.b.add(EventKind.NOTE, token.number, token.match["open_name"], text="opens")
+
+    def on_action(self, token: LineToken) -> None:
+        found = token.match
+        b = self.b
+        player, verb, line = found["act_name"], found["act_verb"], token.number
+        if verb == "folds":
+            b.add(EventKind.FOLD, line, player)
+            return
+        if verb == "checks":
+            b.add(EventKind.CHECK, line, player)
+            return
+        if found["act_amt"] is None:
+            raise HandParseError(f"{verb} without an amount", line)
+        # Party's bracketed amount is always the chips this action puts in.
+        amount = b.money(found["act_amt"], line)
+        if verb == "calls":
+            b.wager(EventKind.CALL, line, player, amount=amount)
+        elif verb == "bets":
+            b.wager(EventKind.BET, line, player, amount=amount)
+        elif verb == "double bets":
+            # The verb is the room's word that 4th street shows an open pair, which the export
+            # cannot show (it prints no opponent's cards): kept as the room's announcement.
+            b.add(EventKind.OPEN_PAIR, line)
+            event = b.wager(EventKind.BET, line, player, amount=amount)
+            b.events[-1] = replace(event, text="double bet")
+        elif verb == "raises":
+            b.wager(EventKind.RAISE, line, player, amount=amount)
+        elif verb == "completes":
+            b.wager(EventKind.COMPLETE, line, player, amount=amount)
+        elif verb == "bring-ins":
+            b.wager(EventKind.BRING_IN, line, player, amount=amount)
+        else:  # is all-In: the kind follows from the amount against the street's bets
+            b.wager(self._all_in_kind(player, amount), line, player, amount=amount, all_in=True)
+
+    def _all_in_kind(self, player: str, amount: int) -> EventKind:
+        b = self.b
+        facing = max(b.contributed.values(), default=0)
+        if b.contributed.get(player, 0) + amount <= facing:
+            return EventKind.CALL
+        if facing == 0:
+            return EventKind.BET
+        street_kinds = {e.kind for e in b.events if e.street == b.street}
+        if b.street == 0 and not street_kinds & {EventKind.COMPLETE, EventKind.RAISE}:
+            return EventKind.COMPLETE
+        return EventKind.RAISE
+
+    # --- showdown and money out -------------------------------------------------------------
+    def on_shows(self, token: LineToken) -> None:
+        found = token.match
+        cards = self._cards(found["show_cards"], token.number)
+        kind = EventKind.SHOW if found["show_verb"] == "shows" else EventKind.MUCK
+        desc = found["show_desc"].strip() or None
+        self.b.add(kind, token.number, found["show_name"], cards=cards, text=desc)
+
+    def on_no_show(self, token: LineToken) -> None:
+        self.b.add(EventKind.NOTE, token.number, token.match["ns_name"], text="does not show")
+
+    def on_wins(self, token: LineToken) -> None:
+        found = token.match
+        b = self.b
+        player, line = found["win_name"], token.number
+        low = found["win_lo"]
+        amount = b.money(low or found["win_amt"], line)
+        side = _SIDE_POT.fullmatch(found["win_pot"] or "")
+        pot = f"side{side.group(1) or 1}" if side else "main"
+        if low:
+            pot += ":lo"
+        if not self._settled:
+            self._settled = True
+            self._refund = self._uncalled(line)
+        if self._refund and self._refund[0] == player:
+            # Party's win includes the player's own uncalled bet: return it apart.
+            amount -= self._refund[1]
+            self._refund = None
+        b.add(EventKind.COLLECT, line, player, amount=amount, pot=pot)
+
+    def _uncalled(self, line: int) -> tuple[str, int] | None:
+        """The bet nobody matched, which Party never prints: the largest contribution's excess
+        over the second largest. Emitted as an UNCALLED event before the first win."""
+        b = self.b
+        totals: dict[str, int] = {}
+        for event in b.events:
+            if event.player and (event.kind.is_forced or event.kind.is_betting):
+                totals[event.player] = totals.get(event.player, 0) + event.amount
+        ranked = sorted(totals.items(), key=lambda item: item[1], reverse=True)
+        if len(ranked) < 2 or ranked[0][1] == ranked[1][1]:
+            return None
+        player, excess = ranked[0][0], ranked[0][1] - ranked[1][1]
+        b.add(EventKind.UNCALLED, line, player, amount=excess)
+        b.notes.append("uncalled bet derived: Party's win amount includes it")
+        return player, excess
+
+    def on_no_low(self, token: LineToken) -> None:
+        self.b.add(EventKind.NOTE, token.number, text="no qualifying low hand")
+
+    def on_join(self, token: LineToken) -> None:
+        self.b.add(EventKind.JOIN, token.number, token.match["join_name"])
+
+    def on_leave(self, token: LineToken) -> None:
+        self.b.add(EventKind.LEAVE, token.number, token.match["leave_name"])
+
+    def on_note(self, token: LineToken) -> None:
+        self.b.add(EventKind.NOTE, token.number, text=token.match["note_text"])
+
+
+class PartyPoker(Dialect):
+    name = "partypoker"
+    grammar_file = "partypoker.lark"
+    line_patterns = LINE_PATTERNS
+    section_lines = frozenset(
+        {
+            "START",
+            "GAME_NO",
+            "HISTORY",
+            "GAME",
+            "TABLE",
+            "BUTTON",
+            "PLAYERS",
+            "TRNY",
+            "LEVEL",
+            "STREET",
+        }
+    )
+    hand_start = re.compile(r"\x00*(?:" + _INTRO.pattern + ")")
+    hand_id_pattern = re.compile(r"Game (?:#|No : )?(?P<hand_id>\d+)")
+    transformer = PartyPokerTransformer
+
+    def split(self, lines: Iterable[Line], path: str) -> Iterator[HandText]:
+        """A hand opens with up to three lines ("Game #N starts.", "#Game No : N",
+        "***** Hand History for Game N *****"), any of which may be the first one present,
+        so a new hand starts at an opening line that does not continue the current opening.
+        Party pads hands with NUL bytes; they are dropped from the text."""
+        buffer: list[str] = []
+        first: Line | None = None
+        rank = -1  # rank of the last opening line while the current hand is still opening
+        for line in lines:
+            text = line.text.replace("\x00", "")
+            opening = _INTRO.fullmatch(text)
+            if opening and _INTRO_RANK[text[0]] > rank >= 0:
+                rank = _INTRO_RANK[text[0]]
+                buffer.append(text)
+            elif opening or (first is None and text.strip()):
+                if first is not None:
+                    yield self._hand_text(buffer, first, path)
+                buffer, first = [text], line
+                rank = _INTRO_RANK[text[0]] if opening else -1
+            elif first is not None:
+                buffer.append(text)
+                if text.strip():
+                    rank = -1
+        if first is not None:
+            yield self._hand_text(buffer, first, path)
+
+    def _hand_text(self, buffer: list[str], first: Line, path: str) -> HandText:
+        while buffer and not buffer[-1].strip():
+            buffer.pop()
+        return HandText("\n".join(buffer), SourceRef(path, first.offset, first.number), self.name)
