@@ -209,8 +209,8 @@ class HandRecord:
     tournament: Tournament | None = None
     mixed: str | None = None  # the mixed-game rotation the hand belongs to ("8-Game", "HORSE")
     hero: str | None = None
-    total_pot: int | None = None  # as the room reported it in the summary
-    rake: int | None = None
+    total_pot: int | None = None  # the whole pot before rake, as the room reported it
+    rake: int | None = None  # as reported; rooms that print the pot after rake are converted
     notes: list[str] = field(default_factory=list)  # oddities the dialect tolerated
 
     @property

@@ -8,9 +8,11 @@ from __future__ import annotations
 from studdraw.parsers.dialects.base import Room
 from studdraw.parsers.dialects.bovada import Bovada
 from studdraw.parsers.dialects.everleaf import Everleaf
+from studdraw.parsers.dialects.fulltilt import FullTilt
 from studdraw.parsers.dialects.partypoker import PartyPoker
 from studdraw.parsers.dialects.pokerstars import PokerStars
 from studdraw.parsers.dialects.recognised import RECOGNISED_ROOMS
+from studdraw.parsers.dialects.winamax import Winamax
 from studdraw.parsers.dialects.winning import Winning
 
 ROOMS: tuple[Room, ...] = (
@@ -19,6 +21,8 @@ ROOMS: tuple[Room, ...] = (
     Winning(),
     PartyPoker(),
     Bovada(),
+    FullTilt(),
+    Winamax(),
     *RECOGNISED_ROOMS,
 )
 BY_NAME: dict[str, Room] = {room.name: room for room in ROOMS}
