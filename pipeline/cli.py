@@ -22,6 +22,7 @@ from studdraw.parsers.model import Outcome, ParsedHand
 from studdraw.parsers.reader import open_history, parse_hand
 from studdraw.parsers.serialize import parsed_hand_to_dict
 from studdraw.pipeline.progress import file_progress
+from studdraw.pipeline.rules.validate import Validation
 
 app = typer.Typer(
     name="studdraw",
@@ -29,7 +30,6 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
-
 
 
 @app.callback()
@@ -89,6 +89,27 @@ def parse(
     if not jsonl:
         Console().print(_summary_table(counts))
     if unreadable.count:
+        raise typer.Exit(code=1)
+
+
+@app.command()
+def validate(
+    paths: PathsArgument,
+    jsonl: Annotated[
+        bool, typer.Option("--jsonl", help="One JSON object per violation on stdout.")
+    ] = False,
+) -> None:
+    """Replay hands through the rules engine; print each violation as `file:line: CODE message`
+    and a summary per file. Exits 1 if any error-severity violation (or unreadable file)."""
+    stderr = Console(stderr=True)
+    unreadable = UnreadableFiles(stderr)
+    validation = Validation(jsonl=jsonl)
+    for line, is_summary in validation.lines(iter_parsed(paths, unreadable)):
+        if is_summary and jsonl:
+            stderr.print(line, markup=False, highlight=False)
+        else:
+            sys.stdout.write(line + "\n")
+    if validation.failed or unreadable.count:
         raise typer.Exit(code=1)
 
 

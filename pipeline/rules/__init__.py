@@ -1,0 +1,37 @@
+"""The rules engine: replays hands, reports illegal sequences as coded data (see
+docs/violations.md), and generates random legal hands."""
+
+from .codes import CODES, CodeInfo, Severity, Violation
+from .generate import random_hand, stakes_for
+from .house import HouseRules, all_house_rules, house_rules_for
+from .replay import replay, start_state
+from .result import PlayerResult, PlayerStreet, PotResult, ReplayResult, StreetResult
+from .specs import GAME_SPECS, BringIn, GameSpec, Opener, StreetSpec
+from .state import HandState, LegalActions, Phase
+
+__all__ = [
+    "CODES",
+    "GAME_SPECS",
+    "BringIn",
+    "CodeInfo",
+    "GameSpec",
+    "HandState",
+    "HouseRules",
+    "LegalActions",
+    "Opener",
+    "Phase",
+    "PlayerResult",
+    "PlayerStreet",
+    "PotResult",
+    "ReplayResult",
+    "Severity",
+    "StreetResult",
+    "StreetSpec",
+    "Violation",
+    "all_house_rules",
+    "house_rules_for",
+    "random_hand",
+    "replay",
+    "stakes_for",
+    "start_state",
+]

@@ -1,0 +1,51 @@
+"""`replay`: run a parsed hand through the rules engine and collect what it finds."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from studdraw.parsers.model import EventKind, HandRecord
+
+from .house import HouseRules, house_rules_for
+from .result import ReplayResult
+from .specs import GAME_SPECS
+from .state import HandState
+
+_TABLE_LIFE: Final = frozenset(
+    {
+        EventKind.SIT_OUT,
+        EventKind.SIT_IN,
+        EventKind.JOIN,
+        EventKind.LEAVE,
+        EventKind.CHAT,
+        EventKind.NOTE,
+    }
+)
+
+
+def start_state(record: HandRecord, rules: HouseRules | None = None) -> HandState:
+    """The state before the first event: the players dealt in are the seated players, except
+    those sitting out who take no part in the play (tournaments deal sitting-out players in;
+    a sitting-out player who only chats or leaves the table was not dealt in)."""
+    seats = record.seats
+    if any(seat.sitting_out for seat in seats):
+        taking_part = {e.player for e in record.events if e.kind not in _TABLE_LIFE}
+        seats = [seat for seat in seats if not seat.sitting_out or seat.player in taking_part]
+    return HandState(
+        GAME_SPECS[record.game],
+        record.structure,
+        record.stakes,
+        seats,
+        rules or house_rules_for(record.site),
+        button=record.button,
+    )
+
+
+def replay(record: HandRecord, rules: HouseRules | None = None) -> ReplayResult:
+    """Replay every event of the record; violations are collected, never raised. `rules`
+    defaults to the house rules of the record's site."""
+    state = start_state(record, rules)
+    state.run(record.events)
+    return state.finish(
+        record.total_pot, record.rake, record.tournament is not None, record.source.line
+    )

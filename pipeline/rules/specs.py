@@ -1,0 +1,128 @@
+"""Game definitions as data (pokerkit's game classes are the model): what each street deals,
+whether a draw precedes its betting, which bet unit it uses, who opens it, and how the pot is
+won. The replay loop in `state.py` reads only these; it has no per-game branches beyond them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final
+
+from studdraw.parsers.model import Game
+
+
+class Opener(StrEnum):
+    """Who acts first in a betting round."""
+
+    BRING_IN = "bring_in"  # stud 3rd street: the forced bring-in, chosen by the door cards
+    HIGH_BOARD = "high_board"  # the best showing high hand (pairs and high cards only)
+    LOW_BOARD = "low_board"  # the lowest showing hand, aces low (razz)
+    LEFT_OF_BIG_BLIND = "left_of_big_blind"  # the first round of a blind game
+    LEFT_OF_BUTTON = "left_of_button"  # later rounds of a blind game
+
+
+class BringIn(StrEnum):
+    """Which door card brings in."""
+
+    LOW_CARD = "low_card"  # the lowest card, aces high; suits break ties (lowest suit pays)
+    HIGH_CARD = "high_card"  # the highest card, aces low (razz); the highest suit pays
+
+
+@dataclass(frozen=True, slots=True)
+class StreetSpec:
+    """One betting round.
+
+    deal: the cards each player receives when the street starts, True for each card dealt face
+        up. Empty for the draw rounds of draw games, where cards come from the draw.
+    draw: a draw (discard and replace) precedes the betting.
+    big_bet: the round is played for the big bet (else the small bet).
+    """
+
+    name: str
+    deal: tuple[bool, ...]
+    draw: bool
+    big_bet: bool
+    opener: Opener
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec:
+    """A whole game.
+
+    best: the evaluator (in `studdraw.pipeline.evaluators`) that ranks hands for the whole pot,
+        or for its high half in split games; higher is better.
+    split_low: the evaluator of the low half (None when the pot is not split); a low that does
+        not qualify evaluates to None.
+    hand_size: cards a player holds at the showdown of a draw game; in stud, the cards dealt.
+    max_discard: most cards one draw may exchange (0 in stud).
+    bring_in: how stud chooses the bring-in; None for blind games (triple draw).
+    open_pair_double_bet: an open pair on 4th street allows the big bet.
+    """
+
+    game: Game
+    streets: tuple[StreetSpec, ...]
+    best: str
+    split_low: str | None
+    hand_size: int
+    max_discard: int
+    bring_in: BringIn | None
+    open_pair_double_bet: bool
+    last_street: int  # index of the last betting round
+
+
+def _stud_streets(board_opener: Opener) -> tuple[StreetSpec, ...]:
+    return (
+        StreetSpec("3rd street", (False, False, True), False, False, Opener.BRING_IN),
+        StreetSpec("4th street", (True,), False, False, board_opener),
+        StreetSpec("5th street", (True,), False, True, board_opener),
+        StreetSpec("6th street", (True,), False, True, board_opener),
+        StreetSpec("7th street", (False,), False, True, board_opener),
+    )
+
+
+def _draw_streets(hand_size: int) -> tuple[StreetSpec, ...]:
+    return (
+        StreetSpec("predraw", (False,) * hand_size, False, False, Opener.LEFT_OF_BIG_BLIND),
+        StreetSpec("first draw", (), True, False, Opener.LEFT_OF_BUTTON),
+        StreetSpec("second draw", (), True, True, Opener.LEFT_OF_BUTTON),
+        StreetSpec("third draw", (), True, True, Opener.LEFT_OF_BUTTON),
+    )
+
+
+def _stud(game: Game, best: str, split_low: str | None, low_game: bool) -> GameSpec:
+    return GameSpec(
+        game=game,
+        streets=_stud_streets(Opener.LOW_BOARD if low_game else Opener.HIGH_BOARD),
+        best=best,
+        split_low=split_low,
+        hand_size=7,
+        max_discard=0,
+        bring_in=BringIn.HIGH_CARD if low_game else BringIn.LOW_CARD,
+        open_pair_double_bet=not low_game,
+        last_street=4,
+    )
+
+
+def _draw(game: Game, best: str, hand_size: int) -> GameSpec:
+    return GameSpec(
+        game=game,
+        streets=_draw_streets(hand_size),
+        best=best,
+        split_low=None,
+        hand_size=hand_size,
+        max_discard=hand_size,
+        bring_in=None,
+        open_pair_double_bet=False,
+        last_street=3,
+    )
+
+
+GAME_SPECS: Final[dict[Game, GameSpec]] = {
+    Game.STUD: _stud(Game.STUD, "high", None, low_game=False),
+    Game.STUD8: _stud(Game.STUD8, "high", "low8", low_game=False),
+    Game.RAZZ: _stud(Game.RAZZ, "low_a5", None, low_game=True),
+    Game.TD27: _draw(Game.TD27, "low27", 5),
+    Game.TDA5: _draw(Game.TDA5, "low_a5", 5),
+    Game.BADUGI: _draw(Game.BADUGI, "badugi", 4),
+}

@@ -1,0 +1,117 @@
+"""`studdraw validate`: the rules engine as a linter over hand-history files.
+
+Each violation becomes one line, `file:line: CODE message` (warnings marked), or one JSON object
+with --jsonl; each file ends with a summary line. A hand that cannot be parsed is reported as
+PRS001 with the parser's message and line; hands of games outside scope are only counted.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from studdraw.parsers.model import Outcome, ParsedHand
+
+from .codes import CODES, Violation
+from .house import HouseRules
+from .replay import replay
+
+
+def check_hand(parsed: ParsedHand, rules: HouseRules | None = None) -> list[Violation]:
+    """The violations of one parsed hand: the replay's, PRS001 for a hand that failed to parse,
+    none for an unsupported hand."""
+    if parsed.record is not None:
+        return replay(parsed.record, rules).violations
+    problem = parsed.problem
+    if problem is None or problem.outcome is not Outcome.ERROR:
+        return []
+    return [
+        Violation("PRS001", CODES["PRS001"].severity, None, None, problem.line, problem.message)
+    ]
+
+
+def lint_line(source: str, violation: Violation) -> str:
+    marker = " [warning]" if violation.severity == "warning" else ""
+    return f"{source}:{violation.line}: {violation.code}{marker} {violation.message}"
+
+
+def json_line(source: str, site_hand_id: str | None, violation: Violation) -> str:
+    return json.dumps(
+        {
+            "source": source,
+            "line": violation.line,
+            "site_hand_id": site_hand_id,
+            "code": violation.code,
+            "severity": violation.severity,
+            "street": violation.street,
+            "message": violation.message,
+        },
+        ensure_ascii=False,
+    )
+
+
+@dataclass(slots=True)
+class FileTally:
+    """Counts for one file's summary line."""
+
+    source: str
+    hands: int = 0
+    replayed: int = 0
+    unsupported: int = 0
+    unparsed: int = 0
+    invalid: int = 0
+    errors: int = 0
+    warnings: int = 0
+
+    def summary(self) -> str:
+        return (
+            f"{self.source}: {self.hands} hands, {self.replayed} replayed "
+            f"({self.invalid} with errors), {self.unparsed} unparsable, "
+            f"{self.unsupported} unsupported; {self.errors} errors, {self.warnings} warnings"
+        )
+
+
+@dataclass(slots=True)
+class Validation:
+    """Output lines for a stream of parsed hands, in file order; `failed` once any error-severity
+    violation was reported (the command's exit status)."""
+
+    jsonl: bool = False
+    failed: bool = False
+
+    def lines(self, hands: Iterable[ParsedHand]) -> Iterator[tuple[str, bool]]:
+        """(line, is_summary) pairs: the violations of each hand, and a summary after each file."""
+        tally: FileTally | None = None
+        for parsed in hands:
+            source = parsed.hand.source.path
+            if tally is None or tally.source != source:
+                if tally is not None:
+                    yield tally.summary(), True
+                tally = FileTally(source)
+            violations = self._count(tally, parsed)
+            for violation in violations:
+                if self.jsonl:
+                    yield json_line(source, parsed.site_hand_id, violation), False
+                else:
+                    yield lint_line(source, violation), False
+        if tally is not None:
+            yield tally.summary(), True
+
+    def _count(self, tally: FileTally, parsed: ParsedHand) -> list[Violation]:
+        tally.hands += 1
+        if parsed.outcome is Outcome.UNSUPPORTED:
+            tally.unsupported += 1
+            return []
+        violations = check_hand(parsed)
+        if parsed.outcome is Outcome.ERROR:
+            tally.unparsed += 1
+        else:
+            tally.replayed += 1
+        errors = sum(1 for v in violations if v.severity == "error")
+        tally.errors += errors
+        tally.warnings += len(violations) - errors
+        if errors:
+            self.failed = True
+            tally.invalid += parsed.outcome is Outcome.PARSED
+        return violations
