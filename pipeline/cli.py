@@ -10,6 +10,7 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated
 
@@ -18,11 +19,12 @@ from rich.console import Console
 from rich.table import Table
 
 from studdraw.parsers.files import discover_files
-from studdraw.parsers.model import Outcome, ParsedHand
+from studdraw.parsers.model import Game, Outcome, ParsedHand, Structure
 from studdraw.parsers.reader import open_history, parse_hand
 from studdraw.parsers.serialize import parsed_hand_to_dict
 from studdraw.pipeline.progress import file_progress
 from studdraw.pipeline.rules.validate import Validation
+from studdraw.pipeline.synth import DEFAULT_START, SynthOptions, render, synthesize
 
 app = typer.Typer(
     name="studdraw",
@@ -111,6 +113,60 @@ def validate(
             sys.stdout.write(line + "\n")
     if validation.failed or unreadable.count:
         raise typer.Exit(code=1)
+
+
+@app.command()
+def synth(
+    game: Annotated[Game, typer.Option(help="The game to deal.")],
+    hands: Annotated[int, typer.Option(help="How many hands.", min=1)],
+    *,
+    site: Annotated[
+        str, typer.Option(help="The room whose export format to write.")
+    ] = "pokerstars",
+    structure: Annotated[Structure, typer.Option(help="Betting structure.")] = Structure.FIXED,
+    players: Annotated[
+        str, typer.Option(help="Players per hand: a number or a range like 2-8.")
+    ] = "2-8",
+    seed: Annotated[int, typer.Option(help="Random seed: the same seed gives the same file.")] = 0,
+    hero: Annotated[str, typer.Option(help="The player seated in every hand.")] = "Hero",
+    session_hands: Annotated[
+        int, typer.Option(help="Hands per session; sessions are hours apart (0: one session).")
+    ] = 0,
+    start: Annotated[
+        datetime | None,
+        typer.Option(
+            help="Time of the first hand, UTC (default 2026-03-02 18:00).",
+            formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d"],
+        ),
+    ] = None,
+    out: Annotated[Path | None, typer.Option(help="Write to this file instead of stdout.")] = None,
+) -> None:
+    """Deal random legal hands with the rules engine and write them as a room's export."""
+    low, _, high = players.partition("-")
+    try:
+        options = SynthOptions(
+            site=site,
+            game=game,
+            structure=structure,
+            hands=hands,
+            min_players=int(low),
+            max_players=int(high or low),
+            seed=seed,
+            hero=hero,
+            session_hands=session_hands,
+            start=start.replace(tzinfo=UTC) if start else DEFAULT_START,
+        )
+        texts = (render(record, site) for record in synthesize(options))
+        target = out.open("w", encoding="utf-8") if out else sys.stdout
+        try:
+            for text in texts:
+                target.write(text + "\n\n\n")
+        finally:
+            if out:
+                target.close()
+    except ValueError as error:
+        Console(stderr=True).print(f"[red]error:[/red] {error}")
+        raise typer.Exit(code=2) from None
 
 
 def _label(parsed: ParsedHand) -> str:

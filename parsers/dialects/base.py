@@ -397,9 +397,10 @@ class HandBuilder:
         )
 
     def _largest(self, kind: EventKind) -> int:
-        """A forced bet's size as posted, when the header does not state it (all-in posts are
-        smaller, so the largest post is the stake)."""
-        return max((e.amount for e in self.events if e.kind is kind), default=0)
+        """A forced bet's size as posted, when the header does not state it: the largest
+        complete post (an all-in post is short of the stake), else the largest post at all."""
+        complete = [e.amount for e in self.events if e.kind is kind and not e.all_in]
+        return max(complete or [e.amount for e in self.events if e.kind is kind], default=0)
 
 
 class DialectTransformer:

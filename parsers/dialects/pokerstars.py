@@ -258,6 +258,8 @@ class PokerStarsTransformer(DialectTransformer):
         small, big = b.money(pair["small"], line), b.money(pair["big"], line)
         if b.structure in (Structure.FIXED, Structure.SPREAD):
             b.small_bet, b.big_bet = small, big
+            if b.game is not None and b.game.is_draw:
+                b.big_blind = small  # limit draw: the big blind is the small bet
         else:
             # Pot- and no-limit headers give the blinds; the minimum bet is the big blind.
             b.small_blind, b.big_blind = small, big

@@ -183,7 +183,8 @@ class _Generator:
         kind = actions.kinds[0]
         amount = actions.min_to
         stack = self.state.stack[self.state.index[actions.player]]
-        self.emit(kind, actions.player, amount=amount, to=amount, all_in=amount >= stack)
+        to = None if kind is EventKind.ANTE else amount  # antes are dead money: no `to`
+        self.emit(kind, actions.player, amount=amount, to=to, all_in=amount >= stack)
         return True
 
     def _start_street(self, street: int) -> None:

@@ -1,0 +1,137 @@
+"""The hand synthesiser: random legal hands from the rules engine, rendered as a room's export.
+
+Hands come from `rules.random_hand`, which drives the engine with random legal actions (folds,
+calls, raises to the cap, all-ins and side pots, split pots, the stud community card, draw-game
+reshuffles). The synthesiser then gives them what a real history has: player names drawn from a
+pool with a hero seated in every hand, unique hand ids, times that advance hand by hand with
+breaks between sessions, and table names; and renders them in the room's text format.
+
+Everything derives from the seed, so the same arguments always give the same file; and every
+hand parses and validates clean, which makes synth + parse + validate a round-trip test of the
+whole front end.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
+from typing import Final
+
+from studdraw.parsers.model import Game, HandRecord, Seat, SourceRef, Structure
+from studdraw.parsers.render.pokerstars import render_pokerstars
+from studdraw.pipeline.rules import random_hand
+from studdraw.pipeline.rules.house import house_rules_for
+
+RENDERERS: Final[dict[str, Callable[[HandRecord, str | None], str]]] = {
+    "pokerstars": render_pokerstars,
+}
+FIRST_HAND_ID: Final = {"pokerstars": 240_000_000_000, "fulltilt": 40_000_000_000}
+NAME_POOL: Final = (
+    "AceOfClubs",
+    "BringInBob",
+    "ChipLeader77",
+    "DeuceSeven",
+    "EightOrBetter",
+    "FifthStreet",
+    "GinRazz",
+    "HighLowHal",
+    "IronBadugi",
+    "JackOfAll",
+    "KingLow",
+    "LuckyDraw",
+    "MuckMaster",
+    "NutLow",
+    "OpenPair",
+    "PatHand",
+    "QuadQueens",
+    "RiverRat",
+    "SnowJob",
+    "ThirdStreet",
+    "UpCardUma",
+    "VelvetRazz",
+    "WheelDeal",
+    "XDoorCard",
+    "YoYoStud",
+    "ZeroChips",
+)
+TABLE_NAMES: Final = ("Aludra", "Bellatrix", "Capella", "Diphda", "Electra", "Fomalhaut")
+DEFAULT_START: Final = datetime(2026, 3, 2, 18, 0, tzinfo=UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class SynthOptions:
+    site: str = "pokerstars"
+    game: Game = Game.STUD
+    structure: Structure = Structure.FIXED
+    hands: int = 100
+    min_players: int = 2
+    max_players: int = 8
+    seed: int = 0
+    hero: str = "Hero"
+    start: datetime = DEFAULT_START
+    session_hands: int = 0  # hands per session (0: one session); sessions are hours apart
+
+
+def synthesize(options: SynthOptions) -> Iterator[HandRecord]:
+    """`options.hands` random legal hands with names, ids and times, deterministic for a seed."""
+    if options.site not in RENDERERS:
+        raise ValueError(f"no renderer for {options.site!r}; choose from {sorted(RENDERERS)}")
+    if not 2 <= options.min_players <= options.max_players <= 8:
+        raise ValueError("players must be within 2 to 8, the smaller first")
+    rng = random.Random(options.seed)
+    rules = house_rules_for(options.site)
+    when = options.start
+    table = rng.choice(TABLE_NAMES)
+    for number in range(options.hands):
+        if options.session_hands and number and number % options.session_hands == 0:
+            when += timedelta(hours=rng.uniform(2, 20))
+            table = rng.choice(TABLE_NAMES)
+        players = rng.randint(options.min_players, options.max_players)
+        record = random_hand(options.game, options.structure, players, rng, rules)
+        names = _names(rng, len(record.seats), options.hero)
+        yield _dress(record, names, options, number, when=when, table=table)
+        when += timedelta(seconds=rng.randint(25, 150))
+
+
+def render(record: HandRecord, site: str) -> str:
+    return RENDERERS[site](record, record.hero)
+
+
+def _names(rng: random.Random, count: int, hero: str) -> list[str]:
+    """`count` distinct names, the hero's among them at a random seat."""
+    pool = [name for name in NAME_POOL if name != hero]
+    names = rng.sample(pool, count - 1)
+    names.insert(rng.randrange(count), hero)
+    return names
+
+
+def _dress(
+    record: HandRecord,
+    names: list[str],
+    options: SynthOptions,
+    number: int,
+    *,
+    when: datetime,
+    table: str,
+) -> HandRecord:
+    """The generator's hand with real names, id, time, table and hero."""
+    rename = {seat.player: name for seat, name in zip(record.seats, names, strict=True)}
+    seats = [Seat(s.seat, rename[s.player], s.stack, s.sitting_out) for s in record.seats]
+    events = [
+        replace(e, player=rename.get(e.player, e.player)) if e.player else e for e in record.events
+    ]
+    hand_id = str(FIRST_HAND_ID[options.site] + options.seed * 1_000_000 + number)
+    return replace(
+        record,
+        site=options.site,
+        site_hand_id=hand_id,
+        started_at=when,
+        site_time="",
+        table=f"{table} {options.seed % 97 + 1}",
+        seats=seats,
+        events=events,
+        hero=options.hero,
+        source=SourceRef("<synth>", 0, 1),
+    )
