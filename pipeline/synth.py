@@ -20,13 +20,17 @@ from datetime import UTC, datetime, timedelta
 from typing import Final
 
 from studdraw.parsers.model import Game, HandRecord, Seat, SourceRef, Structure
+from studdraw.parsers.render.fulltilt import fulltilt_can_render, render_fulltilt
 from studdraw.parsers.render.pokerstars import render_pokerstars
 from studdraw.pipeline.rules import random_hand
 from studdraw.pipeline.rules.house import house_rules_for
 
 RENDERERS: Final[dict[str, Callable[[HandRecord, str | None], str]]] = {
     "pokerstars": render_pokerstars,
+    "fulltilt": render_fulltilt,
 }
+CAN_RENDER: Final[dict[str, Callable[[HandRecord], bool]]] = {"fulltilt": fulltilt_can_render}
+"""Rooms whose format cannot express every legal hand; such hands are dealt again."""
 FIRST_HAND_ID: Final = {"pokerstars": 240_000_000_000, "fulltilt": 40_000_000_000}
 NAME_POOL: Final = (
     "AceOfClubs",
@@ -88,8 +92,12 @@ def synthesize(options: SynthOptions) -> Iterator[HandRecord]:
         if options.session_hands and number and number % options.session_hands == 0:
             when += timedelta(hours=rng.uniform(2, 20))
             table = rng.choice(TABLE_NAMES)
-        players = rng.randint(options.min_players, options.max_players)
-        record = random_hand(options.game, options.structure, players, rng, rules)
+        expressible = CAN_RENDER.get(options.site, lambda _: True)
+        while True:
+            players = rng.randint(options.min_players, options.max_players)
+            record = random_hand(options.game, options.structure, players, rng, rules)
+            if expressible(record):
+                break
         names = _names(rng, len(record.seats), options.hero)
         yield _dress(record, names, options, number, when=when, table=table)
         when += timedelta(seconds=rng.randint(25, 150))

@@ -38,8 +38,10 @@ LINE_PATTERNS: Final = (
     ),
     (
         "SEAT",
-        # "(?<! collected)": "Seat 3: Bob (big blind) collected ($150)" is a summary line
-        rf"Seat (?P<seat_no>\d+): (?P<seat_name>.+?)(?<! collected) \((?P<seat_stack>{_AMOUNT})\)"
+        # Not summary lines: "Seat 3: Bob (big blind) collected ($150)", and a shown hand
+        # won without a description, "Seat 4: Al showed [Ah 2h 3h 4h 5h] and won ($9)".
+        rf"Seat (?P<seat_no>\d+): (?P<seat_name>.+?)(?<! collected)(?<! and won)"
+        rf" \((?P<seat_stack>{_AMOUNT})\)"
         r"(?P<seat_out>, is sitting out)?",
     ),
     ("SUMMARY_SEAT", r"Seat (?P<ss_seat>\d+): (?P<ss_rest>.*)"),

@@ -71,6 +71,33 @@ def pot_sizes(record: HandRecord) -> dict[str, int]:
     return sizes
 
 
+class HeldCards:
+    """Each player's cards as the record deals, discards and draws them, so a renderer can
+    print a draw line's kept cards ("Dealt to X [kept] [new]") or a stand-pat hand."""
+
+    def __init__(self) -> None:
+        self.cards: dict[str, list[Card | None]] = {}
+
+    def of(self, player: str) -> list[Card | None]:
+        return self.cards.setdefault(player, [])
+
+    def receive(self, player: str, cards: Iterable[Card | None]) -> list[Card | None]:
+        """Add dealt or drawn cards; returns the cards held before them."""
+        held = self.of(player)
+        before = list(held)
+        held.extend(cards)
+        return before
+
+    def discard(self, player: str, cards: tuple[Card | None, ...], count: int) -> None:
+        """Throw the named cards, or `count` unknown ones when the export does not name them."""
+        held = self.of(player)
+        if cards and all(card in held for card in cards):
+            for card in cards:
+                held.remove(card)
+        else:
+            del held[:count]
+
+
 def betting_levels(events: Iterable[Event]) -> dict[int, int]:
     """For each raise event (by position), the bet it raised over: rooms print the increment."""
     levels: dict[int, int] = {}

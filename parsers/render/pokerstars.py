@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo
 from studdraw.parsers.model import Card, Event, EventKind, Game, HandRecord, Structure
 from studdraw.parsers.render.base import (
     CURRENCY_SYMBOLS,
+    HeldCards,
     PlayerFacts,
     betting_levels,
     format_cards,
@@ -51,7 +52,7 @@ class PokerStarsRenderer:
         self.hero = hero if hero is not None else record.hero
         self.symbol = CURRENCY_SYMBOLS.get(record.currency, "")
         self.lines: list[str] = []
-        self.held: dict[str, list[Card | None]] = {seat.player: [] for seat in record.seats}
+        self.held = HeldCards()
         self.ups: dict[str, list[Card | None]] = {}
 
     def money(self, amount: int) -> str:
@@ -163,9 +164,9 @@ class PokerStarsRenderer:
             noun = "card" if count == 1 else "cards"
             shown = f" [{format_cards(event.cards)}]" if player == self.hero and event.cards else ""
             text = f"{player}: discards {count} {noun}{shown}"
-            self._discard(player, event.cards, count)
+            self.held.discard(player, event.cards, count)
         elif kind is EventKind.STAND_PAT:
-            held = self.held.get(player, [])
+            held = self.held.of(player)
             shown = f" on [{format_cards(held)}]" if player == self.hero and held else ""
             text = f"{player}: stands pat{shown}"
         elif kind is EventKind.RESHUFFLE:
@@ -210,9 +211,7 @@ class PokerStarsRenderer:
 
     def _deal(self, event: Event) -> str | None:
         player = event.player or ""
-        held = self.held.setdefault(player, [])
-        previous = list(held)
-        held.extend(event.cards)
+        previous = self.held.receive(player, event.cards)
         if self.record.game.is_draw:
             if player != self.hero:
                 return None
@@ -233,14 +232,6 @@ class PokerStarsRenderer:
         if event.street == 0:
             return f"Dealt to {player} [{format_cards(new_ups)}]"
         return f"Dealt to {player} [{format_cards(ups_before)}] [{format_cards(new_ups)}]"
-
-    def _discard(self, player: str, cards: tuple[Card | None, ...], count: int) -> None:
-        held = self.held.get(player, [])
-        if cards and all(card in held for card in cards):
-            for card in cards:
-                held.remove(card)
-        else:
-            del held[:count]
 
     def _post(self, index: int, event: Event) -> str:
         player, all_in = event.player or "", " and is all-in" if event.all_in else ""

@@ -91,6 +91,18 @@ def test_every_synthesised_hand_parses_and_validates_clean(
         assert parsed.hero == options.hero
 
 
+@pytest.mark.parametrize("game", list(Game))
+def test_full_tilt_files_read_back_and_validate_clean(game: Game, tmp_path: Path) -> None:
+    options = SynthOptions(site="fulltilt", game=game, hands=60, seed=9)
+    path = tmp_path / "ftp.txt"
+    path.write_text(text_of(options), encoding="utf-8")
+    parsed = list(parse_file(path))
+    assert len(parsed) == 60
+    for hand in parsed:
+        assert hand.record is not None and hand.record.site == "fulltilt", hand.problem
+        assert replay(hand.record).valid
+
+
 def test_ids_are_unique_and_times_advance_with_session_breaks() -> None:
     records = list(synthesize(SynthOptions(game=Game.RAZZ, hands=60, seed=5, session_hands=20)))
     assert len({r.site_hand_id for r in records}) == 60
