@@ -39,7 +39,7 @@ demo: install
 	$(BIN)/studdraw parse sample_histories
 
 # The bundled sample histories, dealt by the project's own synthesiser (deterministic: the same
-# seeds give the same files). broken.txt is written by hand and is not regenerated.
+# seeds give the same files). The files under handwritten/ are not regenerated.
 SYNTH := $(BIN)/studdraw synth --out
 samples: install
 	$(SYNTH) sample_histories/pokerstars/stud.txt --game stud --hands 150 --seed 101 --session-hands 50 --start 2026-03-02T18:00
@@ -49,6 +49,7 @@ samples: install
 	$(SYNTH) sample_histories/pokerstars/td27-no-limit.txt --game td27 --structure no --hands 20 --seed 105 --players 2-6 --start 2026-03-13T22:00
 	$(SYNTH) sample_histories/pokerstars/tda5.txt --game tda5 --hands 30 --seed 106 --players 3-6 --start 2026-03-15T19:00
 	$(SYNTH) sample_histories/pokerstars/badugi.txt --game badugi --hands 50 --seed 107 --players 3-6 --session-hands 25 --start 2026-03-17T18:30
+	$(SYNTH) sample_histories/fulltilt/razz.txt --site fulltilt --game razz --hands 40 --seed 108 --start 2026-03-19T20:00
 
 clean:
 	rm -rf $(VENV) .typecheck build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache

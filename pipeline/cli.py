@@ -24,6 +24,8 @@ from studdraw.parsers.reader import open_history, parse_hand
 from studdraw.parsers.serialize import parsed_hand_to_dict
 from studdraw.pipeline.progress import file_progress
 from studdraw.pipeline.rules.validate import Validation
+from studdraw.pipeline.store.ingest import DEFAULT_BATCH
+from studdraw.pipeline.store.report import run_ingest
 from studdraw.pipeline.synth import DEFAULT_START, SynthOptions, render, synthesize
 
 app = typer.Typer(
@@ -113,6 +115,46 @@ def validate(
             sys.stdout.write(line + "\n")
     if validation.failed or unreadable.count:
         raise typer.Exit(code=1)
+
+
+@app.command()
+def ingest(
+    paths: PathsArgument,
+    *,
+    db: Annotated[Path, typer.Option(help="DuckDB file (created if missing).")] = Path(
+        "studdraw.duckdb"
+    ),
+    parquet: Annotated[
+        Path | None,
+        typer.Option(help="Also write a hive-partitioned Parquet dataset in this folder."),
+    ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            help="Worker processes (default: the number of cores); 1 runs in-process.", min=1
+        ),
+    ] = None,
+    batch_size: Annotated[int, typer.Option(help="Hands per transaction.", min=1)] = DEFAULT_BATCH,
+    wait: Annotated[
+        float, typer.Option(help="Seconds to wait for another process using the database.")
+    ] = 60.0,
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print the summary as one JSON object on stdout.")
+    ] = False,
+) -> None:
+    """Import hand histories into the store: parse, replay, normalize, write (idempotent).
+    Exits 1 if a file could not be read, 2 if the database is busy or incompatible."""
+    code = run_ingest(
+        paths,
+        db=db,
+        parquet=parquet,
+        workers=workers,
+        batch_size=batch_size,
+        wait=wait,
+        json_output=json_output,
+    )
+    if code:
+        raise typer.Exit(code=code)
 
 
 @app.command()

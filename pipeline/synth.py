@@ -92,7 +92,7 @@ def synthesize(options: SynthOptions) -> Iterator[HandRecord]:
         if options.session_hands and number and number % options.session_hands == 0:
             when += timedelta(hours=rng.uniform(2, 20))
             table = rng.choice(TABLE_NAMES)
-        expressible = CAN_RENDER.get(options.site, lambda _: True)
+        expressible = CAN_RENDER.get(options.site, _any_hand)
         while True:
             players = rng.randint(options.min_players, options.max_players)
             record = random_hand(options.game, options.structure, players, rng, rules)
@@ -101,6 +101,11 @@ def synthesize(options: SynthOptions) -> Iterator[HandRecord]:
         names = _names(rng, len(record.seats), options.hero)
         yield _dress(record, names, options, number, when=when, table=table)
         when += timedelta(seconds=rng.randint(25, 150))
+
+
+def _any_hand(record: HandRecord) -> bool:
+    """Rooms whose format can express every legal hand."""
+    return True
 
 
 def render(record: HandRecord, site: str) -> str:

@@ -311,7 +311,7 @@ class FullTiltRenderer:
         sides = [name for name in self.pots if name != "main"]
         if sides:
             words.append("main" if base == "main" else "side")
-        number = f" #{base.removeprefix('side')}" if base != "main" and len(sides) > 1 else ""
+        number = _side_number(base, sides)
         # Two collects from one pot are a tie, unless a hi/lo record left the halves unnamed.
         tie = self.collectors[event.pot] > 1 and (bool(half) or self.record.game is not Game.STUD8)
         verb = "ties for" if tie else "wins"
@@ -383,7 +383,7 @@ class FullTiltRenderer:
         if sides:
             parts = [f"Main pot {self.money(self.pots.get('main', 0))}."]
             for label in sides:
-                number = f" #{label.removeprefix('side')}" if len(sides) > 1 else ""
+                number = _side_number(label, sides)
                 parts.append(f"Side pot{number} {self.money(self.pots[label])}.")
             pot_text = " " + " ".join(parts)
         lines.append(f"Total pot {self.money(total)}{pot_text} | Rake {self.money(rake)}")
@@ -437,6 +437,14 @@ def render_fulltilt(record: HandRecord, hero: str | None = None) -> str:
     as does a spread-limit game, which Full Tilt did not deal.
     """
     return FullTiltRenderer(record, hero).render()
+
+
+def _side_number(label: str, sides: list[str]) -> str:
+    """ " #2" for the second side pot: numbered whenever the hand has several side pots, or
+    when the only one collected is not the first (the others went to the rake)."""
+    if label == "main" or sides == ["side1"]:
+        return ""
+    return f" #{label.removeprefix('side')}"
 
 
 def fulltilt_can_render(record: HandRecord) -> bool:

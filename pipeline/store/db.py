@@ -1,0 +1,261 @@
+"""The DuckDB store: opening it (waiting a bounded time for another writer), its schema, what it
+already holds, and writing one batch as one transaction.
+
+DuckDB lets one process at a time open a database file for writing; a second importer gets a
+lock error, which `open_store` turns into a bounded wait and then a clear `StoreLockedError`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+
+from .normalize import Tables
+from .parquet import Part
+from .schema import (
+    ALL_TABLES,
+    BATCH_TABLES,
+    HANDS,
+    IMPORTS,
+    INDEXES,
+    META,
+    PARQUET_PARTS,
+    REJECTS,
+    SCHEMA_VERSION,
+    UNSUPPORTED,
+    VIEWS,
+)
+
+LOCK_POLL_SECONDS = 0.25
+MEMORY_LIMIT = "128MB"
+"""DuckDB's buffer pool for an import: without a limit it keeps every block it wrote cached (80%
+of RAM by default), so an import's memory would grow with the store."""
+
+Key = tuple[str | None, str, int]
+"""How a reject or unsupported hand is recognised again: (site, "", content hash), or for a file
+no room recognises (site None), (None, the file's path, hash of its head). The hash covers the
+hand's text, id included, so the id adds nothing, and leaving it out keeps the key the same
+whether or not the id could be read."""
+
+
+def record_key(site: str | None, path: str, digest: int) -> Key:
+    return (site, "" if site is not None else path, digest)
+
+
+class StoreLockedError(Exception):
+    """Another process holds the database file for writing."""
+
+
+class StoreVersionError(Exception):
+    """The database was written by an incompatible schema version."""
+
+
+def open_store(
+    path: Path, wait_seconds: float, on_wait: Callable[[str], None] | None = None
+) -> Store:
+    """Open (creating if needed) the store at `path`; if another process holds it, wait up to
+    `wait_seconds`, calling `on_wait(message)` once, then raise `StoreLockedError`."""
+    deadline = time.monotonic() + wait_seconds
+    told = False
+    while True:
+        try:
+            connection = duckdb.connect(str(path))
+        except duckdb.IOException as error:
+            text = str(error)
+            if "lock" not in text.lower():
+                raise
+            if time.monotonic() >= deadline:
+                raise StoreLockedError(
+                    f"{path} is in use by another process ({_holder(text)}); "
+                    f"gave up after waiting {wait_seconds:g} s"
+                ) from None
+            if not told and on_wait is not None:
+                on_wait(
+                    f"{path} is in use by another process ({_holder(text)}); "
+                    f"waiting up to {wait_seconds:g} s for it to finish"
+                )
+                told = True
+            time.sleep(LOCK_POLL_SECONDS)
+            continue
+        connection.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
+        # One thread: the import's CPUs belong to its workers; DuckDB's helper threads cost
+        # more CPU per row than they save in time while every core parses.
+        connection.execute("SET threads = 1")
+        store = Store(connection)
+        store.ensure_schema()
+        return store
+
+
+def _holder(message: str) -> str:
+    """The 'PID n' DuckDB names in its lock error, when it does."""
+    marker = message.find("PID ")
+    if marker < 0:
+        return "lock held"
+    return "PID " + message[marker + 4 :].split(")", maxsplit=1)[0].split(maxsplit=1)[0]
+
+
+@dataclass(slots=True)
+class KnownHands:
+    """What the store already holds, for recognising hands before parsing them.
+
+    stored: per site, each hand id stored when the import began, with its content hash.
+    recorded: keys of the rejects and unsupported hands already recorded.
+    """
+
+    stored: dict[str, dict[str, int]] = field(default_factory=dict)
+    recorded: set[Key] = field(default_factory=set)
+
+
+@dataclass(slots=True)
+class ImportRow:
+    """The state of one file import, mirrored in the `imports` table."""
+
+    import_id: int
+    path: str
+    site: str | None
+    size: int | None
+    content_hash: str | None
+    status: str
+    started_at: datetime
+    finished_at: datetime | None = None
+    hands_seen: int = 0
+    stored: int = 0
+    duplicates: int = 0
+    rejected: int = 0
+    unsupported: int = 0
+    changed: int = 0
+    with_errors: int = 0
+    error: str | None = None
+
+    def values(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in IMPORTS.column_names)
+
+
+class Store:
+    """One open DuckDB store (the connection is this process's write lock on the file)."""
+
+    def __init__(self, connection: duckdb.DuckDBPyConnection) -> None:
+        self.connection = connection
+
+    def close(self) -> None:
+        self.connection.close()
+
+    def ensure_schema(self) -> None:
+        con = self.connection
+        con.execute("BEGIN")
+        for table in ALL_TABLES:
+            con.execute(table.ddl())
+        for statement in (*INDEXES, *VIEWS):
+            con.execute(statement)
+        found = con.execute(
+            f"SELECT value FROM {META.name} WHERE key = 'schema_version'"
+        ).fetchone()
+        if found is None:
+            con.execute(
+                f"INSERT INTO {META.name} VALUES ('schema_version', ?)", [str(SCHEMA_VERSION)]
+            )
+        con.execute("COMMIT")
+        if found is not None and found[0] != str(SCHEMA_VERSION):
+            raise StoreVersionError(
+                f"the store has schema version {found[0]}, this studdraw writes {SCHEMA_VERSION}"
+            )
+
+    def next_ids(self) -> tuple[int, int]:
+        """The next free hand id and import id."""
+        row = self.connection.execute(
+            f"SELECT (SELECT coalesce(max(hand_id), -1) + 1 FROM {HANDS.name}), "
+            f"(SELECT coalesce(max(import_id), -1) + 1 FROM {IMPORTS.name})"
+        ).fetchone()
+        assert row is not None
+        return int(row[0]), int(row[1])
+
+    def known(self) -> KnownHands:
+        """Every stored hand id and recorded reject/unsupported key, read column-wise."""
+        known = KnownHands()
+        table = self.connection.sql(
+            f"SELECT site, site_hand_id, content_hash FROM {HANDS.name} ORDER BY site"
+        ).to_arrow_table()
+        sites, ids, hashes = (table.column(i).to_pylist() for i in range(3))
+        for site, hand_id, digest in zip(sites, ids, hashes, strict=True):
+            per_site = known.stored.get(site)
+            if per_site is None:
+                per_site = known.stored[site] = {}
+            per_site[hand_id] = digest
+        for name in (REJECTS.name, UNSUPPORTED.name):
+            rows = self.connection.execute(
+                f"SELECT site, CASE WHEN site IS NULL THEN source_path ELSE '' END, content_hash "
+                f"FROM {name}"
+            ).fetchall()
+            known.recorded.update((site, key, digest) for site, key, digest in rows)
+        return known
+
+    def stored_hashes(self, sites: list[str], hand_ids: list[str]) -> dict[tuple[str, str], int]:
+        """The content hash of each of these (site, hand id) already in `hands` (a hash join
+        with the batch's ids: the store, not a growing in-memory set, says what is stored)."""
+        con = self.connection
+        con.register("_studdraw_ids", pa.table({"site": sites, "site_hand_id": hand_ids}))
+        rows = con.execute(
+            f"SELECT h.site, h.site_hand_id, h.content_hash FROM {HANDS.name} h "
+            "JOIN _studdraw_ids USING (site, site_hand_id)"
+        ).fetchall()
+        con.unregister("_studdraw_ids")
+        return {(site, hand_id): digest for site, hand_id, digest in rows}
+
+    def completed_import(self, content_hash: str) -> tuple[str | None, int] | None:
+        """(site, hands seen) of the latest complete import of a file with these exact bytes."""
+        row = self.connection.execute(
+            f"SELECT site, hands_seen FROM {IMPORTS.name} "
+            "WHERE content_hash = ? AND status = 'complete' ORDER BY import_id DESC LIMIT 1",
+            [content_hash],
+        ).fetchone()
+        return (row[0], int(row[1])) if row else None
+
+    def committed_parts(self, root: Path) -> set[str]:
+        rows = self.connection.execute(
+            f"SELECT path FROM {PARQUET_PARTS.name} WHERE root = ?", [str(root)]
+        ).fetchall()
+        return {path for (path,) in rows}
+
+    def write(
+        self,
+        tables: Tables,
+        imports: Sequence[ImportRow],
+        parts: Iterable[Part] = (),
+        parquet_root: Path | None = None,
+    ) -> None:
+        """Insert a batch's rows, its imports' new state and its Parquet parts as ONE
+        transaction: after a crash the store holds whole batches or nothing of them."""
+        con = self.connection
+        con.execute("BEGIN")
+        try:
+            for table in BATCH_TABLES:
+                batch = tables.get(table.name)
+                if batch is None or batch.num_rows == 0:
+                    continue
+                con.register("_studdraw_batch", batch)
+                con.execute(f"INSERT INTO {table.name} BY NAME SELECT * FROM _studdraw_batch")
+                con.unregister("_studdraw_batch")
+            if imports:
+                marks = ", ".join("?" for _ in IMPORTS.columns)
+                con.executemany(
+                    f"INSERT OR REPLACE INTO {IMPORTS.name} VALUES ({marks})",
+                    [row.values() for row in imports],
+                )
+            part_rows = [
+                (str(parquet_root), part.path, part.table, part.rows, part.import_id)
+                for part in parts
+            ]
+            if part_rows:
+                con.executemany(
+                    f"INSERT INTO {PARQUET_PARTS.name} VALUES (?, ?, ?, ?, ?)", part_rows
+                )
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise

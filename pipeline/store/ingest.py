@@ -1,0 +1,397 @@
+"""Ingest: files -> split -> recognise known hands -> parse, replay, normalize -> store.
+
+The main process reads and splits each file (the cheap floor of the pipeline) and recognises the
+hands the store already holds before any parsing: a file whose bytes were fully imported before
+is skipped at once, and every other hand is looked up by (site, hand id read from its first line,
+content hash). Only new hands travel, in batches, to the worker processes, which parse, replay
+and normalize them into Arrow batches (`process.process_hands`). The main process writes each
+batch, in submission order, as one transaction, so the store is the same whatever the number of
+workers. Exact dedupe lives in one process this way, and a single huge file is spread over the
+workers as well as a folder of small ones.
+
+Every hand text cut from a file ends as exactly one of stored, duplicate, rejected or
+unsupported, counted per file in the `imports` table.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import multiprocessing
+import time
+import uuid
+from collections import Counter, deque
+from collections.abc import Callable, Iterable
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Final
+
+import pyarrow as pa
+
+from studdraw.parsers.files import discover_files
+from studdraw.parsers.model import HandText
+from studdraw.parsers.reader import open_history
+
+from .db import ImportRow, Key, KnownHands, Store, open_store, record_key
+from .normalize import Reject, Tables, keep_hands, normalize_rejects, shift_hand_ids
+from .parquet import ParquetDataset, Part
+from .process import (
+    REJECTED,
+    STORED,
+    PendingHand,
+    ProcessedBatch,
+    content_hash,
+    process_hands,
+)
+from .schema import HANDS, REJECTS, UNSUPPORTED
+
+DEFAULT_BATCH: Final = 2500
+"""Hands per transaction: enough that commits cost little, few enough that the batches in flight
+(one per worker, one or two at the writer, ~50 kB a hand as text, objects and Arrow rows) keep a
+two-worker import of a million hands under 1 GB."""
+COUNTS: Final = ("hands_seen", "stored", "duplicates", "rejected", "unsupported")
+
+
+@dataclass(slots=True)
+class IngestOptions:
+    db: Path
+    parquet: Path | None = None
+    workers: int = 1
+    batch_size: int = DEFAULT_BATCH
+    wait_seconds: float = 60.0
+
+
+@dataclass(slots=True)
+class IngestSummary:
+    """What one `ingest` did; `hands_seen = stored + duplicates + rejected + unsupported`."""
+
+    files: int = 0
+    hands_seen: int = 0
+    stored: int = 0
+    duplicates: int = 0
+    rejected: int = 0
+    unsupported: int = 0
+    with_errors: int = 0
+    changed: int = 0
+    skipped_files: int = 0
+    failed_files: list[tuple[str, str]] = field(default_factory=list)
+    by_site: dict[str, Counter[str]] = field(default_factory=dict)
+    unsupported_reasons: Counter[tuple[str, str, str]] = field(default_factory=Counter)
+    seconds: float = 0.0
+    workers: int = 1
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "files": self.files,
+            "hands_seen": self.hands_seen,
+            "stored": self.stored,
+            "duplicates": self.duplicates,
+            "rejected": self.rejected,
+            "unsupported": self.unsupported,
+            "with_errors": self.with_errors,
+            "changed": self.changed,
+            "seconds": round(self.seconds, 3),
+            "hands_per_second": round(self.hands_seen / self.seconds) if self.seconds else None,
+            "workers": self.workers,
+            "skipped_files": self.skipped_files,
+            "failed_files": [{"path": p, "error": e} for p, e in self.failed_files],
+            "by_site": {
+                site: {name: counts[name] for name in COUNTS}
+                for site, counts in sorted(self.by_site.items())
+            },
+            "unsupported_reasons": [
+                {"site": site, "game": game, "reason": reason, "hands": hands}
+                for (site, game, reason), hands in sorted(self.unsupported_reasons.items())
+            ],
+        }
+
+
+def ingest(
+    paths: Iterable[Path],
+    options: IngestOptions,
+    advance: Callable[[Path], None] = lambda _path: None,
+    on_wait: Callable[[str], None] | None = None,
+    files: list[Path] | None = None,
+) -> IngestSummary:
+    """Import every hand-history file under `paths` into the store (see the module docstring).
+    `advance(path)` is called as each file has been read; `on_wait` once if the store is busy."""
+    start = time.perf_counter()
+    files = list(discover_files(paths)) if files is None else files
+    store = open_store(options.db, options.wait_seconds, on_wait)
+    thresholds = gc.get_threshold()
+    _collect_garbage_less()
+    try:
+        importer = _Importer(store, options)
+        with _executor(options.workers) as executor:
+            importer.run(files, executor, advance)
+        summary = importer.summary()
+    finally:
+        gc.set_threshold(*thresholds)
+        store.close()
+    summary.files = len(files)
+    summary.seconds = time.perf_counter() - start
+    return summary
+
+
+class _InProcess(Executor):
+    """One worker: run the stage in this process (no pickling, no second interpreter)."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        future.set_result(fn(*args, **kwargs))
+        return future
+
+
+def _collect_garbage_less() -> None:
+    """Parsing and replaying allocate many short-lived, acyclic objects, freed by reference
+    counting; the cyclic collector's default 700-allocation trigger spends ~10% of the time
+    scanning them for nothing."""
+    gc.set_threshold(50_000, 50, 100)
+
+
+def _executor(workers: int) -> Executor:
+    if workers <= 1:
+        return _InProcess()
+    methods = multiprocessing.get_all_start_methods()
+    # Not fork: the main process holds DuckDB's threads. A forkserver starts clean; the workers
+    # import the pipeline themselves (once each: they live as long as the pool).
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    return ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=_collect_garbage_less
+    )
+
+
+@dataclass(slots=True)
+class _Batch:
+    """New hands on their way to a worker, and what the main process learnt while cutting them
+    (duplicates, changed hands, finished files), committed together with the batch's rows."""
+
+    number: int
+    items: list[PendingHand] = field(default_factory=list)
+    keys: list[Key] = field(default_factory=list)
+    rejects: list[Reject] = field(default_factory=list)
+    deltas: dict[int, Counter[str]] = field(default_factory=dict)
+    finished: dict[int, tuple[str, str | None]] = field(default_factory=dict)
+    future: Future[ProcessedBatch] | None = None
+
+    def delta(self, import_id: int) -> Counter[str]:
+        found = self.deltas.get(import_id)
+        if found is None:
+            found = self.deltas[import_id] = Counter()
+        return found
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class _Importer:
+    def __init__(self, store: Store, options: IngestOptions) -> None:
+        self.store = store
+        self.options = options
+        self.known: KnownHands = store.known()
+        self.pending_keys: set[Key] = set()
+        self.next_hand_id, self.next_import_id = store.next_ids()
+        self.rows: dict[int, ImportRow] = {}
+        self.reasons: Counter[tuple[str, str, str]] = Counter()
+        self.batch = _Batch(0)
+        self.inflight: deque[_Batch] = deque()
+        self.dataset = ParquetDataset(options.parquet) if options.parquet else None
+        self.token = uuid.uuid4().hex[:12]
+        if self.dataset is not None:
+            self.dataset.recover(store.committed_parts(self.dataset.root))
+
+    def run(self, files: list[Path], executor: Executor, advance: Callable[[Path], None]) -> None:
+        # Batches in flight: enough to keep every worker busy while the writer works, few
+        # enough to bound memory (each is a few MB of text out and of Arrow rows back).
+        limit = 0 if isinstance(executor, _InProcess) else self.options.workers
+        for path in files:
+            for full in self._scan(path):
+                self._submit(full, executor, limit)
+            advance(path)
+        self._submit(self.batch, executor, 0)
+
+    def _submit(self, batch: _Batch, executor: Executor, limit: int) -> None:
+        if batch is self.batch:
+            self.batch = _Batch(batch.number + 1)
+        if batch.items:
+            batch.future = executor.submit(process_hands, batch.items)
+        self.inflight.append(batch)
+        while len(self.inflight) > limit:
+            self._write(self.inflight.popleft())
+
+    # -- the main process's side: cut files, recognise known hands --------------------------
+
+    def _scan(self, path: Path) -> Iterable[_Batch]:
+        """Cut one file into hands, queueing the new ones; yields each batch that fills up."""
+        import_id = self.next_import_id
+        self.next_import_id += 1
+        row = ImportRow(import_id, str(path.resolve()), None, None, None, "running", _now())
+        self.rows[import_id] = row
+        self.batch.delta(import_id)
+        try:
+            row.size = path.stat().st_size
+            with path.open("rb") as stream:
+                row.content_hash = hashlib.file_digest(stream, "sha256").hexdigest()
+            previous = self.store.completed_import(row.content_hash)
+            if previous is not None:
+                row.site, seen = previous
+                delta = self.batch.delta(import_id)
+                delta["hands_seen"] += seen
+                delta["duplicates"] += seen
+                self.batch.finished[import_id] = ("skipped", None)
+                return
+            history = open_history(path)
+            row.site = history.room.name if history.room else None
+            room = history.room
+            for hand in history.hand_texts():
+                hand_id = room.hand_id(hand.text) if room else None
+                self._classify(hand, hand_id, import_id)
+                if len(self.batch.items) >= self.options.batch_size:
+                    yield self.batch
+        except OSError as error:
+            self.batch.finished[import_id] = ("failed", error.strerror or str(error))
+            return
+        self.batch.finished[import_id] = ("complete", None)
+
+    def _classify(self, hand: HandText, hand_id: str | None, import_id: int) -> None:
+        batch = self.batch
+        delta = batch.delta(import_id)
+        delta["hands_seen"] += 1
+        digest = content_hash(hand.text)
+        site = hand.site
+        key = record_key(site, hand.source.path, digest)
+        if site is not None and hand_id is not None:
+            stored = self.known.stored.get(site, {}).get(hand_id)
+            if stored is not None:
+                if stored == digest or key in self.known.recorded:
+                    delta["duplicates"] += 1
+                else:
+                    self.known.recorded.add(key)
+                    batch.rejects.append(_changed(hand, hand_id, digest, import_id))
+                    delta["rejected"] += 1
+                    delta["changed"] += 1
+                return
+        if key in self.known.recorded or key in self.pending_keys:
+            delta["duplicates"] += 1
+            return
+        self.pending_keys.add(key)
+        batch.keys.append(key)
+        batch.items.append(PendingHand(hand, hand_id, digest, import_id))
+
+    # -- the writer ---------------------------------------------------------------------------
+
+    def _write(self, batch: _Batch) -> None:
+        result = batch.future.result() if batch.future is not None else None
+        tables: Tables = dict(result.tables) if result is not None else {}
+        fates = result.fates if result is not None else b""
+        keep: list[int] = []
+        rejects = list(batch.rejects)
+        hand_index = 0
+        # The parsed id is authoritative (a room may print it below the first line), and the
+        # store says whether it is there: an earlier text of the hand may have been stored by
+        # an earlier batch of this import while this one was on its way. Stored hands are never
+        # overwritten.
+        hands = tables.get(HANDS.name)
+        sites = hands.column("site").to_pylist() if hands is not None else []
+        hand_ids = hands.column("site_hand_id").to_pylist() if hands is not None else []
+        in_store = self.store.stored_hashes(sites, hand_ids) if hand_ids else {}
+        for item, key, fate in zip(batch.items, batch.keys, fates, strict=True):
+            self.pending_keys.discard(key)
+            delta = batch.delta(item.import_id)
+            if fate == STORED:
+                site_id = (sites[hand_index], hand_ids[hand_index])
+                stored = in_store.get(site_id)
+                if stored is None:
+                    in_store[site_id] = item.content_hash
+                    keep.append(hand_index)
+                    delta["stored"] += 1
+                elif stored == item.content_hash or key in self.known.recorded:
+                    delta["duplicates"] += 1
+                else:
+                    self.known.recorded.add(key)
+                    reject = _changed(item.hand, site_id[1], item.content_hash, item.import_id)
+                    rejects.append(reject)
+                    delta["rejected"] += 1
+                    delta["changed"] += 1
+                hand_index += 1
+            else:
+                self.known.recorded.add(key)
+                delta["rejected" if fate == REJECTED else "unsupported"] += 1
+        if result is not None:
+            if len(keep) < hand_index:
+                tables = keep_hands(tables, keep)
+            self._count_quality(tables, batch)
+        if batch.rejects or len(rejects) > len(batch.rejects):
+            extra = normalize_rejects(rejects)
+            if REJECTS.name in tables:
+                extra = pa.concat_tables([tables[REJECTS.name], extra])
+            tables[REJECTS.name] = extra
+        if HANDS.name in tables:
+            stored = tables[HANDS.name].num_rows
+            tables = shift_hand_ids(tables, self.next_hand_id)
+            self.next_hand_id += stored
+        touched = self._apply(batch)
+        parts: list[Part] = []
+        if self.dataset is not None and tables and touched:
+            token = f"{self.token}-{batch.number:06d}"
+            parts = self.dataset.stage(tables, token, touched[0].import_id)
+        self.store.write(tables, touched, parts, self.dataset.root if self.dataset else None)
+        if self.dataset is not None:
+            self.dataset.publish(parts)
+
+    def _count_quality(self, tables: Tables, batch: _Batch) -> None:
+        hands = tables[HANDS.name]
+        for import_id, errors in zip(
+            hands.column("import_id").to_pylist(), hands.column("errors").to_pylist(), strict=True
+        ):
+            if errors:
+                batch.delta(import_id)["with_errors"] += 1
+        unsupported = tables[UNSUPPORTED.name]
+        self.reasons.update(
+            (site or "unknown", label or "?", reason)
+            for site, label, reason in zip(
+                unsupported.column("site").to_pylist(),
+                unsupported.column("game_label").to_pylist(),
+                unsupported.column("reason").to_pylist(),
+                strict=True,
+            )
+        )
+
+    def _apply(self, batch: _Batch) -> list[ImportRow]:
+        """Add the batch's counts to its imports' rows; the rows to write with the batch."""
+        for import_id, delta in batch.deltas.items():
+            row = self.rows[import_id]
+            for name, value in delta.items():
+                setattr(row, name, getattr(row, name) + value)
+        for import_id, (status, error) in batch.finished.items():
+            row = self.rows[import_id]
+            row.status, row.error, row.finished_at = status, error, _now()
+        return [self.rows[i] for i in sorted(batch.deltas.keys() | batch.finished.keys())]
+
+    def summary(self) -> IngestSummary:
+        summary = IngestSummary(workers=self.options.workers, unsupported_reasons=self.reasons)
+        for row in self.rows.values():
+            for name in (*COUNTS, "changed", "with_errors"):
+                setattr(summary, name, getattr(summary, name) + getattr(row, name))
+            site = summary.by_site.setdefault(row.site or "unknown", Counter())
+            site.update({name: getattr(row, name) for name in COUNTS})
+            if row.status == "skipped":
+                summary.skipped_files += 1
+            elif row.status == "failed":
+                summary.failed_files.append((row.path, row.error or ""))
+        return summary
+
+
+def _changed(hand: HandText, hand_id: str, digest: int, import_id: int) -> Reject:
+    return Reject(
+        hand,
+        hand_id,
+        digest,
+        "changed",
+        f"hand {hand_id} is already stored with other content; the stored hand is kept",
+        None,
+        import_id,
+    )

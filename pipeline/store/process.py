@@ -1,0 +1,166 @@
+"""The worker's stage: hand texts -> parse -> replay -> normalize -> Arrow batches.
+
+`process_hands` is what an import's process pool runs (and what a Dask task would run); it never
+raises on a bad hand. Every input hand gets exactly one fate, returned in input order, so the
+writer can account for each one: stored, rejected or unsupported.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+import pyarrow as pa
+
+from studdraw.parsers.model import HandText, Outcome
+from studdraw.parsers.reader import parse_hand
+from studdraw.pipeline.rules import replay
+
+from .normalize import (
+    Reject,
+    Replayed,
+    Tables,
+    Unsupported,
+    normalize_hands,
+    normalize_rejects,
+    normalize_unsupported,
+    shift_hand_ids,
+)
+from .schema import BATCH_TABLES, HANDS, REJECTS, UNSUPPORTED
+
+STORED: Final = ord("S")
+REJECTED: Final = ord("R")
+UNSUPPORTED_FATE: Final = ord("U")
+CHUNK: Final = 500
+
+
+def content_hash(text: str) -> int:
+    """64-bit BLAKE2b of a hand's text as a signed integer (fits DuckDB's BIGINT)."""
+    digest = hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest()
+    return int.from_bytes(digest, "little", signed=True)
+
+
+@dataclass(slots=True, frozen=True)
+class PendingHand:
+    """A hand text the writer has not seen before, sent to a worker to be processed."""
+
+    hand: HandText
+    site_hand_id: str | None
+    content_hash: int
+    import_id: int
+
+
+@dataclass(slots=True)
+class ProcessedBatch:
+    """A worker's answer: one batch per table (hands numbered 0.. in input order) and one fate
+    byte per input hand (`STORED`, `REJECTED`, `UNSUPPORTED_FATE`)."""
+
+    tables: Tables
+    fates: bytes
+
+
+def process_hands(items: Sequence[PendingHand]) -> ProcessedBatch:
+    """Parse, replay and normalize a batch of hand texts, CHUNK hands at a time: only a chunk's
+    records and replays are alive at once, while the batch (one transaction) can be larger."""
+    parts = [_process_chunk(items[start : start + CHUNK]) for start in range(0, len(items), CHUNK)]
+    if len(parts) == 1:
+        return parts[0]
+    shifted: list[Tables] = []
+    offset = 0
+    for part in parts:
+        shifted.append(shift_hand_ids(part.tables, offset))
+        offset += part.tables[HANDS.name].num_rows
+    tables = {
+        table.name: pa.concat_tables([part[table.name] for part in shifted])
+        for table in BATCH_TABLES
+    }
+    return ProcessedBatch(tables, b"".join(part.fates for part in parts))
+
+
+def _process_chunk(items: Sequence[PendingHand]) -> ProcessedBatch:
+    replayed: list[Replayed] = []
+    rejects: list[Reject] = []
+    unsupported: list[Unsupported] = []
+    sources: list[PendingHand] = []  # the item of each replayed hand
+    fates = bytearray()
+    for item in items:
+        parsed = parse_hand(item.hand)
+        site_hand_id = parsed.site_hand_id or item.site_hand_id
+        record, problem = parsed.record, parsed.problem
+        if record is not None:
+            try:
+                result = replay(record)
+            except Exception as error:  # an engine bug must not stop an import: keep the text
+                rejects.append(_internal(item, site_hand_id, "replay", error))
+                fates.append(REJECTED)
+                continue
+            replayed.append(Replayed(record, result, item.content_hash, item.import_id))
+            sources.append(item)
+            fates.append(STORED)
+        elif problem is not None and problem.outcome is Outcome.UNSUPPORTED:
+            unsupported.append(
+                Unsupported(
+                    item.hand,
+                    site_hand_id,
+                    item.content_hash,
+                    problem.game_label,
+                    problem.message,
+                    item.import_id,
+                )
+            )
+            fates.append(UNSUPPORTED_FATE)
+        else:
+            message = problem.message if problem else "no record and no problem"
+            line = problem.line if problem else None
+            rejects.append(
+                Reject(
+                    item.hand,
+                    site_hand_id,
+                    item.content_hash,
+                    "parse_error",
+                    message,
+                    line,
+                    item.import_id,
+                )
+            )
+            fates.append(REJECTED)
+    tables = _normalize_isolating_failures(replayed, sources, rejects, fates)
+    tables[REJECTS.name] = normalize_rejects(rejects)
+    tables[UNSUPPORTED.name] = normalize_unsupported(unsupported)
+    return ProcessedBatch(tables, bytes(fates))
+
+
+def _normalize_isolating_failures(
+    replayed: list[Replayed], sources: list[PendingHand], rejects: list[Reject], fates: bytearray
+) -> Tables:
+    """Normalize the batch at once; should that fail (a bug on some odd hand), normalize hand by
+    hand and turn the failing ones into internal-error rejects, so one hand cannot sink a batch."""
+    try:
+        return normalize_hands(replayed)
+    except Exception:
+        pass
+    good: list[Replayed] = []
+    positions = [i for i, fate in enumerate(fates) if fate == STORED]
+    for position, hand, item in zip(positions, replayed, sources, strict=True):
+        try:
+            normalize_hands([hand])
+        except Exception as error:
+            rejects.append(_internal(item, hand.record.site_hand_id, "normalize", error))
+            fates[position] = REJECTED
+        else:
+            good.append(hand)
+    return normalize_hands(good)
+
+
+def _internal(item: PendingHand, site_hand_id: str | None, stage: str, error: Exception) -> Reject:
+    return Reject(
+        item.hand,
+        site_hand_id,
+        item.content_hash,
+        "internal_error",
+        f"{stage} failed: {type(error).__name__}: {error}",
+        None,
+        item.import_id,
+    )

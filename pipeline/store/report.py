@@ -1,0 +1,88 @@
+"""`studdraw ingest`'s shell: progress on stderr, then the summary as tables or one JSON object.
+
+Kept out of cli.py so the command there stays a thin declaration of its options.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from studdraw.parsers.files import discover_files
+from studdraw.pipeline.progress import file_progress
+
+from .db import StoreLockedError, StoreVersionError
+from .ingest import COUNTS, IngestOptions, IngestSummary, ingest
+
+
+def run_ingest(
+    paths: list[Path],
+    *,
+    db: Path,
+    parquet: Path | None,
+    workers: int | None,
+    batch_size: int,
+    wait: float,
+    json_output: bool,
+) -> int:
+    """Run an import and print its summary; the exit code (0 ok, 1 unreadable files, 2 the
+    store could not be opened)."""
+    stderr = Console(stderr=True)
+    options = IngestOptions(db, parquet, workers or os.cpu_count() or 1, batch_size, wait)
+    files = list(discover_files(paths))
+    try:
+        with file_progress(files, stderr) as advance:
+            summary = ingest(
+                paths,
+                options,
+                advance,
+                on_wait=lambda message: stderr.print(f"[yellow]waiting:[/yellow] {message}"),
+                files=files,
+            )
+    except (StoreLockedError, StoreVersionError) as error:
+        stderr.print(f"[red]error:[/red] {error}")
+        return 2
+    for path, reason in summary.failed_files:
+        stderr.print(f"[red]error:[/red] cannot read {path}: {reason}")
+    if json_output:
+        sys.stdout.write(json.dumps(summary.as_dict(), ensure_ascii=False) + "\n")
+    else:
+        console = Console()
+        console.print(summary_table(summary, db))
+        if summary.unsupported_reasons:
+            console.print(unsupported_table(summary))
+    return 1 if summary.failed_files else 0
+
+
+def summary_table(summary: IngestSummary, db: Path) -> Table:
+    rate = f"{summary.hands_seen / summary.seconds:,.0f} hands/s" if summary.seconds else ""
+    table = Table(
+        title=f"Ingest into {db}: {summary.files} files, {summary.seconds:.1f} s, {rate}",
+        caption=(
+            f"{summary.with_errors} stored hands with rule errors; {summary.changed} changed "
+            f"hands kept in rejects; {summary.skipped_files} files already imported"
+        ),
+    )
+    table.add_column("site")
+    for column in COUNTS:
+        table.add_column(column.replace("_", " "), justify="right")
+    for site, counts in sorted(summary.by_site.items()):
+        table.add_row(site, *(f"{counts[name]:,}" for name in COUNTS))
+    table.add_section()
+    table.add_row("total", *(f"{getattr(summary, name):,}" for name in COUNTS))
+    return table
+
+
+def unsupported_table(summary: IngestSummary) -> Table:
+    """What was skipped and why, so 'unsupported' is never a silent loss."""
+    table = Table(title="Unsupported hands (counted, not stored; see the `unsupported` table)")
+    for column in ("site", "game", "reason", "hands"):
+        table.add_column(column, justify="right" if column == "hands" else "left")
+    for (site, game, reason), hands in sorted(summary.unsupported_reasons.items()):
+        table.add_row(site, game, reason, f"{hands:,}")
+    return table

@@ -1,0 +1,301 @@
+"""Ingest into DuckDB and Parquet: nothing lost, idempotent, identical whatever the workers."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from studdraw.parsers.files import discover_files
+from studdraw.parsers.reader import open_history
+from studdraw.pipeline.store import IngestOptions, IngestSummary, ingest
+from studdraw.pipeline.store import process as process_module
+from studdraw.pipeline.store.schema import BATCH_TABLES
+from tests.conftest import CORPUS, SAMPLES, corpus_file
+from tests.pipeline.store_support import counts, differences, parquet_differences
+
+COUNTS = ("stored", "duplicates", "rejected", "unsupported")
+
+
+def run(paths: list[Path], db: Path, **options: object) -> IngestSummary:
+    return ingest(paths, IngestOptions(db, **options))  # type: ignore[arg-type]
+
+
+def assert_identity(summary: IngestSummary) -> None:
+    assert summary.hands_seen == sum(getattr(summary, name) for name in COUNTS)
+    for site, by_site in summary.by_site.items():
+        assert by_site["hands_seen"] == sum(by_site[name] for name in COUNTS), site
+
+
+def split_count(paths: list[Path]) -> int:
+    """Hand texts the reader cuts from the files, counted independently of the store."""
+    return sum(sum(1 for _ in open_history(path).hand_texts()) for path in discover_files(paths))
+
+
+@pytest.fixture(scope="module")
+def corpus_store(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, IngestSummary]:
+    corpus_file()  # skips without the corpus
+    folder = tmp_path_factory.mktemp("corpus")
+    db = folder / "corpus.duckdb"
+    return db, run([CORPUS], db, parquet=folder / "parquet", batch_size=64)
+
+
+def test_corpus_nothing_lost(corpus_store: tuple[Path, IngestSummary]) -> None:
+    db, summary = corpus_store
+    assert_identity(summary)
+    assert summary.hands_seen == split_count([CORPUS])
+    assert summary.duplicates == 1  # PokerStars' cancelled-hand file repeats one hand
+    assert summary.stored > 300 and summary.unsupported > 100
+    rooms_without_dialect = {"absolute", "boss", "ipoker", "kingsclub", "merge", "ongame"}
+    for site in rooms_without_dialect:
+        seen = summary.by_site[site]
+        assert seen["hands_seen"] > 0 and seen["unsupported"] == seen["hands_seen"], site
+    tables = counts(db)
+    assert tables["hands"] == summary.stored
+    assert tables["rejects"] == summary.rejected
+    assert tables["unsupported"] == summary.unsupported
+    con = duckdb.connect(str(db), read_only=True)
+    rows = con.execute(
+        "SELECT count(*), sum(hands_seen), sum(stored), sum(duplicates), sum(rejected), "
+        "sum(unsupported), sum(with_errors) FROM imports WHERE status = 'complete'"
+    ).fetchone()
+    assert rows == (
+        summary.files,
+        summary.hands_seen,
+        summary.stored,
+        summary.duplicates,
+        summary.rejected,
+        summary.unsupported,
+        summary.with_errors,
+    )
+    errors = con.execute("SELECT count(*) FROM hands WHERE errors > 0").fetchone()
+    assert errors == (summary.with_errors,)
+    # every stored hand is whole: players, events, streets
+    orphans = con.execute(
+        "SELECT count(*) FROM hands h WHERE NOT EXISTS (SELECT 1 FROM hand_players p "
+        "WHERE p.hand_id = h.hand_id) OR NOT EXISTS (SELECT 1 FROM actions a "
+        "WHERE a.hand_id = h.hand_id) OR NOT EXISTS (SELECT 1 FROM streets s "
+        "WHERE s.hand_id = h.hand_id)"
+    ).fetchone()
+    assert orphans == (0,)
+    # the unsupported table says why, per hand
+    reasons = con.execute(
+        "SELECT count(*) FROM unsupported WHERE reason = '' OR source_path IS NULL"
+    ).fetchone()
+    assert reasons == (0,)
+    con.close()
+
+
+def test_reimport_adds_nothing(corpus_store: tuple[Path, IngestSummary], tmp_path: Path) -> None:
+    db, first = corpus_store
+    copy = tmp_path / "copy.duckdb"
+    shutil.copy(db, copy)
+    before = counts(copy)
+    again = run([CORPUS], copy)
+    assert_identity(again)
+    assert again.hands_seen == first.hands_seen
+    assert again.duplicates == again.hands_seen
+    assert again.skipped_files == again.files  # every file recognised by its content hash
+    assert counts(copy) == before
+
+
+def test_reimport_recognises_hands_before_parsing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source = corpus_file("cash", "Stars", "Draw", "3-Draw-Limit-USD-0.10-0.20-200911.txt")
+    db = tmp_path / "s.duckdb"
+    first = run([source], db)
+    assert first.stored > 5
+    merged = tmp_path / "merged.txt"  # new bytes, same hands: not skipped as a whole file
+    merged.write_bytes(source.read_bytes() + b"\r\n\r\n")
+
+    def no_parsing(*_: object) -> None:
+        raise AssertionError("a known hand was parsed")
+
+    monkeypatch.setattr(process_module, "parse_hand", no_parsing)
+    again = run([merged], db)
+    assert (again.skipped_files, again.duplicates, again.hands_seen) == (
+        0,
+        first.hands_seen,
+        first.hands_seen,
+    )
+
+
+def test_parquet_holds_the_duckdb_rows(corpus_store: tuple[Path, IngestSummary]) -> None:
+    db, _ = corpus_store
+    root = db.parent / "parquet"
+    assert parquet_differences(db, root) == {}
+    con = duckdb.connect(str(db), read_only=True)
+    # the hive folders agree with the rows they hold
+    wrong = con.execute(
+        f"SELECT count(*) FROM read_parquet('{root}/hands/**/*.parquet', hive_partitioning = "
+        "true, hive_types = {'site': VARCHAR, 'game': VARCHAR, 'month': VARCHAR}) h "
+        "JOIN hands d USING (hand_id) WHERE h.site <> d.site OR h.game <> d.game "
+        "OR h.month <> strftime(d.started_at AT TIME ZONE 'UTC', '%Y-%m')"
+    ).fetchone()
+    assert wrong == (0,)
+    children = con.execute(
+        f"SELECT count(*) FROM read_parquet('{root}/actions/**/*.parquet', hive_partitioning = "
+        "true, hive_types = {'site': VARCHAR, 'game': VARCHAR, 'month': VARCHAR}) a "
+        "JOIN hands d USING (hand_id) WHERE a.site <> d.site OR a.game <> d.game"
+    ).fetchone()
+    assert children == (0,)
+    staged = list(root.rglob(".staged-*"))
+    assert staged == []
+    con.close()
+
+
+def test_same_store_whatever_the_workers(
+    corpus_store: tuple[Path, IngestSummary], tmp_path: Path
+) -> None:
+    db, _ = corpus_store
+    two = tmp_path / "two.duckdb"
+    summary = run([CORPUS], two, workers=2, batch_size=64)
+    assert_identity(summary)
+    assert differences(db, two) == {}
+    con = duckdb.connect()  # hand ids too: same order of hands, same ids
+    con.execute(f"ATTACH '{db}' AS a (READ_ONLY)")
+    con.execute(f"ATTACH '{two}' AS b (READ_ONLY)")
+    for table in ("hands", "actions", "player_streets"):
+        query = (
+            "SELECT * EXCLUDE (import_id) FROM {}.{}" if table == "hands" else "SELECT * FROM {}.{}"
+        )
+        left, right = query.format("a", table), query.format("b", table)
+        diff = con.execute(f"SELECT count(*) FROM ({left} EXCEPT ALL {right})").fetchone()
+        assert diff == (0,), table
+
+
+def sample(name: str) -> Path:
+    return SAMPLES / "pokerstars" / "handwritten" / name
+
+
+def test_changed_hand_is_kept_apart(tmp_path: Path) -> None:
+    db = tmp_path / "c.duckdb"
+    original = sample("razz-uncalled-bet.txt")
+    parquet = tmp_path / "pq"
+    assert run([original], db, parquet=parquet).stored == 1
+    changed = tmp_path / "changed.txt"
+    changed.write_text(
+        original.read_text().replace("Alice: calls $0.04\n", "Alice: calls $0.04\nDan: sits out\n"),
+        encoding="utf-8",
+    )
+    summary = run([changed], db, parquet=parquet)  # decided before parsing: no worker output
+    assert_identity(summary)
+    assert (summary.stored, summary.rejected, summary.changed) == (0, 1, 1)
+    assert parquet_differences(db, parquet) == {}
+    con = duckdb.connect(str(db), read_only=True)
+    kind, raw, hand_id = con.execute("SELECT kind, raw_text, site_hand_id FROM rejects").fetchone()  # type: ignore[misc]
+    assert (kind, hand_id) == ("changed", "230000000002")
+    assert "Dan: sits out" in raw
+    stored_text_hash = con.execute("SELECT content_hash FROM hands").fetchall()
+    assert len(stored_text_hash) == 1
+    con.close()
+    again = run([changed], db)  # the changed text is recorded: a duplicate now
+    assert (again.duplicates, again.rejected) == (1, 0)
+    assert counts(db)["rejects"] == 1
+
+
+def test_two_texts_of_one_hand_in_one_import(tmp_path: Path) -> None:
+    text = sample("razz-uncalled-bet.txt").read_text()
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a.txt").write_text(text + "\n\n" + text, encoding="utf-8")  # same text twice
+    (folder / "b.txt").write_text(text.replace("Zeno III", "Zeno IV"), "utf-8")  # changed
+    for workers in (1, 2):
+        summary = run([folder], tmp_path / f"w{workers}.duckdb", workers=workers, batch_size=1)
+        assert_identity(summary)
+        assert (summary.stored, summary.duplicates, summary.changed) == (1, 1, 1)
+
+
+def test_unreadable_and_unknown_files(tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    shutil.copy(sample("razz-uncalled-bet.txt"), folder / "razz.txt")
+    (folder / "broken.txt").symlink_to(folder / "gone.txt")  # listed, cannot be opened
+    (folder / "notes.txt").write_text("not a hand history\n", encoding="utf-8")
+    db = tmp_path / "u.duckdb"
+    summary = run([folder], db)
+    assert_identity(summary)
+    assert summary.failed_files == [
+        (str((folder / "broken.txt").resolve()), "No such file or directory")
+    ]
+    assert (summary.files, summary.stored, summary.unsupported) == (3, 1, 1)
+    con = duckdb.connect(str(db), read_only=True)
+    assert con.execute("SELECT status, error FROM imports ORDER BY path").fetchall() == [
+        ("failed", "No such file or directory"),
+        ("complete", None),
+        ("complete", None),
+    ]
+    assert con.execute("SELECT site, reason FROM unsupported").fetchall() == [
+        (None, "no dialect recognises this file")
+    ]
+    con.close()
+    again = run([folder], db)  # the failed file is retried, the others skipped
+    assert (again.skipped_files, len(again.failed_files), again.duplicates) == (2, 1, 2)
+
+
+def test_sample_rows(tmp_path: Path) -> None:
+    """Concrete rows of the handwritten sample hands, checked by hand."""
+    db = tmp_path / "s.duckdb"
+    summary = run([SAMPLES / "pokerstars" / "handwritten"], db)
+    assert (summary.stored, summary.with_errors, summary.rejected, summary.unsupported) == (
+        3,
+        1,
+        1,
+        2,
+    )
+    con = duckdb.connect(str(db), read_only=True)
+
+    def one(query: str) -> tuple[object, ...]:
+        row = con.execute(query).fetchone()
+        assert row is not None, query
+        return row
+
+    razz = "(SELECT hand_id FROM hands WHERE site_hand_id = '230000000002')"
+    td = "(SELECT hand_id FROM hands WHERE site_hand_id = '230000000003')"
+    assert one(
+        f"SELECT game, scale, ante, bring_in, total_pot, rake, valid FROM hands "
+        f"WHERE hand_id = {razz}"
+    ) == ("razz", 100, 1, 2, 22, 1, True)
+    assert one(
+        f"SELECT invested, collected, net, position, is_hero FROM hand_players "
+        f"WHERE hand_id = {razz} AND name = 'Alice'"
+    ) == (9, 21, 12, "BI+3", True)
+    assert one(
+        f"SELECT net_amount::VARCHAR FROM hand_players_money "
+        f"WHERE hand_id = {razz} AND name = 'Alice'"
+    ) == ("0.1200",)
+    assert one(
+        f"SELECT kind, amount, pot_before FROM actions WHERE hand_id = {razz} AND kind = 'uncalled'"
+    ) == ("uncalled", 8, 30)
+    assert one(
+        f"SELECT pot_start, pot_end, first_actor FROM streets WHERE hand_id = {td} AND street = 2"
+    ) == (65, 145, "Cara")
+    assert one(
+        f"SELECT actor, kind, amount, to_amount, pot_before FROM actions "
+        f"WHERE hand_id = {td} AND seq = 18"
+    ) == ("Alice", "raise", 40, 40, 85)
+    assert one(
+        f"SELECT drawn, put_in FROM player_streets WHERE hand_id = {td} "
+        "AND street = 1 AND name = 'Alice'"
+    ) == (2, 10)
+    assert one(f"SELECT net FROM hand_players WHERE hand_id = {td} AND name = 'Cara'") == (-70,)
+    assert one(f"SELECT amount, winners FROM pots WHERE hand_id = {td}") == (145, ["Alice"])
+    assert one(
+        "SELECT count(*) FROM violations v JOIN hands h USING (hand_id) "
+        "WHERE h.site_hand_id = '230000000001' AND v.code = 'SIZ014'"
+    ) == (1,)
+    con.close()
+
+
+def test_schema_matches_the_definitions(tmp_path: Path) -> None:
+    db = tmp_path / "e.duckdb"
+    run([], db)
+    con = duckdb.connect(str(db), read_only=True)
+    for table in BATCH_TABLES:
+        described = con.execute(f"DESCRIBE {table.name}").fetchall()
+        assert [row[0] for row in described] == table.column_names
+    assert con.execute("SELECT value FROM studdraw_meta").fetchall() == [("1",)]
+    con.close()

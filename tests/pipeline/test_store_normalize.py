@@ -1,0 +1,131 @@
+"""Normalization and the worker stage on the handwritten samples: shapes, ids, failures."""
+
+from __future__ import annotations
+
+import pytest
+
+from studdraw.parsers.reader import open_history, parse_hand
+from studdraw.pipeline.rules import replay
+from studdraw.pipeline.store import PendingHand, content_hash, normalize_hands, process_hands
+from studdraw.pipeline.store import process as process_module
+from studdraw.pipeline.store.normalize import Replayed, keep_hands, shift_hand_ids
+from studdraw.pipeline.store.process import REJECTED, STORED, UNSUPPORTED_FATE
+from studdraw.pipeline.store.schema import BATCH_TABLES, HAND_TABLES
+from tests.conftest import SAMPLES
+
+
+def sample_texts() -> list[PendingHand]:
+    items = []
+    for path in sorted((SAMPLES / "pokerstars").glob("*.txt")):
+        for hand in open_history(path).hand_texts():
+            items.append(PendingHand(hand, None, content_hash(hand.text), 7))
+    return items
+
+
+def replayed() -> list[Replayed]:
+    out = []
+    for item in sample_texts():
+        record = parse_hand(item.hand).record
+        assert record is not None
+        out.append(Replayed(record, replay(record), item.content_hash, item.import_id))
+    return out
+
+
+def test_one_row_per_event_seat_street() -> None:
+    hands = replayed()
+    tables = normalize_hands(hands)
+    assert tables["hands"].column("hand_id").to_pylist() == list(range(len(hands)))
+    assert tables["actions"].num_rows == sum(len(h.record.events) for h in hands)
+    assert tables["hand_players"].num_rows == sum(len(h.record.seats) for h in hands)
+    assert tables["streets"].num_rows == sum(len(h.result.streets) for h in hands)
+    for i, hand in enumerate(hands):
+        seqs = [
+            seq
+            for hand_id, seq in zip(
+                tables["actions"].column("hand_id").to_pylist(),
+                tables["actions"].column("seq").to_pylist(),
+                strict=True,
+            )
+            if hand_id == i
+        ]
+        assert seqs == list(range(len(hand.record.events)))
+    assert set(tables["hands"].column("import_id").to_pylist()) == {7}
+
+
+def test_shift_and_keep_renumber_every_table() -> None:
+    tables = normalize_hands(replayed())
+    shifted = shift_hand_ids(tables, 100)
+    for table in HAND_TABLES:
+        before = tables[table.name].column("hand_id").to_pylist()
+        assert shifted[table.name].column("hand_id").to_pylist() == [i + 100 for i in before]
+    kept = keep_hands(tables, [0, 2])
+    assert kept["hands"].column("site_hand_id").to_pylist() == [
+        tables["hands"].column("site_hand_id")[i].as_py() for i in (0, 2)
+    ]
+    for table in HAND_TABLES:
+        assert set(kept[table.name].column("hand_id").to_pylist()) <= {0, 1}
+
+
+def test_every_hand_gets_one_fate(monkeypatch: pytest.MonkeyPatch) -> None:
+    items = sample_texts()
+    broken = items[0].hand
+    junk = PendingHand(
+        type(broken)(
+            broken.text.replace("*** SUMMARY ***", "*** SUMMARY"), broken.source, "pokerstars"
+        ),
+        None,
+        1,
+        7,
+    )
+    unknown = PendingHand(type(broken)("hello", broken.source, None), None, 2, 7)
+    real_replay = process_module.replay
+
+    def failing_replay(record: object) -> object:
+        if getattr(record, "site_hand_id", None) == "230000000003":
+            raise RuntimeError("engine bug")
+        return real_replay(record)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(process_module, "replay", failing_replay)
+    batch = process_hands([*items, junk, unknown])
+    assert list(batch.fates) == [STORED, STORED, REJECTED, REJECTED, UNSUPPORTED_FATE]
+    rejects = batch.tables["rejects"]
+    assert rejects.column("kind").to_pylist() == ["internal_error", "parse_error"]
+    assert "engine bug" in rejects.column("reason")[0].as_py()
+    assert batch.tables["hands"].num_rows == 2
+    assert batch.tables["unsupported"].column("reason").to_pylist() == [
+        "no dialect recognises this file"
+    ]
+
+
+def test_a_hand_that_cannot_be_normalized_is_kept_as_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = process_module.normalize_hands
+
+    def fragile(hands: list[Replayed]) -> object:
+        if any(hand.record.site_hand_id == "230000000001" for hand in hands):
+            raise ValueError("odd hand")
+        return real(hands)
+
+    monkeypatch.setattr(process_module, "normalize_hands", fragile)
+    batch = process_hands(sample_texts())
+    assert list(batch.fates) == [STORED, REJECTED, STORED]
+    assert batch.tables["hands"].column("site_hand_id").to_pylist() == [
+        "230000000002",
+        "230000000003",
+    ]
+    reject = batch.tables["rejects"].to_pylist()[0]
+    assert reject["kind"] == "internal_error" and "odd hand" in reject["reason"]
+    assert reject["raw_text"].startswith("PokerStars Hand #230000000001")
+
+
+def test_batches_larger_than_a_chunk_are_stitched(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(process_module, "CHUNK", 2)
+    items = sample_texts()
+    unknown = PendingHand(type(items[0].hand)("hello", items[0].hand.source, None), None, 2, 7)
+    batch = process_hands([unknown, *items, unknown])
+    assert list(batch.fates) == [UNSUPPORTED_FATE, STORED, STORED, STORED, UNSUPPORTED_FATE]
+    assert set(batch.tables) == {table.name for table in BATCH_TABLES}
+    assert batch.tables["hands"].column("hand_id").to_pylist() == [0, 1, 2]
+    whole = normalize_hands(replayed())
+    for table in HAND_TABLES:
+        assert batch.tables[table.name].equals(whole[table.name]), table.name
+    assert batch.tables["unsupported"].num_rows == 2

@@ -1,0 +1,77 @@
+"""`studdraw ingest`: the JSON contract, the printed summary, the exit codes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import duckdb
+from typer.testing import CliRunner
+
+from studdraw.pipeline.cli import app
+from tests.conftest import SAMPLES
+
+runner = CliRunner()
+KEYS = {
+    "files",
+    "hands_seen",
+    "stored",
+    "duplicates",
+    "rejected",
+    "unsupported",
+    "with_errors",
+    "seconds",
+}
+
+
+def test_json_summary_then_reimport(tmp_path: Path) -> None:
+    db, parquet = tmp_path / "s.duckdb", tmp_path / "pq"
+    handwritten = SAMPLES / "pokerstars" / "handwritten"
+    args = ["ingest", str(handwritten), "--db", str(db), "--parquet", str(parquet), "--json"]
+    first = runner.invoke(app, [*args, "--workers", "2"])
+    assert first.exit_code == 0, first.output
+    summary = json.loads(first.stdout)
+    assert summary.keys() >= KEYS
+    counts = ("hands_seen", "stored", "rejected", "unsupported", "with_errors")
+    assert tuple(summary[key] for key in counts) == (6, 3, 1, 2, 1)
+    assert summary["by_site"]["pokerstars"]["stored"] == 3
+    second = json.loads(runner.invoke(app, args).stdout)
+    assert (second["stored"], second["duplicates"], second["skipped_files"]) == (0, 6, 3)
+    con = duckdb.connect(str(db), read_only=True)
+    assert con.execute("SELECT count(*) FROM hands").fetchone() == (3,)
+    assert con.execute("SELECT count(*) FROM imports").fetchone() == (6,)
+    con.close()
+    written = duckdb.sql(
+        f"SELECT count(*) FROM read_parquet('{parquet}/hands/**/*.parquet')"
+    ).fetchall()
+    assert written == [(3,)]
+
+
+def test_table_summary_lists_unsupported_hands(tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    shutil.copy(SAMPLES / "pokerstars" / "handwritten" / "td27-showdown.txt", folder)
+    (folder / "holdem.txt").write_text(
+        "PokerStars Hand #9: Hold'em No Limit ($1/$2 USD) - 2020/01/01 10:00:00 ET\n",
+        encoding="utf-8",
+    )
+    result = runner.invoke(app, ["ingest", str(folder), "--db", str(tmp_path / "t.duckdb")])
+    assert result.exit_code == 0, result.output
+    assert "Unsupported hands" in result.stdout
+    assert "Hold'em" in result.stdout
+    total = next(
+        line for line in result.stdout.splitlines() if line.strip("│ ").startswith("total")
+    )
+    assert [cell.strip() for cell in total.split("│")[2:7]] == ["2", "1", "0", "0", "1"]
+
+
+def test_unreadable_file_exits_1(tmp_path: Path) -> None:
+    missing = tmp_path / "missing.txt"
+    result = runner.invoke(
+        app, ["ingest", str(missing), "--db", str(tmp_path / "u.duckdb"), "--json"]
+    )
+    assert result.exit_code == 1
+    summary = json.loads(result.stdout)
+    assert summary["failed_files"][0]["path"] == str(missing)
+    assert "cannot read" in result.stderr
