@@ -520,7 +520,9 @@ class Dialect(Room):
             )
             return ParsedHand(hand, site_hand_id, problem=problem)
         except UnexpectedInput as error:
-            return ParsedHand(hand, site_hand_id, problem=_grammar_problem(error, hand.source))
+            last_line = hand.source.line + len(lines) - 1
+            problem = _grammar_problem(error, hand.source, last_line)
+            return ParsedHand(hand, site_hand_id, problem=problem)
         except Exception as error:  # a dialect bug must not stop an import: report it as data
             message = f"internal parser error: {type(error).__name__}: {error}"
             return ParsedHand(
@@ -540,19 +542,15 @@ class Dialect(Room):
         return record
 
 
-def _grammar_problem(error: UnexpectedInput, source: SourceRef) -> ParseProblem:
-    if isinstance(error, UnexpectedEOF):
-        expected = ", ".join(sorted(error.expected)[:6])
-        return ParseProblem(
-            Outcome.ERROR, f"hand ends early (truncated?): expected {expected}", source.line
-        )
-    if isinstance(error, UnexpectedToken):
-        token = error.token
-        if token.type == "$END":
-            expected = ", ".join(sorted(error.expected)[:6])
-            return ParseProblem(
-                Outcome.ERROR, f"hand ends early (truncated?): expected {expected}", source.line
-            )
+def _grammar_problem(error: UnexpectedInput, source: SourceRef, last_line: int) -> ParseProblem:
+    """A grammar error as data: a hand that stops too early is reported at its last line (where
+    the text ends), a line out of place at that line."""
+    token = error.token if isinstance(error, UnexpectedToken) else None
+    if isinstance(error, UnexpectedEOF) or (token is not None and token.type == "$END"):
+        expected = ", ".join(sorted(error.expected)[:6])  # type: ignore[attr-defined]
+        message = f"hand ends early (truncated?): expected {expected}"
+        return ParseProblem(Outcome.ERROR, message, last_line)
+    if token is not None:
         line = token.number if isinstance(token, LineToken) else source.line
         return ParseProblem(
             Outcome.ERROR, f"line out of place ({token.type}): {str(token).strip()!r}", line
