@@ -31,7 +31,7 @@ RENDERERS: Final[dict[str, Callable[[HandRecord, str | None], str]]] = {
 }
 CAN_RENDER: Final[dict[str, Callable[[HandRecord], bool]]] = {"fulltilt": fulltilt_can_render}
 """Rooms whose format cannot express every legal hand; such hands are dealt again."""
-FIRST_HAND_ID: Final = {"pokerstars": 240_000_000_000, "fulltilt": 40_000_000_000}
+FIRST_HAND_ID: Final = {"pokerstars": "24", "fulltilt": "41"}  # room id prefixes
 NAME_POOL: Final = (
     "AceOfClubs",
     "BringInBob",
@@ -112,6 +112,13 @@ def render(record: HandRecord, site: str) -> str:
     return RENDERERS[site](record, record.hero)
 
 
+def _hand_id(options: SynthOptions, number: int) -> str:
+    """Unique per room, game, seed and hand number (seeds below 10**6, files below 10**7
+    hands), so synthesised files of any mix of games can share one store."""
+    game = list(Game).index(options.game)
+    return f"{FIRST_HAND_ID[options.site]}{game}{options.seed % 10**6:06d}{number:07d}"
+
+
 def _names(rng: random.Random, count: int, hero: str) -> list[str]:
     """`count` distinct names, the hero's among them at a random seat."""
     pool = [name for name in NAME_POOL if name != hero]
@@ -135,7 +142,7 @@ def _dress(
     events = [
         replace(e, player=rename.get(e.player, e.player)) if e.player else e for e in record.events
     ]
-    hand_id = str(FIRST_HAND_ID[options.site] + options.seed * 1_000_000 + number)
+    hand_id = _hand_id(options, number)
     return replace(
         record,
         site=options.site,

@@ -113,6 +113,15 @@ def test_ids_are_unique_and_times_advance_with_session_breaks() -> None:
     assert all(r.hero == "Hero" and "Hero" in r.players for r in records)
 
 
+def test_games_dealt_with_one_seed_get_distinct_ids() -> None:
+    ids = [
+        record.site_hand_id
+        for game in Game
+        for record in synthesize(SynthOptions(game=game, hands=3, seed=7))
+    ]
+    assert len(set(ids)) == len(ids) == 18
+
+
 def test_the_generator_reaches_the_hard_cases() -> None:
     """Over a few hundred hands the synthesiser deals all-ins, side pots and reshuffles."""
     stud = list(synthesize(SynthOptions(game=Game.STUD, hands=300, seed=1)))
