@@ -209,9 +209,10 @@ def _judge(state: HandState, pot: _Pot, line: int) -> list[PotResult]:
         return [PotResult(pot.name, pot.amount, eligible_names, collectors, half, taken)]
     high_names = tuple([names[i] for i in high])
     low_names = tuple([names[i] for i in low])
+    low_amount = pot.amount // 2  # the odd chip stays with the high half
     return [
-        PotResult(pot.name, pot.amount, eligible_names, high_names, "hi", high_half),
-        PotResult(pot.name, pot.amount, eligible_names, low_names, "lo", low_half),
+        PotResult(pot.name, pot.amount - low_amount, eligible_names, high_names, "hi", high_half),
+        PotResult(pot.name, low_amount, eligible_names, low_names, "lo", low_half),
     ]
 
 
