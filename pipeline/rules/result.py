@@ -75,8 +75,9 @@ class PlayerResult:
 class PotResult:
     """A pot (or one half of a split pot): `amount` is the pot before rake (a half holds half
     of it, the odd chip in the high half), so the amounts of a hand add up to its pot;
-    `collected` what its winners took from it as the room reported. `half` is "hi" or "lo" in split games (None when
-    the pot is not split, or the halves cannot be told apart because the cards are unknown)."""
+    `collected` what its winners took from it as the room reported. `half` is "hi" or "lo" in
+    split games (None when the pot is not split, or the halves cannot be told apart because the
+    cards are unknown)."""
 
     name: str
     amount: int
