@@ -15,11 +15,14 @@ from tests.conftest import SAMPLES
 
 
 def sample_texts() -> list[PendingHand]:
-    items = []
-    for path in sorted((SAMPLES / "pokerstars").glob("*.txt")):
-        for hand in open_history(path).hand_texts():
-            items.append(PendingHand(hand, None, content_hash(hand.text), 7))
-    return items
+    """Hands 230000000002, ...01 (a stud hand with violations: stored all the same), ...03."""
+    handwritten = SAMPLES / "pokerstars" / "handwritten"
+    hands = [
+        *open_history(handwritten / "razz-uncalled-bet.txt").hand_texts(),
+        next(iter(open_history(handwritten / "broken.txt").hand_texts())),
+        *open_history(handwritten / "td27-showdown.txt").hand_texts(),
+    ]
+    return [PendingHand(hand, None, content_hash(hand.text), 7) for hand in hands]
 
 
 def replayed() -> list[Replayed]:
