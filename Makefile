@@ -30,13 +30,23 @@ lint: install
 typecheck: install $(TYPECHECK)
 	$(BIN)/mypy -p studdraw.parsers -p studdraw.pipeline -p studdraw.dashboard
 
-unit: install
+# The browser tests drive Debian's chromium: playwright never downloads a browser of its own.
+CHROMIUM := /usr/bin/chromium
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+$(CHROMIUM):
+	$(SUDO) apt-get update -qq
+	$(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+
+unit: install $(CHROMIUM)
 	$(BIN)/pytest
 
 test: lint typecheck unit
 
+# Import the samples (again: a re-import adds nothing) and serve the dashboard on them.
 demo: install
-	$(BIN)/studdraw parse sample_histories
+	$(BIN)/studdraw ingest sample_histories --db studdraw.duckdb
+	$(BIN)/studdraw dashboard --db studdraw.duckdb --port 8501
 
 # The bundled sample histories, dealt by the project's own synthesiser (deterministic: the same
 # seeds give the same files). The files under handwritten/ are not regenerated.

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated
 
+import duckdb
 import typer
 from rich.console import Console
 from rich.table import Table
@@ -22,6 +23,8 @@ from studdraw.parsers.files import discover_files
 from studdraw.parsers.model import Game, Outcome, ParsedHand, Structure
 from studdraw.parsers.reader import open_history, parse_hand
 from studdraw.parsers.serialize import parsed_hand_to_dict
+from studdraw.pipeline import analytics
+from studdraw.pipeline.analytics import report as analytics_report
 from studdraw.pipeline.progress import file_progress
 from studdraw.pipeline.rules.validate import Validation
 from studdraw.pipeline.store.ingest import DEFAULT_BATCH
@@ -208,6 +211,95 @@ def synth(
                 target.close()
     except ValueError as error:
         Console(stderr=True).print(f"[red]error:[/red] {error}")
+        raise typer.Exit(code=2) from None
+
+
+@app.command()
+def dashboard(
+    db: Annotated[
+        Path, typer.Option(help="The store: a DuckDB file or a Parquet dataset folder.")
+    ] = Path("studdraw.duckdb"),
+    port: Annotated[int, typer.Option(help="Port to serve on.", min=1, max=65535)] = 8501,
+    address: Annotated[
+        str, typer.Option(help="Address to listen on (0.0.0.0 for every interface).")
+    ] = "localhost",
+) -> None:
+    """Serve the Streamlit dashboard on a store, read-only, until interrupted.
+    Exits 2 if the store does not exist."""
+    if not db.exists():
+        Console(stderr=True).print(
+            f"[red]error:[/red] {db} does not exist; build it with `studdraw ingest PATH --db {db}`"
+        )
+        raise typer.Exit(code=2)
+    from studdraw.dashboard.launch import serve  # noqa: PLC0415 - Streamlit only loads here
+
+    serve(db, port, address)
+
+
+StoreOption = Annotated[
+    Path, typer.Option("--db", help="DuckDB store, or a folder holding its Parquet dataset.")
+]
+JsonOption = Annotated[
+    bool, typer.Option("--json", help="Print JSON records (one object per row) on stdout.")
+]
+
+
+@app.command()
+def stats(
+    db: StoreOption = Path("studdraw.duckdb"),
+    player: Annotated[str | None, typer.Option(help="Only this player (all stats).")] = None,
+    game: Annotated[Game | None, typer.Option(help="Only this game.")] = None,
+    json_output: JsonOption = False,
+) -> None:
+    """Player statistics per game (definitions: docs/stats.md): every stat of one player, or a
+    summary line per player and game."""
+    filters = analytics.Filters(player=player, game=str(game) if game else None)
+    frame = analytics.player_stats(_open_analytics(db), filters)
+    if json_output:
+        sys.stdout.write(frame.write_json() + "\n")
+    elif player is not None:
+        Console().print(analytics_report.player_table(frame, player))
+    else:
+        Console().print(analytics_report.players_table(frame))
+
+
+@app.command()
+def leaks(
+    player: Annotated[str, typer.Option(help="The player to report on.", show_default=False)],
+    db: StoreOption = Path("studdraw.duckdb"),
+    json_output: JsonOption = False,
+) -> None:
+    """A player's leaks: stats outside a solid player's reference range or far from the pool,
+    ranked by severity and money at stake (big bets per 100 hands)."""
+    frame = analytics.leaks(_open_analytics(db), analytics.Filters(player=player))
+    if json_output:
+        sys.stdout.write(frame.write_json() + "\n")
+    else:
+        Console().print(analytics_report.leaks_table(frame, player))
+
+
+@app.command()
+def prepare(
+    db: Annotated[Path, typer.Option("--db", help="DuckDB store.")] = Path("studdraw.duckdb"),
+) -> None:
+    """Keep the analytics' per-hand rows in the store, so stats and the dashboard stay fast on
+    big stores (idempotent: afterwards only new hands are derived)."""
+    if not db.is_file():
+        Console(stderr=True).print(f"[red]error:[/red] no DuckDB store at {db}")
+        raise typer.Exit(code=2)
+    done = analytics.prepare(db)
+    Console().print(
+        f"derived {done.derived_hands} hands; rows cover hand ids up to {done.covered_through}"
+        + (" (rebuilt: the definitions changed)" if done.rebuilt else "")
+    )
+
+
+def _open_analytics(db: Path) -> duckdb.DuckDBPyConnection:
+    """The store for a report, or exit 2 with the reason."""
+    try:
+        return analytics.open_store(db)
+    except (OSError, duckdb.Error) as error:
+        Console(stderr=True).print(f"[red]error:[/red] cannot open {db}: {error}")
         raise typer.Exit(code=2) from None
 
 

@@ -1,0 +1,28 @@
+"""The Streamlit entry point (`streamlit run`, started by `studdraw dashboard`): page setup
+and navigation. Each page is its own script under views/, so AppTest can open any one of them
+(not pages/: Streamlit would also serve that folder as pages of its own, bypassing app.py)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from studdraw.dashboard.views import page
+
+st.set_page_config(page_title="studdraw", page_icon="♠", layout="wide")
+
+navigation = st.navigation(
+    {
+        "Results": [
+            st.Page(page("overview"), title="Overview", icon=":material/dashboard:", default=True),
+            st.Page(page("sessions"), title="Sessions", icon=":material/show_chart:"),
+            st.Page(page("player_stats"), title="Player stats", icon=":material/table_chart:"),
+            st.Page(page("leaks"), title="Leaks", icon=":material/troubleshoot:"),
+        ],
+        "Hands": [
+            st.Page(page("replayer"), title="Hand replayer", icon=":material/playing_cards:"),
+            st.Page(page("data_quality"), title="Data quality", icon=":material/rule:"),
+            st.Page(page("violation_codes"), title="Violation codes", icon=":material/menu_book:"),
+        ],
+    }
+)
+navigation.run()

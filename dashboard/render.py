@@ -1,0 +1,122 @@
+"""HTML and text for what the dashboard draws: cards, money, game names, links.
+
+Cards are drawn with our own HTML and CSS (style.css) rather than images, so they scale, copy as
+text, and need no assets: a red or black rank and suit symbol, and a patterned back for a card
+the export does not reveal.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from decimal import Decimal
+from html import escape
+from importlib.resources import files
+from urllib.parse import urlencode
+
+from studdraw.pipeline.rules.codes import CODES
+
+SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+RED_SUITS = frozenset("hd")
+GAME_NAMES = {
+    "stud": "Seven-card stud",
+    "stud8": "Stud hi/lo",
+    "razz": "Razz",
+    "td27": "2-7 triple draw",
+    "tda5": "A-5 triple draw",
+    "badugi": "Badugi",
+}
+STRUCTURE_NAMES = {"fixed": "Limit", "pot": "Pot limit", "no": "No limit", "spread": "Spread"}
+CURRENCY_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£"}
+
+
+def stylesheet() -> str:
+    """The dashboard's CSS, shipped as package data."""
+    css = files("studdraw.dashboard").joinpath("style.css").read_text(encoding="utf-8")
+    return f"<style>{css}</style>"
+
+
+def card(code: str | None, up: bool = True) -> str:
+    """One card: `code` like "Ah"/"Td", None for a card the export does not show. A known
+    face-down card is marked `down`, so a stud board reads as it looked at the table."""
+    if code is None:
+        return '<span class="sd-card sd-back" title="unknown card"></span>'
+    rank, suit = code[:-1], code[-1]
+    colour = "sd-red" if suit in RED_SUITS else "sd-black"
+    face = "" if up else " sd-down"
+    label = "10" if rank == "T" else rank
+    return (
+        f'<span class="sd-card {colour}{face}" title="{escape(code)}">'
+        f'<span class="sd-rank">{escape(label)}</span>'
+        f'<span class="sd-suit">{SUIT_SYMBOLS.get(suit, escape(suit))}</span></span>'
+    )
+
+
+def cards(codes: Sequence[str | None] | None, ups: Sequence[bool] | None = None) -> str:
+    """A row of cards; every card is up unless `ups` says otherwise."""
+    if not codes:
+        return '<span class="sd-nocards">no cards</span>'
+    flags = list(ups) if ups else [True] * len(codes)
+    flags += [True] * (len(codes) - len(flags))
+    return '<span class="sd-cards">' + "".join(map(card, codes, flags)) + "</span>"
+
+
+def card_text(codes: Iterable[str | None] | None) -> str:
+    """Cards as plain text with suit symbols, for tables: "A♥ 10♣ ?"."""
+    if codes is None:
+        return ""
+    out = []
+    for code in codes:
+        if code is None:
+            out.append("?")
+        else:
+            rank = "10" if code[:-1] == "T" else code[:-1]
+            out.append(rank + SUIT_SYMBOLS.get(code[-1], code[-1]))
+    return " ".join(out)
+
+
+def money(amount: int, scale: int, currency: str) -> str:
+    """An exact amount of the hand's smallest unit in currency units: "$1.25", "1,500" chips."""
+    if scale == 1:
+        return f"{amount:,}"
+    places = len(str(scale)) - 1
+    value = Decimal(amount) / Decimal(scale)
+    text = f"{abs(value):,.{places}f}"
+    sign = "-" if value < 0 else ""
+    symbol = CURRENCY_SYMBOLS.get(currency)
+    return f"{sign}{symbol}{text}" if symbol else f"{sign}{text} {currency}"
+
+
+def plural(count: int, noun: str) -> str:
+    """The count with its noun, singular or plural: "1 warning", "3 warnings"."""
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
+def stakes(small_bet: int, big_bet: int, scale: int, currency: str) -> str:
+    return f"{money(small_bet, scale, currency)}/{money(big_bet, scale, currency)}"
+
+
+def game_label(game: str, structure: str) -> str:
+    return f"{GAME_NAMES.get(game, game)}, {STRUCTURE_NAMES.get(structure, structure).lower()}"
+
+
+def code_anchor(code: str) -> str:
+    """GitHub's anchor of the code's section in docs/violations.md ("## SIZ001 — Wrong bet
+    size" -> "siz001--wrong-bet-size"), also used by the dashboard's codes page."""
+    info = CODES.get(code)
+    heading = f"{code} — {info.title}" if info else code
+    slug = re.sub(r"[^\w\- ]", "", heading.lower())
+    return slug.replace(" ", "-")
+
+
+def code_link(code: str) -> str:
+    """A link from a violation code to its section on the dashboard's violation codes page."""
+    query = urlencode({"code": code})
+    return (
+        f'<a class="sd-code" href="violation_codes?{query}#{code_anchor(code)}">{escape(code)}</a>'
+    )
+
+
+def replay_url(hand_id: int) -> str:
+    """The replayer's address for a hand, relative to any page (pages live side by side)."""
+    return f"replayer?{urlencode({'hand': hand_id})}"

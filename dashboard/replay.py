@@ -1,0 +1,242 @@
+"""One stored hand, street by street: what the replayer page draws.
+
+The store keeps everything a replay needs (`actions` holds every event in order, `streets` and
+`player_streets` the replay's state after each betting round, `pots` the awards), so the
+replayer reads one hand's rows and never re-runs the rules engine. A hand is a few dozen rows,
+so building its steps in Python is cheap; nothing here loops over hands.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import polars as pl
+
+from studdraw.parsers.model import Game
+
+from . import store
+from .render import money
+from .store import StoreRef
+
+SHOWDOWN_KINDS = frozenset({"show", "muck", "collect"})
+"""Events drawn on the final "Showdown" step rather than on their street."""
+
+SHOWDOWN = "Showdown"
+
+_HAND_TABLES = ("hand_players", "actions", "streets", "player_streets", "pots", "violations")
+_ORDER = {
+    "hand_players": "seat",
+    "actions": "seq",
+    "streets": "street",
+    "player_streets": "street, name",
+    "pots": "pot_no",
+    "violations": "seq",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """A stored hand's rows, table by table."""
+
+    header: dict[str, Any]
+    seats: pl.DataFrame
+    actions: pl.DataFrame
+    streets: pl.DataFrame
+    player_streets: pl.DataFrame
+    pots: pl.DataFrame
+    violations: pl.DataFrame
+
+    @property
+    def steps(self) -> list[str]:
+        """The replay's steps: each street the hand reached, then the showdown and awards."""
+        return [*self.streets.get_column("name").to_list(), SHOWDOWN]
+
+    @property
+    def is_stud(self) -> bool:
+        """Stud deals cards face up and face down; draw games deal every card down."""
+        return bool(Game(self.header["game"]).is_stud)
+
+    def money(self, amount: int) -> str:
+        return money(amount, self.header["scale"], self.header["currency"])
+
+
+def load_hand(ref: StoreRef, hand_id: int) -> Hand | None:
+    """The hand with this `hands.hand_id`, or None when the store has no such hand."""
+    header = store.query(ref, "SELECT * FROM hands WHERE hand_id = ?", (hand_id,))
+    if header.is_empty():
+        return None
+    frames = {
+        table: store.query(
+            ref, f"SELECT * FROM {table} WHERE hand_id = ? ORDER BY {_ORDER[table]}", (hand_id,)
+        )
+        for table in _HAND_TABLES
+    }
+    return Hand(
+        header=header.row(0, named=True),
+        seats=frames["hand_players"].filter(pl.col("dealt_in")),
+        actions=frames["actions"],
+        streets=frames["streets"],
+        player_streets=frames["player_streets"],
+        pots=frames["pots"],
+        violations=frames["violations"],
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """A player as the table looked at the end of a step."""
+
+    seat: int
+    name: str
+    position: str | None
+    is_hero: bool
+    cards: list[str | None]
+    up: list[bool]
+    stack: int  # behind, after what the player put in up to this step
+    put_in: int  # on this street (the whole hand on the showdown step)
+    actions: list[str]
+    folded: bool
+    all_in: bool
+    net: int | None  # on the showdown step only
+    won: bool
+    drawn: int | None  # draw games: cards exchanged in the draw that opened the street
+
+
+def seat_views(hand: Hand, step: int) -> list[SeatView]:
+    """Every dealt-in player at the end of step `step` (an index into `hand.steps`)."""
+    final = step >= len(hand.steps) - 1
+    last_street = len(hand.steps) - 2
+    street = min(step, last_street)
+    rows = hand.player_streets.filter(pl.col("street") <= street)
+    views = []
+    for seat in hand.seats.iter_rows(named=True):
+        mine = rows.filter(pl.col("name") == seat["name"])
+        now = mine.filter(pl.col("street") == street)
+        latest = mine.tail(1).row(0, named=True) if mine.height else None
+        folded = bool(mine.get_column("folded").any()) if mine.height else False
+        spent = int(mine.get_column("put_in").sum()) if mine.height else 0
+        actions: list[str] = []
+        drawn = None
+        if final:
+            cards, up = seat["cards"] or [], seat["up"] or []
+            put_in = seat["invested"]
+        else:
+            cards = latest["cards"] if latest and latest["cards"] else []
+            up = latest["up"] if latest and latest["up"] else []
+            put_in = int(now.get_column("put_in").sum()) if now.height else 0
+            if now.height:
+                actions = now.row(0, named=True)["actions"] or []
+                drawn = now.row(0, named=True)["drawn"]
+        views.append(
+            SeatView(
+                seat=seat["seat"],
+                name=seat["name"],
+                position=seat["position"],
+                is_hero=seat["is_hero"],
+                cards=cards,
+                up=up,
+                stack=seat["stack"] - spent,
+                put_in=put_in,
+                actions=actions,
+                folded=folded,
+                all_in=bool(latest and latest["all_in"]),
+                net=seat["net"] if final else None,
+                won=bool(final and seat["won"]),
+                drawn=drawn,
+            )
+        )
+    return views
+
+
+def step_events(hand: Hand, step: int) -> pl.DataFrame:
+    """The events drawn on a step: the street's own events without the street marker, or on
+    the last step the shows, mucks and collects of the whole hand."""
+    actions = hand.actions.filter(pl.col("kind") != "street")
+    showdown = pl.col("kind").is_in(list(SHOWDOWN_KINDS))
+    if step >= len(hand.steps) - 1:
+        return actions.filter(showdown)
+    return actions.filter((pl.col("street") == step) & ~showdown)
+
+
+def step_violations(hand: Hand, step: int) -> pl.DataFrame:
+    """The violations of a step: those on its street's events, and on the last step the
+    hand-level ones and those on showdown events."""
+    events = step_events(hand, step).get_column("seq")
+    on_events = pl.col("event_index").is_in(events.to_list())
+    if step >= len(hand.steps) - 1:
+        return hand.violations.filter(on_events | pl.col("event_index").is_null())
+    return hand.violations.filter(
+        on_events | (pl.col("street") == step) & pl.col("event_index").is_null()
+    )
+
+
+def pot_at(hand: Hand, step: int) -> tuple[int, int]:
+    """The pot when the step began and when it ended."""
+    if step >= len(hand.steps) - 1:
+        total = hand.header["total_pot"]
+        return total, total
+    row = hand.streets.row(step, named=True)
+    return row["pot_start"], row["pot_end"]
+
+
+_VERBS = {
+    "ante": "posts the ante",
+    "small_blind": "posts the small blind",
+    "big_blind": "posts the big blind",
+    "post": "posts",
+    "dead": "posts dead",
+    "bring_in": "brings in for",
+    "fold": "folds",
+    "check": "checks",
+    "call": "calls",
+    "bet": "bets",
+    "community": "community card",
+    "stand_pat": "stands pat",
+    "reshuffle": "the dealer reshuffles the discards into the stub",
+    "capped": "betting is capped",
+    "open_pair": "open pair on 4th street: the big bet is allowed",
+    "sit_out": "sits out",
+    "sit_in": "sits in",
+    "join": "joins the table",
+    "leave": "leaves the table",
+}
+
+
+def describe(hand: Hand, event: dict[str, Any]) -> tuple[str, bool]:
+    """What an event says, as text, and whether its cards (drawn separately) follow it."""
+    kind, amount = event["kind"], event["amount"]
+    fmt = hand.money
+    has_cards = bool(event["cards"])
+    if kind in ("ante", "small_blind", "big_blind", "post", "dead", "bring_in", "call", "bet"):
+        text = f"{_VERBS[kind]} {fmt(amount)}"
+    elif kind == "raise":
+        to = event["to_amount"]
+        text = f"raises {fmt(amount)}" + (f" to {fmt(to)}" if to is not None else "")
+    elif kind == "complete":
+        text = f"completes to {fmt(event['to_amount'] if event['to_amount'] else amount)}"
+    elif kind == "deal":
+        text = "is dealt"
+    elif kind == "discard":
+        count = event["count"] if event["count"] is not None else len(event["cards"] or [])
+        text = f"discards {count}"
+    elif kind == "draw":
+        text = f"draws {len(event['cards'] or []) or event['count'] or ''}".rstrip()
+    elif kind in ("show", "muck"):
+        text = "shows" if kind == "show" else "mucks"
+        if event["text"]:
+            text += f" ({event['text']})"
+    elif kind == "uncalled":
+        text = f"takes back the uncalled {fmt(amount)}"
+    elif kind == "collect":
+        pot = (event["pot"] or "main").replace(":", " ")
+        text = f"collects {fmt(amount)} from the {pot} pot"
+    elif kind == "chat":
+        text = f"says “{event['text'] or ''}”"
+    elif kind == "note":
+        text = event["text"] or "note"
+    else:
+        text = _VERBS.get(kind, kind.replace("_", " "))
+    if event["all_in"]:
+        text += " and is all-in"
+    return text, has_cards

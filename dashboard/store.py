@@ -1,0 +1,201 @@
+"""The dashboard's handle on the store: which store, one shared read-only connection, and
+cached queries.
+
+`studdraw dashboard` names the store in the environment (`STUDDRAW_DB`). Every cache is keyed
+by a `StoreRef` (the path and the newest modification time of its files), so a re-ingest shows up
+on the next rerun while every unchanged answer is served from memory.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import astuple, dataclass
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import duckdb
+import polars as pl
+import streamlit as st
+
+from studdraw.pipeline import analytics
+from studdraw.pipeline.analytics import Filters
+from studdraw.pipeline.store.schema import TABLES
+
+from .launch import ENV_VAR
+
+CACHE_ENTRIES = 512
+
+
+class StoreError(Exception):
+    """The dashboard was started without a readable store."""
+
+
+class StoreRef(NamedTuple):
+    """A store as the caches see it: its path and a stamp that changes when it is written."""
+
+    path: str
+    stamp: int
+
+
+def store_ref() -> StoreRef:
+    """The store named by `STUDDRAW_DB`, stamped with its current modification time."""
+    value = os.environ.get(ENV_VAR)
+    if not value:
+        raise StoreError("no store given: start the dashboard with `studdraw dashboard --db FILE`")
+    path = Path(value).resolve()
+    if not path.exists():
+        raise StoreError(f"{path} does not exist: run `studdraw ingest PATH --db {path}` first")
+    return StoreRef(str(path), _stamp(path))
+
+
+def _stamp(path: Path) -> int:
+    """Newest mtime of the store: the DuckDB file and its WAL, or for a Parquet dataset the
+    partition folders of `hands` (every committed batch adds a part to one of them)."""
+    if path.is_file():
+        wal = path.with_name(path.name + ".wal")
+        files = [path, wal] if wal.exists() else [path]
+    else:
+        files = [path, *path.glob("hands/*/*/*")]
+    return max(file.stat().st_mtime_ns for file in files)
+
+
+class _Shared:
+    """The store's one connection and the lock that serialises its use: Streamlit serves each
+    browser session on its own thread, and the analytics' `player_hands` is a temporary view
+    that only this connection sees (a cursor would not)."""
+
+    def __init__(self, ref: StoreRef) -> None:
+        self.connection = analytics.open_store(Path(ref.path))
+        self.lock = threading.Lock()
+
+
+@st.cache_resource(max_entries=2, show_spinner="Opening the store…")
+def _shared(ref: StoreRef) -> _Shared:
+    return _Shared(ref)
+
+
+@contextmanager
+def connection(ref: StoreRef) -> Iterator[duckdb.DuckDBPyConnection]:
+    """The store's connection, held by this thread for the duration of the block."""
+    shared = _shared(ref)
+    with shared.lock:
+        yield shared.connection
+
+
+@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False)
+def query(ref: StoreRef, sql: str, params: Sequence[Any] = ()) -> pl.DataFrame:
+    """The result of a parameterised query, cached per store version."""
+    with connection(ref) as con:
+        frame: pl.DataFrame = con.sql(sql, params=list(params)).pl()
+    return frame
+
+
+def scalar(ref: StoreRef, sql: str, params: Sequence[Any] = ()) -> Any:
+    """The single value of a one-row, one-column query."""
+    return query(ref, sql, params).item()
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def tables(ref: StoreRef) -> frozenset[str]:
+    """Tables and views of the store: the Parquet dataset lacks `imports` and `parquet_parts`."""
+    with connection(ref) as con:
+        names = con.sql("SELECT table_name FROM information_schema.tables").fetchall()
+    return frozenset(name for (name,) in names)
+
+
+def count(ref: StoreRef, table: str) -> int | None:
+    """Rows of one of the store's own tables, None when this store does not have it."""
+    if table not in TABLES:
+        raise ValueError(f"not a store table: {table}")
+    if table not in tables(ref):
+        return None
+    rows: int = scalar(ref, f"SELECT count(*) FROM {table}")
+    return rows
+
+
+def _filters_key(filters: Filters) -> tuple[object, ...]:
+    return astuple(filters)
+
+
+_HASH: dict[str | type[Any], Callable[[Any], Any]] = {Filters: _filters_key}
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def players(ref: StoreRef) -> pl.DataFrame:
+    """`analytics.players`: name, hands, rooms, games, first and last seen."""
+    with connection(ref) as con:
+        return analytics.players(con)
+
+
+@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False, hash_funcs=_HASH)
+def player_stats(ref: StoreRef, filters: Filters) -> pl.DataFrame:
+    with connection(ref) as con:
+        return analytics.player_stats(con, filters)
+
+
+@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False, hash_funcs=_HASH)
+def sessions(ref: StoreRef, filters: Filters) -> pl.DataFrame:
+    with connection(ref) as con:
+        return analytics.sessions(con, filters)
+
+
+@dataclass(frozen=True, slots=True)
+class Results:
+    """A player's results over time as the graph needs them: `points`, the hands numbered 1..
+    (`hand_no`) and thinned to about `max_points` rows (every session's first and last hand
+    kept); `starts`, each session's first hand number; `last`, the final row (the totals)."""
+
+    hands: int
+    points: pl.DataFrame
+    starts: pl.DataFrame
+    last: dict[str, Any]
+
+
+@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False, hash_funcs=_HASH)
+def results(ref: StoreRef, filters: Filters, max_points: int) -> Results | None:
+    """`analytics.results_over_time`, reduced to what a graph can show: a million-hand frame
+    is neither cached (Streamlit pickles every cached value) nor drawn."""
+    with connection(ref) as con:
+        frame = analytics.results_over_time(con, filters)
+    if frame.is_empty():
+        return None
+    numbered = frame.with_row_index("hand_no", offset=1)
+    session = pl.col("session")
+    step = max(1, -(-numbered.height // max_points))
+    keep = (
+        (pl.col("hand_no") % step == 0)
+        | (session != session.shift(1)).fill_null(True)
+        | (session != session.shift(-1)).fill_null(True)
+    )
+    starts = (
+        numbered.group_by("session")
+        .agg(pl.col("hand_no").min(), pl.col("started_at").min())
+        .sort("session")
+    )
+    return Results(
+        hands=numbered.height,
+        points=numbered.filter(keep),
+        starts=starts,
+        last=numbered.row(numbered.height - 1, named=True),
+    )
+
+
+@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False, hash_funcs=_HASH)
+def starting_hands(ref: StoreRef, filters: Filters) -> pl.DataFrame:
+    with connection(ref) as con:
+        return analytics.starting_hands(con, filters)
+
+
+@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False, hash_funcs=_HASH)
+def leaks(ref: StoreRef, filters: Filters) -> pl.DataFrame:
+    with connection(ref) as con:
+        return analytics.leaks(con, filters)
+
+
+@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False, hash_funcs=_HASH)
+def hands_behind(ref: StoreRef, filters: Filters, stat: str, limit: int = 50) -> pl.DataFrame:
+    with connection(ref) as con:
+        return analytics.hands_behind(con, filters, stat, limit)

@@ -1,0 +1,168 @@
+"""Overview: what the store holds (rooms, games, hands over time, imports) and how clean it is."""
+
+from __future__ import annotations
+
+import altair as alt
+import polars as pl
+import streamlit as st
+
+from studdraw.dashboard import store, ui
+from studdraw.dashboard.render import GAME_NAMES, plural
+from studdraw.dashboard.store import StoreRef
+from studdraw.dashboard.views import page
+
+GAME_ORDER = list(GAME_NAMES)
+PLAYERS_SHOWN = 50
+TIME_UNITS = {"day": "utcyearmonthdate", "week": "utcyearweek"}  # a bar spans its day or week
+
+
+def render() -> None:
+    ref = ui.start_page(
+        "Overview", "What the store holds, where it came from, and how clean it is."
+    )
+    totals = store.query(
+        ref,
+        "SELECT count(*) AS hands, count(DISTINCT site) AS rooms, count(DISTINCT game) AS games, "
+        "coalesce(avg(CAST(valid AS INTEGER)), 1) AS valid, sum(errors) AS errors, "
+        "sum(warnings) AS warnings, "
+        "CAST(min(timezone('UTC', started_at)) AS DATE) AS first_day, "
+        "CAST(max(timezone('UTC', started_at)) AS DATE) AS last_day FROM hands",
+    ).row(0, named=True)
+    players = store.scalar(ref, "SELECT count(DISTINCT name) FROM hand_players WHERE dealt_in")
+    rejects, unsupported = store.count(ref, "rejects"), store.count(ref, "unsupported")
+
+    cols = st.columns(6)
+    cols[0].metric("Hands stored", f"{totals['hands']:,}")
+    cols[1].metric("Players", f"{players:,}")
+    cols[2].metric("Rooms / games", f"{totals['rooms']} / {totals['games']}")
+    cols[3].metric("Valid hands", f"{totals['valid']:.1%}", help="No error-severity violation.")
+    cols[4].metric("Rejected", _count(rejects), help="Hands that could not be parsed (text kept).")
+    cols[5].metric("Unsupported", _count(unsupported), help="Other games, cancelled hands.")
+    if totals["hands"]:
+        st.caption(
+            f"Hands from {totals['first_day']} to {totals['last_day']} (UTC); "
+            f"{plural(totals['errors'] or 0, 'rule error')} and "
+            f"{plural(totals['warnings'] or 0, 'warning')}."
+        )
+    st.page_link(
+        page("data_quality"), label="Data quality: violations and rejects", icon=":material/rule:"
+    )
+    if ui.empty_store(ref):
+        return
+
+    left, right = st.columns([3, 2])
+    with left:
+        st.subheader("Hands over time")
+        _hands_over_time(ref)
+    with right:
+        st.subheader("Rooms and games")
+        _rooms_and_games(ref)
+    st.subheader("Players")
+    _players(ref)
+    st.subheader("Latest imports")
+    _imports(ref)
+
+
+def _count(rows: int | None) -> str:
+    return "n/a" if rows is None else f"{rows:,}"
+
+
+def _hands_over_time(ref: StoreRef) -> None:
+    """Hands per day and game over the store's latest year (per week past four months), so
+    a few old hands do not squash the chart."""
+    window = store.query(
+        ref,
+        "WITH last AS (SELECT max(started_at) AS day FROM hands) "
+        "SELECT date_diff('day', min(h.started_at) FILTER "
+        "(WHERE h.started_at > l.day - INTERVAL 365 DAY), l.day) AS span, "
+        "count(*) FILTER (WHERE h.started_at <= l.day - INTERVAL 365 DAY) AS older, "
+        "CAST(timezone('UTC', l.day - INTERVAL 365 DAY) AS DATE) AS since "
+        "FROM hands h CROSS JOIN last l GROUP BY l.day",
+    ).row(0, named=True)
+    unit = "week" if (window["span"] or 0) > 120 else "day"
+    frame = store.query(
+        ref,
+        "SELECT CAST(date_trunc(?, timezone('UTC', started_at)) AS DATE) AS day, game, "
+        "count(*) AS hands FROM hands "
+        "WHERE started_at > (SELECT max(started_at) FROM hands) - INTERVAL 365 DAY "
+        "GROUP BY ALL ORDER BY day",
+        (unit,),
+    )
+    chart = (
+        alt.Chart(frame)
+        .mark_bar()
+        .encode(
+            x=alt.X(f"{TIME_UNITS[unit]}(day):T", title=f"{unit} (UTC)"),
+            y=alt.Y("hands:Q", title="hands", stack=True),
+            color=alt.Color("game:N", sort=GAME_ORDER, title="game"),
+            tooltip=["day:T", "game:N", alt.Tooltip("hands:Q", format=",")],
+        )
+        .properties(height=280)
+    )
+    st.altair_chart(chart, width="stretch")
+    if window["older"]:
+        st.caption(f"Not shown: {plural(window['older'], 'hand')} from before {window['since']}.")
+
+
+def _rooms_and_games(ref: StoreRef) -> None:
+    frame = store.query(
+        ref,
+        "SELECT site AS room, game, count(*) AS hands, "
+        "round(100 * avg(CAST(valid AS INTEGER)), 1) AS valid_pct, "
+        "CAST(min(timezone('UTC', started_at)) AS DATE) AS first_day, "
+        "CAST(max(timezone('UTC', started_at)) AS DATE) AS last_day "
+        "FROM hands GROUP BY ALL ORDER BY room, hands DESC",
+    )
+    st.dataframe(
+        frame.with_columns(pl.col("game").replace_strict(GAME_NAMES, default=pl.col("game"))),
+        hide_index=True,
+        column_config={
+            "hands": st.column_config.NumberColumn(format="localized"),
+            "valid_pct": st.column_config.ProgressColumn(
+                "valid %", min_value=0, max_value=100, format="%.1f"
+            ),
+        },
+    )
+
+
+def _players(ref: StoreRef) -> None:
+    """The players of most hands, with where and what they played."""
+    players = store.players(ref).sort(["hands", "name"], descending=[True, False])
+    shown = players.head(PLAYERS_SHOWN).with_columns(
+        pl.col("sites").list.join(", "),
+        pl.col("games")
+        .list.eval(pl.element().replace_strict(GAME_NAMES, default=pl.element()))
+        .list.join(", "),
+    )
+    st.dataframe(
+        shown,
+        hide_index=True,
+        column_order=["name", "hero", "hands", "sites", "games", "first_seen", "last_seen"],
+        column_config={
+            "hero": st.column_config.CheckboxColumn("hero", help="The account that exported."),
+            "hands": st.column_config.NumberColumn(format="localized"),
+            "sites": "rooms",
+            "first_seen": st.column_config.DatetimeColumn("first seen", format="YYYY-MM-DD"),
+            "last_seen": st.column_config.DatetimeColumn("last seen", format="YYYY-MM-DD"),
+        },
+    )
+    if players.height > PLAYERS_SHOWN:
+        st.caption(f"The {PLAYERS_SHOWN} players of most hands, of {players.height:,}.")
+
+
+def _imports(ref: StoreRef) -> None:
+    if "imports" not in store.tables(ref):
+        st.caption("A Parquet dataset keeps no import log; open the DuckDB file to see it.")
+        return
+    frame = store.query(
+        ref,
+        "SELECT regexp_extract(path, '[^/\\\\]+$') AS file, site, status, "
+        "strftime(timezone('UTC', started_at), '%Y-%m-%d %H:%M') AS started_utc, "
+        "hands_seen, stored, duplicates, rejected, unsupported, with_errors FROM imports "
+        "ORDER BY import_id DESC LIMIT 20",
+    )
+    st.dataframe(frame, hide_index=True)
+
+
+if __name__ == "__main__":
+    render()

@@ -1,0 +1,147 @@
+"""Player stats: every statistic of docs/stats.md per player and game, in a table sortable by
+any column, filtered by game, structure, stakes, room, dates and session; and, for stud, how a
+player's starting hands fared."""
+
+from __future__ import annotations
+
+import altair as alt
+import polars as pl
+import streamlit as st
+from streamlit.elements.lib.column_types import ColumnConfig
+
+from studdraw.dashboard import store, ui
+from studdraw.dashboard.render import GAME_NAMES
+from studdraw.pipeline.analytics import STATS, Filters
+
+RESULTS = ["hands", "net", "big_bets", "bb_per_100", "allin_net", "allin_bb_per_100"]
+GROUPS = {
+    "Preflop / 3rd street": [
+        "vpip",
+        "complete_3rd",
+        "bring_in_complete",
+        "steal",
+        "fold_to_steal",
+        "reraise_3rd",
+        "rfi",
+        "three_bet",
+    ],
+    "Streets": [
+        f"{act}_{street}" for street in range(5) for act in ("bet", "raise", "call", "fold")
+    ]
+    + ["fold_to_bet_4th", "fold_to_bet_5th"],
+    "Aggression": [f"af_{street}" for street in range(5)],
+    "Showdown": ["went_to_showdown", "won_at_showdown", "won_without_showdown"],
+    "Hi/lo": ["scoop", "three_quarters", "half", "quarter"],
+    "Draws": [f"{kind}_{draw}" for draw in (1, 2, 3) for kind in ("pat", "draw1", "draw2", "draw3")]
+    + ["breaking", "snowing"],
+}
+DEFAULT_GROUPS = ["Preflop / 3rd street", "Showdown"]
+TITLES = {stat.name: stat.title() for stat in STATS}
+
+
+def render() -> None:
+    ref = ui.start_page(
+        "Player stats",
+        "One row per player and game; click a column to sort. Definitions: docs/stats.md.",
+    )
+    if ui.empty_store(ref):
+        return
+    player = ui.player_picker(ref, "stats-player", optional=True)
+    filters = ui.filters_sidebar(ref, "stats", player)
+    stats = store.player_stats(ref, filters)
+    if stats.is_empty():
+        st.info("No hands match the filters.")
+        return
+    left, right = st.columns([3, 1])
+    groups = left.multiselect("Statistics", list(GROUPS), default=DEFAULT_GROUPS)
+    counts = right.toggle("Opportunities", help="Show how often each stat's chance arose.")
+    _table(stats, groups, counts=counts)
+    if player is not None:
+        _starting_hands(ref, filters)
+
+
+def _table(stats: pl.DataFrame, groups: list[str], *, counts: bool) -> None:
+    shown = [name for group in groups for name in GROUPS[group] if name in stats.columns]
+    # Keep the columns that say something: a stat no row had a chance for is all empty.
+    shown = [name for name in shown if stats.get_column(name).null_count() < stats.height]
+    columns = ["player", "game", *RESULTS]
+    config: dict[str, ColumnConfig] = {
+        "game": st.column_config.TextColumn(pinned=True),
+        "player": st.column_config.TextColumn(pinned=True),
+        "net": st.column_config.NumberColumn(format="%.2f"),
+        "big_bets": st.column_config.NumberColumn("big bets", format="%.1f"),
+        "bb_per_100": st.column_config.NumberColumn("BB/100", format="%+.2f"),
+        "allin_net": st.column_config.NumberColumn("all-in adj. net", format="%.2f"),
+        "allin_bb_per_100": st.column_config.NumberColumn("all-in adj. BB/100", format="%+.2f"),
+    }
+    for name in shown:
+        columns.append(name)
+        title = TITLES.get(name, name.replace("_", " "))
+        if name.startswith("af_"):
+            config[name] = st.column_config.NumberColumn(title, format="%.2f")
+        else:
+            config[name] = st.column_config.NumberColumn(title, format="percent")
+        if counts and f"{name}_n" in stats.columns:
+            columns.append(f"{name}_n")
+            config[f"{name}_n"] = st.column_config.NumberColumn(f"{title} (n)")
+    frame = stats.select(columns).with_columns(
+        pl.col("net", "allin_net").cast(pl.Float64),
+        pl.col("game").replace_strict(GAME_NAMES, default=pl.col("game")),
+    )
+    st.dataframe(
+        frame,
+        hide_index=True,
+        column_config=config,
+        placeholder="–",
+        height=min(560, 38 + 35 * frame.height),
+    )
+
+
+def _starting_hands(ref: store.StoreRef, filters: Filters) -> None:
+    groups = store.starting_hands(ref, filters)
+    if groups.is_empty():
+        return
+    st.subheader(f"Stud starting hands of {filters.player}")
+    st.caption("Groups of the three 3rd-street cards: how often each was played, and what it won.")
+    frame = groups.with_columns(
+        pl.col("net").cast(pl.Float64),
+        pl.col("game").replace_strict(GAME_NAMES, default=pl.col("game")),
+    )
+    chart = (
+        alt.Chart(frame)
+        .mark_bar()
+        .encode(
+            y=alt.Y("group:N", sort=None, title=None),
+            x=alt.X("big_bets:Q", title="big bets won"),
+            color=alt.condition(
+                alt.datum.big_bets >= 0, alt.value("#1f6e43"), alt.value("#c8102e")
+            ),
+            row=alt.Row("game:N", title=None, header=alt.Header(labelAngle=0, labelAlign="left")),
+            tooltip=[
+                "game:N",
+                "group:N",
+                "dealt:Q",
+                "played:Q",
+                alt.Tooltip("big_bets:Q", format=".1f"),
+            ],
+        )
+        .resolve_scale(y="independent")
+        .properties(width=360)
+    )
+    left, right = st.columns([3, 2])
+    left.dataframe(
+        frame,
+        hide_index=True,
+        column_config={
+            "played_pct": st.column_config.ProgressColumn(
+                "played %", min_value=0, max_value=1, format="percent"
+            ),
+            "net": st.column_config.NumberColumn(format="%.2f"),
+            "big_bets": st.column_config.NumberColumn("big bets", format="%.1f"),
+        },
+    )
+    right.altair_chart(chart)
+
+
+if __name__ == "__main__":
+    render()

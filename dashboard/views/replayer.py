@@ -1,0 +1,355 @@
+"""Hand replayer: one hand street by street, with its cards, actions, pot, draws, showdown,
+awards, and the rules engine's violations on the events they concern.
+
+A hand is chosen by player and day, by the room's hand id, or by the `?hand=ID` query parameter
+(`hands.hand_id`) through which the other pages link here; the choice is written back to the
+query parameter so the address always names the hand on screen.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from html import escape
+
+import polars as pl
+import streamlit as st
+
+from studdraw.dashboard import replay, store, ui
+from studdraw.dashboard.render import (
+    card_text,
+    cards,
+    code_link,
+    game_label,
+    money,
+    plural,
+    stakes,
+)
+from studdraw.dashboard.replay import Hand, SeatView
+from studdraw.dashboard.store import StoreRef
+
+HANDS_PER_DAY = 1000
+
+
+def render() -> None:
+    ref = ui.start_page(
+        "Hand replayer",
+        "Step through a hand street by street: cards, actions, pot, draws, showdown and the "
+        "rules engine's findings.",
+    )
+    if ui.empty_store(ref):
+        return
+    hand_id = _choose_hand(ref)
+    if hand_id is None:
+        return
+    hand = replay.load_hand(ref, hand_id)
+    if hand is None:
+        st.warning(f"The store has no hand {hand_id}.")
+        return
+    _header(hand)
+    steps = hand.steps
+    name = st.segmented_control(
+        "Street", steps, default=steps[0], required=True, key=f"replay-step-{hand_id}"
+    )
+    step = steps.index(name)
+    low, high = replay.pot_at(hand, step)
+    flagged = replay.step_violations(hand, step)
+    st.html(
+        f'<div class="sd-pot">Pot {escape(hand.money(low))} → {escape(hand.money(high))}</div>'
+        + _seats_html(hand, replay.seat_views(hand, step))
+    )
+    st.subheader(steps[step][:1].upper() + steps[step][1:])
+    st.html(_events_html(hand, replay.step_events(hand, step), flagged))
+    if step == len(steps) - 1:
+        _awards(hand)
+    _violations(hand, flagged)
+
+
+def _query_hand() -> int | None:
+    value = st.query_params.get("hand")
+    return int(value) if value and value.isdigit() else None
+
+
+def _set_query_hand(key: str) -> None:
+    """Widget callback: the hand picked in widget `key` becomes the page's `?hand=`."""
+    value = st.session_state.get(key)
+    if value is None:
+        st.query_params.pop("hand", None)
+    else:
+        st.query_params["hand"] = str(value)
+
+
+def _forget_query_hand() -> None:
+    st.query_params.pop("hand", None)
+
+
+def _choose_hand(ref: StoreRef) -> int | None:
+    """The hand to show: the query parameter's, or the one picked with the widgets."""
+    wanted = _query_hand()
+    if wanted is not None and "replay-player" not in st.session_state:
+        _start_widgets_at(ref, wanted)
+    how = st.segmented_control(
+        "Find a hand",
+        ["By player and day", "By room hand id"],
+        default="By player and day",
+        required=True,
+        key="replay-how",
+    )
+    picked = _by_site_hand_id(ref) if how == "By room hand id" else _by_player_and_day(ref)
+    return wanted if wanted is not None else picked
+
+
+def _start_widgets_at(ref: StoreRef, hand_id: int) -> None:
+    """Open the player and day pickers on the linked hand, so its neighbours are a click away."""
+    found = store.query(
+        ref,
+        "SELECT coalesce(h.hero, p.name) AS player, "
+        "CAST(timezone('UTC', h.started_at) AS DATE) AS day FROM hands h "
+        "JOIN hand_players p USING (hand_id) WHERE h.hand_id = ? AND p.dealt_in "
+        "ORDER BY p.name = h.hero DESC, p.seat LIMIT 1",
+        (hand_id,),
+    )
+    if found.height:
+        row = found.row(0, named=True)
+        st.session_state["replay-player"] = row["player"]
+        st.session_state["replay-day"] = row["day"]
+        st.session_state["replay-pick"] = hand_id
+
+
+def _by_player_and_day(ref: StoreRef) -> int | None:
+    names = ui.player_names(ref)
+    if "replay-player" not in st.session_state:
+        st.session_state["replay-player"] = ui.default_player(ref) or names[0]
+    left, middle, right = st.columns([2, 1, 4])
+    player = left.selectbox(
+        "Player", names, key="replay-player", on_change=_forget_query_hand, accept_new_options=True
+    )
+    days: list[date] = (
+        store.query(
+            ref,
+            "SELECT CAST(timezone('UTC', h.started_at) AS DATE) AS day FROM hand_players p "
+            "JOIN hands h USING (hand_id) WHERE p.name = ? AND p.dealt_in "
+            "GROUP BY day ORDER BY day",
+            (player,),
+        )
+        .get_column("day")
+        .to_list()
+    )
+    if not days:
+        st.info(f"No hands of {player} in the store.")
+        return None
+    if st.session_state.get("replay-day") not in days:
+        st.session_state["replay-day"] = days[-1]
+    day: date = middle.date_input(
+        "Day (UTC)",
+        min_value=days[0],
+        max_value=days[-1],
+        key="replay-day",
+        on_change=_forget_query_hand,
+    )
+    hands = store.query(
+        ref,
+        "SELECT h.hand_id, strftime(timezone('UTC', h.started_at), '%H:%M:%S') AS time, "
+        "h.site, h.site_hand_id, h.game, h.structure, h.small_bet, h.big_bet, h.scale, "
+        "h.currency, p.net, h.valid FROM hand_players p JOIN hands h USING (hand_id) "
+        "WHERE p.name = ? AND p.dealt_in AND h.started_at >= CAST(? AS TIMESTAMP) AT TIME ZONE "
+        "'UTC' AND h.started_at < CAST(? AS TIMESTAMP) AT TIME ZONE 'UTC' + INTERVAL 1 DAY "
+        "ORDER BY h.started_at, h.hand_id LIMIT ?",
+        (player, day, day, HANDS_PER_DAY),
+    )
+    labels = {
+        row["hand_id"]: (
+            f"{row['time']} · {row['site']} #{row['site_hand_id']} · "
+            f"{game_label(row['game'], row['structure'])} "
+            f"{stakes(row['small_bet'], row['big_bet'], row['scale'], row['currency'])} · "
+            f"net {money(row['net'], row['scale'], row['currency'])}"
+            + ("" if row["valid"] else " · ⚠ rule errors")
+        )
+        for row in hands.iter_rows(named=True)
+    }
+    if st.session_state.get("replay-pick") not in labels:
+        st.session_state["replay-pick"] = next(iter(labels), None)
+    picked: int | None = right.selectbox(
+        f"Hand ({len(labels):,} that day)",
+        list(labels),
+        format_func=lambda hand_id: labels[hand_id],
+        key="replay-pick",
+        on_change=_set_query_hand,
+        args=("replay-pick",),
+    )
+    return picked
+
+
+def _by_site_hand_id(ref: StoreRef) -> int | None:
+    text = st.text_input("Room hand id", key="replay-site-id", on_change=_forget_query_hand)
+    if not text.strip():
+        return None
+    found = store.query(
+        ref,
+        "SELECT hand_id, site, game FROM hands WHERE site_hand_id = ? ORDER BY site LIMIT 20",
+        (text.strip().lstrip("#"),),
+    )
+    if found.is_empty():
+        st.warning(f"No stored hand has the room hand id {text.strip()}.")
+        return None
+    if found.height == 1:
+        only: int = found.item(0, "hand_id")
+        return only
+    rooms = {
+        row["hand_id"]: f"{row['site']} ({row['game']})" for row in found.iter_rows(named=True)
+    }
+    picked: int | None = st.selectbox(
+        "Room", list(rooms), format_func=lambda hand_id: rooms[hand_id], key="replay-site-room"
+    )
+    return picked
+
+
+def _header(hand: Hand) -> None:
+    head = hand.header
+    st.markdown(
+        f"#### {head['site']} hand #{head['site_hand_id']} · "
+        f"{game_label(head['game'], head['structure'])} "
+        f"{stakes(head['small_bet'], head['big_bet'], head['scale'], head['currency'])}"
+    )
+    if head["valid"]:
+        verdict = '<span class="sd-verdict sd-ok">valid</span>'
+    else:
+        verdict = f'<span class="sd-verdict sd-bad">{plural(head["errors"], "rule error")}</span>'
+    if head["warnings"]:
+        verdict += f'<span class="sd-verdict sd-warn">{plural(head["warnings"], "warning")}</span>'
+    facts = {
+        "Table": head["table_name"],
+        "Started": f"{head['started_at']:%Y-%m-%d %H:%M:%S} UTC",
+        "Room time": head["site_time"],
+        "Players": str(head["players"]),
+        "Pot": hand.money(head["total_pot"]),
+        "Rake": hand.money(head["rake"]),
+    }
+    items = "".join(f"<span><b>{name}</b> {escape(value)}</span>" for name, value in facts.items())
+    st.html(f'<div class="sd-facts">{items}{verdict}</div>')
+    st.caption(
+        f"Source: {head['source_path']}, line {head['source_line']} · "
+        f"store hand id {head['hand_id']}"
+    )
+
+
+def _seats_html(hand: Hand, seats: list[SeatView]) -> str:
+    stud = hand.is_stud
+    boxes = []
+    for seat in seats:
+        classes = ["sd-seat"]
+        if seat.is_hero:
+            classes.append("sd-hero")
+        if seat.folded:
+            classes.append("sd-folded")
+        if seat.won:
+            classes.append("sd-winner")
+        tags = ""
+        if seat.all_in:
+            tags += '<span class="sd-tag sd-allin">all-in</span>'
+        if seat.folded:
+            tags += '<span class="sd-tag sd-fold">folded</span>'
+        if seat.drawn is not None:
+            drew = "pat" if seat.drawn == 0 else f"drew {seat.drawn}"
+            tags += f'<span class="sd-tag">{drew}</span>'
+        if seat.net is not None:
+            css = "sd-net-pos" if seat.net > 0 else "sd-net-neg" if seat.net < 0 else ""
+            sign = "+" if seat.net > 0 else ""
+            foot = f'net <span class="{css}">{sign}{escape(hand.money(seat.net))}</span>'
+        else:
+            did = ", ".join(action.replace("_", " ") for action in seat.actions)
+            foot = f"in: {escape(hand.money(seat.put_in))}" + (f" · {escape(did)}" if did else "")
+        position = f" · {escape(seat.position)}" if seat.position else ""
+        boxes.append(
+            f'<div class="{" ".join(classes)}">'
+            f'<div class="sd-seat-head"><span class="sd-name">{"★ " if seat.is_hero else ""}'
+            f"{escape(seat.name)}</span>"
+            f'<span class="sd-pos">seat {seat.seat}{position}{tags}</span></div>'
+            f"{cards(seat.cards, seat.up if stud else None)}"
+            f'<div class="sd-seat-foot"><span>{foot}</span>'
+            f"<span>stack {escape(hand.money(seat.stack))}</span></div></div>"
+        )
+    return f'<div class="sd-table">{"".join(boxes)}</div>'
+
+
+def _events_html(hand: Hand, events: pl.DataFrame, flagged: pl.DataFrame) -> str:
+    """The step's events, each violation shown under the event it concerns."""
+    by_event: dict[int, list[dict[str, object]]] = {}
+    for finding in flagged.filter(pl.col("event_index").is_not_null()).iter_rows(named=True):
+        by_event.setdefault(finding["event_index"], []).append(finding)
+    rows = []
+    for event in events.iter_rows(named=True):
+        text, has_cards = replay.describe(hand, event)
+        findings = by_event.get(event["seq"], [])
+        css = "sd-event"
+        if findings:
+            errors = any(finding["severity"] == "error" for finding in findings)
+            css += " sd-flagged" if errors else " sd-flagged sd-flagged-warning"
+        shown = cards(event["cards"], event["up"] if hand.is_stud else None) if has_cards else ""
+        notes = "".join(
+            f'<span class="sd-violation sd-{finding["severity"]}">{code_link(str(finding["code"]))}'
+            f" {escape(str(finding['message']))}</span>"
+            for finding in findings
+        )
+        rows.append(
+            f'<div class="{css}"><span class="sd-actor">{escape(event["actor"] or "Dealer")}'
+            f"</span><span>{escape(text)}</span>{shown}"
+            f'<span class="sd-line">line {event["line"]}</span>{notes}</div>'
+        )
+    if not rows:
+        return '<div class="sd-events"><div class="sd-event">Nothing happened here.</div></div>'
+    return f'<div class="sd-events">{"".join(rows)}</div>'
+
+
+def _awards(hand: Hand) -> None:
+    """The pots with who could win them and who did, and every player's result."""
+    st.subheader("Pots and awards")
+    fmt = hand.money
+    pots = hand.pots.select(
+        pot=pl.when(pl.col("half").is_null())
+        .then(pl.col("name"))
+        .otherwise(pl.col("name") + " " + pl.col("half")),
+        amount=pl.col("amount").map_elements(fmt, return_dtype=pl.String),
+        collected=pl.col("collected").map_elements(fmt, return_dtype=pl.String),
+        eligible=pl.col("eligible").list.join(", "),
+        winners=pl.col("winners").list.join(", "),
+    )
+    results = hand.seats.select(
+        "name",
+        cards=pl.col("cards").map_elements(card_text, return_dtype=pl.String),
+        invested=pl.col("invested").map_elements(fmt, return_dtype=pl.String),
+        collected=pl.col("collected").map_elements(fmt, return_dtype=pl.String),
+        net=pl.col("net").map_elements(fmt, return_dtype=pl.String),
+    )
+    left, right = st.columns([2, 3])
+    left.dataframe(pots, hide_index=True)
+    right.dataframe(results, hide_index=True)
+
+
+def _street_name(hand: Hand, street: int | None) -> str:
+    if street is None:
+        return "whole hand"
+    return hand.steps[street] if 0 <= street < len(hand.steps) - 1 else f"street {street}"
+
+
+def _violations(hand: Hand, flagged: pl.DataFrame) -> None:
+    findings = hand.violations
+    if findings.is_empty():
+        st.success("The rules engine found nothing wrong with this hand.")
+        return
+    st.subheader(f"Violations ({findings.height})")
+    here = set(flagged.get_column("seq").to_list())
+    rows = []
+    for finding in findings.iter_rows(named=True):
+        street = _street_name(hand, finding["street"])
+        mark = " ◀ this step" if finding["seq"] in here else ""
+        rows.append(
+            f'<div class="sd-event sd-{finding["severity"]}">{code_link(finding["code"])}'
+            f"<span>{escape(finding['severity'])} · {street} · line {finding['line']}</span>"
+            f"<span>{escape(finding['message'])}</span>"
+            f'<span class="sd-line">{mark}</span></div>'
+        )
+    st.html(f'<div class="sd-events">{"".join(rows)}</div>')
+
+
+if __name__ == "__main__":
+    render()

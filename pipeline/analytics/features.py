@@ -1,0 +1,255 @@
+"""The per-hand, per-player facts every statistic is counted from, derived in SQL.
+
+One row per player dealt into a hand (`hand_players.dealt_in`), for the hands whose id lies in
+[$lo, $hi]. Each statistic of docs/stats.md is `count_if(action) / count_if(opportunity)` over
+these rows, so the expensive part (window functions over `actions`) runs once per hand, when the
+rows are built, never per page view. The card-based facts that need the evaluators (breaking a
+made hand, snowing, all-in equity) are computed in Python (`cards.py`) and joined in from two
+registered frames, `_cards` and `_allin`.
+
+The SQL only ever interpolates names fixed in this module; every value is a bound parameter.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+STUD_GAMES: Final = ("stud", "stud8", "razz")
+DRAW_GAMES: Final = ("td27", "tda5", "badugi")
+STREETS: Final = range(5)
+"""Betting rounds by index: stud 0 = 3rd street .. 4 = 7th; draw 0 = before the first draw ..
+3 = after the third draw."""
+STREET_NAMES: Final = {
+    "stud": ("3rd street", "4th street", "5th street", "6th street", "7th street"),
+    "draw": ("before the draw", "after draw 1", "after draw 2", "after draw 3"),
+}
+STREET_ACTS: Final = ("bet", "raise", "call", "fold")
+"""Per-street frequencies: the action kinds looked for on each street (also the column prefixes)."""
+CAP_AGGRESSIONS: Final = 4
+"""A completion (or bet) and three raises: the usual fixed-limit cap; a re-raise opportunity
+needs fewer aggressive actions than this before the player's decision."""
+
+_BETTING = "'fold', 'check', 'call', 'bet', 'raise', 'complete'"
+_VOLUNTARY = "'call', 'bet', 'raise', 'complete'"
+_AGGRESSIVE = "'bet', 'raise', 'complete'"
+
+
+def _street_columns() -> str:
+    """Per street: acted (made a betting decision), one flag per action kind, and the counts
+    of aggressive actions and calls (for the aggression factor)."""
+    parts = []
+    for s in STREETS:
+        parts.append(f"bool_or(street = {s} AND acted) AS acted_{s}")
+        parts.extend(f"bool_or(street = {s} AND did_{kind}) AS {kind}_{s}" for kind in STREET_ACTS)
+        parts.append(f"sum(CASE WHEN street = {s} THEN n_agg ELSE 0 END)::INTEGER AS agg_{s}")
+        parts.append(f"sum(CASE WHEN street = {s} THEN n_call ELSE 0 END)::INTEGER AS calls_{s}")
+    return ",\n    ".join(parts)
+
+
+def _street_names() -> list[str]:
+    return [f"{prefix}_{s}" for s in STREETS for prefix in ("acted", *STREET_ACTS, "agg", "calls")]
+
+
+FEATURES_SQL: Final = f"""
+WITH
+h AS (
+  SELECT hand_id, site, site_hand_id, game, structure, big_bet, small_bet, ante, bring_in, scale,
+         started_at, game IN {STUD_GAMES} AS stud
+  FROM hands WHERE hand_id BETWEEN $lo AND $hi
+),
+hp AS (
+  SELECT hand_id, name, stack, position, invested, collected, net, won, showed, is_hero
+  FROM hand_players WHERE hand_id BETWEEN $lo AND $hi AND dealt_in
+),
+ps AS (
+  SELECT hand_id, name, street, folded, drawn, cards, up, actions,
+         CASE WHEN street = 0 THEN list_filter(cards, lambda c, i: up[i])[1] END AS door,
+         list_has_any(actions, [{_BETTING}]) AS acted,
+         {", ".join(f"list_contains(actions, '{k}') AS did_{k}" for k in STREET_ACTS)},
+         len(list_filter(actions, lambda k: k IN ({_AGGRESSIVE}))) AS n_agg,
+         len(list_filter(actions, lambda k: k = 'call')) AS n_call
+  FROM player_streets WHERE hand_id BETWEEN $lo AND $hi
+),
+per_street AS (
+  SELECT totals.*, first.actions AS actions0, first.cards AS cards0, first.door
+  FROM (
+    SELECT hand_id, name, max(street) AS last_street, bool_or(folded) AS folded,
+      max(CASE WHEN street = 1 THEN drawn END) AS drawn_1,
+      max(CASE WHEN street = 2 THEN drawn END) AS drawn_2,
+      max(CASE WHEN street = 3 THEN drawn END) AS drawn_3,
+      {_street_columns()}
+    FROM ps GROUP BY hand_id, name
+  ) totals
+  JOIN (SELECT hand_id, name, actions, cards, door FROM ps WHERE street = 0) first
+    USING (hand_id, name)
+),
+left_in AS (
+  SELECT hand_id, count(*) FILTER (WHERE NOT folded) AS players_left FROM per_street
+  GROUP BY hand_id
+),
+-- Betting decisions of the first three rounds, each with what the player faced: voluntary
+-- actions (calls, bets, raises, completions), aggressive actions, raises and bets before it
+-- on the same street.
+bets AS (
+  SELECT hand_id, street, seq, actor AS name, kind,
+    coalesce(sum((kind IN ({_VOLUNTARY}))::INTEGER) OVER prior, 0) AS vol_before,
+    coalesce(sum((kind IN ({_AGGRESSIVE}))::INTEGER) OVER prior, 0) AS agg_before,
+    coalesce(sum((kind = 'raise')::INTEGER) OVER prior, 0) AS raises_before,
+    coalesce(sum((kind = 'bet')::INTEGER) OVER prior, 0) AS bets_before
+  FROM actions
+  WHERE hand_id BETWEEN $lo AND $hi AND street <= 2 AND kind IN ('bring_in', {_BETTING})
+  WINDOW prior AS (PARTITION BY hand_id, street ORDER BY seq
+                   ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
+),
+decisions AS (
+  SELECT hand_id, name,
+    arg_min(kind, seq) FILTER (WHERE street = 0) AS opening_kind,
+    arg_min(kind, seq) FILTER (WHERE street = 0 AND kind <> 'bring_in') AS first_kind,
+    arg_min(vol_before, seq) FILTER (WHERE street = 0 AND kind <> 'bring_in') AS first_vol_before,
+    arg_min(kind, seq) FILTER (WHERE street = 0 AND kind <> 'bring_in' AND vol_before = 1)
+      AS kind_vs_first_in,
+    arg_min(kind, seq) FILTER (WHERE street = 0 AND kind <> 'bring_in'
+                               AND agg_before BETWEEN 1 AND {CAP_AGGRESSIONS - 1})
+      AS kind_vs_aggression,
+    arg_min(kind, seq) FILTER (WHERE street = 0 AND kind <> 'bring_in' AND raises_before = 1)
+      AS kind_vs_raise,
+    arg_min(kind, seq) FILTER (WHERE street = 1 AND bets_before = 1 AND raises_before = 0)
+      AS kind_vs_bet_1,
+    arg_min(kind, seq) FILTER (WHERE street = 2 AND bets_before = 1 AND raises_before = 0)
+      AS kind_vs_bet_2
+  FROM bets GROUP BY hand_id, name
+),
+-- Stud: the door card, the seat order from the bring-in (k = 0 for the bring-in), and the
+-- door card's strength for stealing (stud, stud8: aces high; razz: the lower the stronger).
+doors AS (
+  SELECT hand_id, name, door, k,
+    CASE WHEN game = 'razz' AND door_rank < 14 THEN 15 - door_rank ELSE door_rank END AS strength
+  FROM (
+    SELECT p.hand_id, p.name, p.door, h.game,
+      strpos('23456789TJQKA', p.door[1]) + 1 AS door_rank,
+      CASE WHEN hp.position = 'BI' THEN 0
+           ELSE TRY_CAST(substr(hp.position, 4) AS INTEGER) END AS k
+    FROM per_street p JOIN h USING (hand_id) JOIN hp USING (hand_id, name)
+    WHERE h.stud
+  )
+),
+steal_spots AS (
+  SELECT d.hand_id, d.name, d.door, d.k,
+    d.k > 0 AND c.first_vol_before = 0
+      AND coalesce(max(d.strength) OVER later, 0) < d.strength AS steal_opp,
+    c.first_kind IN ({_AGGRESSIVE}) AS first_in_aggressive
+  FROM doors d LEFT JOIN decisions c USING (hand_id, name)
+  WINDOW later AS (PARTITION BY d.hand_id ORDER BY d.k DESC
+                   ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
+),
+steals AS (
+  SELECT hand_id, bool_or(steal_opp AND first_in_aggressive) AS stolen
+  FROM steal_spots GROUP BY hand_id
+),
+-- Stud hi/lo: the player's share of the main pot at showdown (1 scoop, 3/4, 1/2, 1/4).
+main_pot AS (
+  SELECT pt.hand_id, unnest(pt.eligible) AS name, pt.half, pt.winners
+  FROM pots pt JOIN h USING (hand_id)
+  WHERE pt.hand_id BETWEEN $lo AND $hi AND pt.name = 'main' AND h.game = 'stud8'
+),
+shares AS (
+  SELECT hand_id, name,
+    CASE WHEN bool_or(half IS NULL) THEN NULL
+         WHEN bool_or(half = 'lo') THEN (hi + lo) / 2 ELSE hi END AS main_share
+  FROM (
+    SELECT hand_id, name, half,
+      sum(CASE WHEN half = 'hi' AND list_contains(winners, name) THEN 1 / len(winners) ELSE 0
+          END) OVER whole AS hi,
+      sum(CASE WHEN half = 'lo' AND list_contains(winners, name) THEN 1 / len(winners) ELSE 0
+          END) OVER whole AS lo
+    FROM main_pot WINDOW whole AS (PARTITION BY hand_id, name)
+  ) GROUP BY hand_id, name, hi, lo
+),
+-- Stud: the three 3rd-street cards as ranks (aces high), suits and the door card's rank.
+starts AS (
+  SELECT p.hand_id, p.name, h.game,
+    list_transform(p.cards0, lambda c: strpos('23456789TJQKA', c[1]) + 1) AS r,
+    list_transform(p.cards0, lambda c: strpos('A23456789TJQK', c[1])) AS low,
+    len(list_distinct(list_transform(p.cards0, lambda c: c[2]))) AS suits,
+    strpos('23456789TJQKA', p.door[1]) + 1 AS door_rank
+  FROM per_street p JOIN h USING (hand_id)
+  WHERE h.stud AND len(p.cards0) = 3 AND list_count(p.cards0) = 3
+),
+groups AS (
+  SELECT hand_id, name,
+    CASE
+      WHEN len(list_distinct(r)) = 1 THEN 'rolled up'
+      WHEN game = 'razz' AND len(list_distinct(r)) = 2 THEN 'paired'
+      WHEN game = 'razz' THEN
+        substr('A23456789TJQK', list_max(low), 1) || ' low'
+      WHEN len(list_distinct(r)) = 2
+        AND len(list_filter(r, lambda x: x = door_rank)) = 2 THEN 'split pair'
+      WHEN len(list_distinct(r)) = 2 THEN 'buried pair'
+      WHEN game = 'stud8' AND list_max(low) <= 8 THEN 'three low'
+      WHEN suits = 1 THEN 'three-flush'
+      WHEN list_max(r) - list_min(r) <= 4 THEN 'three-straight'
+      WHEN list_max(low) - list_min(low) <= 4 THEN 'three-straight'
+      ELSE 'other'
+    END AS start_group
+  FROM starts
+)
+SELECT
+  hp.hand_id, hp.name, h.site, h.site_hand_id, h.game, h.structure, h.big_bet, h.scale,
+  h.started_at, h.stud, hp.is_hero, hp.position,
+  hp.invested, hp.collected, hp.net,
+  hp.net / nullif(h.big_bet, 0) AS net_bb,
+  coalesce(a.allin_net, hp.net) AS allin_net,
+  a.allin_net IS NOT NULL AS allin_adjusted,
+  -- every game
+  list_has_any(p.actions0, [{_VOLUNTARY}]) AS vpip,
+  p.last_street >= 1 AS saw_second,
+  NOT p.folded AND l.players_left >= 2 AS showdown,
+  NOT p.folded AND l.players_left >= 2 AND hp.won AS showdown_won,
+  hp.won AND NOT (NOT p.folded AND l.players_left >= 2) AS won_without_showdown,
+  {", ".join(f"p.{name}" for name in _street_names())},
+  -- stud family
+  h.stud AND list_has_any(p.actions0, ['complete', 'raise']) AS complete_3rd,
+  coalesce(h.stud AND hp.position = 'BI' AND hp.stack - h.ante > h.bring_in, false)
+    AS bring_in_opp,
+  coalesce(h.stud AND hp.position = 'BI' AND hp.stack - h.ante > h.bring_in
+           AND c.opening_kind = 'complete', false) AS bring_in_complete,
+  coalesce(s.steal_opp, false) AS steal_opp,
+  coalesce(s.steal_opp AND s.first_in_aggressive, false) AS steal,
+  coalesce(st.stolen AND c.kind_vs_first_in IS NOT NULL, false) AS fold_to_steal_opp,
+  coalesce(st.stolen AND c.kind_vs_first_in = 'fold', false) AS fold_to_steal,
+  h.stud AND c.kind_vs_aggression IS NOT NULL AS reraise_3rd_opp,
+  h.stud AND coalesce(c.kind_vs_aggression = 'raise', false) AS reraise_3rd,
+  h.stud AND c.kind_vs_bet_1 IS NOT NULL AS fold_to_bet_4th_opp,
+  h.stud AND coalesce(c.kind_vs_bet_1 = 'fold', false) AS fold_to_bet_4th,
+  h.stud AND c.kind_vs_bet_2 IS NOT NULL AS fold_to_bet_5th_opp,
+  h.stud AND coalesce(c.kind_vs_bet_2 = 'fold', false) AS fold_to_bet_5th,
+  p.door,
+  g.start_group,
+  sh.main_share,
+  -- draw family
+  NOT h.stud AND coalesce(c.first_vol_before = 0, false) AS rfi_opp,
+  NOT h.stud AND coalesce(c.first_vol_before = 0 AND c.first_kind IN ('raise', 'bet'), false)
+    AS rfi,
+  NOT h.stud AND c.kind_vs_raise IS NOT NULL AS three_bet_opp,
+  NOT h.stud AND coalesce(c.kind_vs_raise = 'raise', false) AS three_bet,
+  p.drawn_1, p.drawn_2, p.drawn_3,
+  coalesce((p.drawn_1 = 0 AND (p.drawn_2 IS NOT NULL OR p.drawn_3 IS NOT NULL))
+           OR (p.drawn_2 = 0 AND p.drawn_3 IS NOT NULL), false)
+    OR coalesce(x.made_opp, false) AS break_opp,
+  coalesce((p.drawn_1 = 0 AND (p.drawn_2 > 0 OR p.drawn_3 > 0))
+           OR (p.drawn_2 = 0 AND p.drawn_3 > 0), false)
+    OR coalesce(x.made_broke, false) AS broke,
+  coalesce(x.snow_opp, false) AS snow_opp,
+  coalesce(x.snow, false) AS snow
+FROM hp
+JOIN h USING (hand_id)
+JOIN per_street p USING (hand_id, name)
+JOIN left_in l USING (hand_id)
+LEFT JOIN decisions c USING (hand_id, name)
+LEFT JOIN steal_spots s USING (hand_id, name)
+LEFT JOIN steals st USING (hand_id)
+LEFT JOIN shares sh USING (hand_id, name)
+LEFT JOIN groups g USING (hand_id, name)
+LEFT JOIN _cards x USING (hand_id, name)
+LEFT JOIN _allin a USING (hand_id, name)
+"""

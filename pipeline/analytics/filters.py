@@ -1,0 +1,94 @@
+"""What a page or a command asks for: the `Filters` of the shared analytics interface, and their
+translation into a parameterised SQL condition over the per-hand rows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Final
+
+SESSION_GAP_MINUTES: Final = 30
+"""A gap of this many minutes or more between a player's consecutive hands ends a session."""
+
+
+@dataclass(frozen=True, slots=True)
+class Filters:
+    """Every field optional; None = no restriction. Dates are inclusive and in UTC; `stakes` is
+    the big bet in the hand's smallest unit; `session` is a session number of `player` (see
+    `sessions()`), so it needs `player`."""
+
+    player: str | None = None
+    game: str | None = None
+    structure: str | None = None
+    stakes: int | None = None
+    site: str | None = None
+    date_from: date | None = None
+    date_to: date | None = None
+    session: int | None = None
+
+
+def sessions_sql() -> str:
+    """A CTE numbering the sessions of the player bound to `$player` over ALL their hands (any
+    game, room or date), so a session number means the same whatever else is filtered."""
+    return f"""sessions_of_player AS (
+  SELECT hand_id, sum(new_session::INTEGER) OVER (ORDER BY started_at, hand_id)::BIGINT AS session
+  FROM (
+    SELECT hand_id, started_at,
+      coalesce(started_at - lag(started_at) OVER (ORDER BY started_at, hand_id)
+               >= INTERVAL {SESSION_GAP_MINUTES} MINUTES, true) AS new_session
+    FROM player_hands WHERE name = $player
+  )
+)"""
+
+
+def where(
+    filters: Filters, *, with_player: bool = True, by_day: bool = False
+) -> tuple[str, dict[str, object]]:
+    """The SQL condition on `player_hands` rows (alias-free column names) and its parameters.
+    `with_player=False` drops the player condition (the pool a player is compared with).
+    `by_day=True` filters rollup rows (dates on their `day`; no session: rollups have none).
+    A session filter refers to the CTE of `sessions_sql()`, which the query must include."""
+    clauses = ["true"]
+    params: dict[str, object] = {}
+    if with_player and filters.player is not None:
+        clauses.append("name = $player")
+        params["player"] = filters.player
+    for column in ("game", "structure", "site"):
+        value = getattr(filters, column)
+        if value is not None:
+            clauses.append(f"{column} = ${column}")
+            params[column] = value
+    if filters.stakes is not None:
+        clauses.append("big_bet = $stakes")
+        params["stakes"] = filters.stakes
+    if by_day:
+        if filters.date_from is not None:
+            clauses.append("day >= CAST($date_from AS DATE)")
+            params["date_from"] = filters.date_from.isoformat()
+        if filters.date_to is not None:
+            clauses.append("day <= CAST($date_to AS DATE)")
+            params["date_to"] = filters.date_to.isoformat()
+        if filters.session is not None:
+            raise ValueError("rollup rows have no sessions: filter the per-hand rows instead")
+        return " AND ".join(clauses), params
+    if filters.date_from is not None:
+        clauses.append("started_at >= CAST($date_from AS TIMESTAMPTZ)")
+        params["date_from"] = f"{filters.date_from.isoformat()} 00:00:00+00"
+    if filters.date_to is not None:
+        clauses.append("started_at < CAST($date_to AS TIMESTAMPTZ)")
+        params["date_to"] = f"{(filters.date_to + timedelta(days=1)).isoformat()} 00:00:00+00"
+    if filters.session is not None:
+        if filters.player is None:
+            raise ValueError("a session filter needs a player: session numbers are per player")
+        clauses.append(
+            "hand_id IN (SELECT hand_id FROM sessions_of_player WHERE session = $session)"
+        )
+        params["session"] = filters.session
+        params["player"] = filters.player
+    return " AND ".join(clauses), params
+
+
+def need_player(filters: Filters, function: str) -> str:
+    if filters.player is None:
+        raise ValueError(f"{function}() needs filters.player")
+    return filters.player

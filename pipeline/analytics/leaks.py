@@ -1,0 +1,248 @@
+"""The leak report: a player's frequencies against the reference ranges of a solid limit player
+(reference_ranges.toml) and against the pool of players in the store, with a rough price on each
+deviation, ranked.
+
+Money at stake, in big bets per 100 hands, for a stat outside its range:
+
+    |frequency gap| x opportunities per 100 hands x |pool result difference|
+
+where the gap is the distance to the nearest bound of the range (to the pool mean for a stat
+flagged by its z-score alone) and the result difference is the pool's average net, in big bets,
+of the spots where the action was taken minus the spots where it was not. It says how much money
+rides on those spots, not a causal saving: taking the action goes with the cards held, so the
+difference mixes the decision with the hand's strength (docs/stats.md).
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import dataclass, replace
+from importlib import resources
+from typing import Final
+
+import duckdb
+import polars as pl
+
+from .filters import Filters, need_player, sessions_sql, where
+from .registry import BY_NAME, STATS
+from .source import ensure_features, run
+from .stats import player_stats
+
+MIN_OPPORTUNITIES: Final = 20
+"""Fewer opportunities than this say too little about a frequency to report it (a player's own,
+or a pool player's for the pool's mean and spread)."""
+Z_FLAG: Final = 2.0
+"""A stat inside its range is still flagged when it lies this many pool standard deviations
+from the pool mean; a stat outside its range is `major`/`moderate` only if its gap is this many
+binomial standard errors (at the bound) wide."""
+MAJOR_BB_PER_100: Final = 1.0
+"""Money at stake from which a significant leak is `major` rather than `moderate`."""
+EXAMPLES: Final = 5
+SEVERITY_ORDER: Final = ("major", "moderate", "minor")
+LEAK_SCHEMA: Final = pl.Schema(
+    {
+        "stat": pl.String(),
+        "label": pl.String(),
+        "game": pl.String(),
+        "value": pl.Float64(),
+        "low": pl.Float64(),
+        "high": pl.Float64(),
+        "direction": pl.String(),
+        "pool_mean": pl.Float64(),
+        "pool_sd": pl.Float64(),
+        "pool_players": pl.Int64(),
+        "z": pl.Float64(),
+        "opportunities": pl.Int64(),
+        "opportunities_per_100": pl.Float64(),
+        "result_difference": pl.Float64(),
+        "money_at_stake": pl.Float64(),
+        "severity": pl.String(),
+        "examples": pl.List(pl.Int64()),
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """A solid limit player's range for one stat in one game, with why."""
+
+    game: str
+    stat: str
+    low: float
+    high: float
+    source: str
+    reasoning: str
+
+
+def reference_ranges() -> dict[tuple[str, str], Reference]:
+    """The ranges of reference_ranges.toml by (game, stat); every stat named there exists."""
+    text = resources.files(__package__).joinpath("reference_ranges.toml").read_text("utf-8")
+    ranges = {}
+    for game, stats in tomllib.loads(text).items():
+        for stat, entry in stats.items():
+            if stat not in BY_NAME:
+                raise ValueError(f"reference_ranges.toml: unknown stat {game}.{stat}")
+            ranges[(game, stat)] = Reference(
+                game, stat, entry["low"], entry["high"], entry["source"], entry["reasoning"]
+            )
+    return ranges
+
+
+def _pool(con: duckdb.DuckDBPyConnection, filters: Filters) -> pl.DataFrame:
+    """Per game and ranged stat: the pool's mean and spread of per-player frequencies (players
+    with enough opportunities) and the average result difference of taking the action, summed
+    from the rollup."""
+    ranged = sorted({stat for _, stat in reference_ranges()})
+    columns = ", ".join(
+        f"sum({name}__{part})::{kind} AS {name}__{part}"
+        for name in ranged
+        for part, kind in (("n", "BIGINT"), ("k", "BIGINT"), ("n_bb", "DOUBLE"), ("k_bb", "DOUBLE"))
+    )
+    condition, params = where(replace(filters, player=None, session=None), by_day=True)
+    per_player = run(
+        con,
+        f"SELECT name, game, {columns} FROM player_rollup WHERE {condition} GROUP BY name, game",
+        params,
+    )
+    frames = []
+    for name in ranged:
+        n, k = pl.col(f"{name}__n"), pl.col(f"{name}__k")
+        n_bb, k_bb = pl.col(f"{name}__n_bb"), pl.col(f"{name}__k_bb")
+        enough = n >= MIN_OPPORTUNITIES
+        rate = k / n
+        frames.append(
+            per_player.group_by("game").agg(
+                stat=pl.lit(name),
+                pool_mean=rate.filter(enough).mean(),
+                pool_sd=rate.filter(enough).std(),
+                pool_players=enough.sum().cast(pl.Int64),
+                result_difference=k_bb.sum() / k.sum()
+                - (n_bb.sum() - k_bb.sum()) / (n.sum() - k.sum()),
+            )
+        )
+    return pl.concat(frames)
+
+
+def leaks(con: duckdb.DuckDBPyConnection, filters: Filters) -> pl.DataFrame:
+    """The player's deviations, worst first: each stat (per game) with a reference range, at
+    least `MIN_OPPORTUNITIES` opportunities, and a value outside the range or `Z_FLAG` pool
+    deviations from the pool mean; with its money at stake (big bets per 100 hands), severity
+    and the ids of example hands (the most expensive spots where the player did what the leak
+    says)."""
+    player = need_player(filters, "leaks")
+    ensure_features(con)
+    mine = player_stats(con, filters).filter(pl.col("player") == player)
+    ranges = reference_ranges()
+    pool = {(row["game"], row["stat"]): row for row in _pool(con, filters).iter_rows(named=True)}
+    found = []
+    for row in mine.iter_rows(named=True):
+        for stat in STATS:
+            reference = ranges.get((row["game"], stat.name))
+            if reference is None or row[f"{stat.name}_n"] < MIN_OPPORTUNITIES:
+                continue
+            leak = _assess(reference, row, pool.get((row["game"], stat.name), {}))
+            if leak is not None:
+                found.append(leak)
+    for leak, examples in zip(found, _examples(con, filters, found), strict=True):
+        leak["examples"] = examples
+    report = pl.DataFrame(found, schema=LEAK_SCHEMA)
+    return report.sort(
+        pl.col("severity").replace_strict(SEVERITY_ORDER, range(3), return_dtype=pl.Int8),
+        pl.col("money_at_stake"),
+        descending=[False, True],
+        nulls_last=True,
+    )
+
+
+def _assess(
+    reference: Reference, row: dict[str, object], pool: dict[str, object]
+) -> dict[str, object] | None:
+    """The leak of one stat, or None when the value is inside the range and not a pool
+    outlier."""
+    value = _number(row[reference.stat])
+    opportunities = int(_number(row[f"{reference.stat}_n"]))
+    mean, sd = pool.get("pool_mean"), pool.get("pool_sd")
+    players = int(_number(pool.get("pool_players", 0)))
+    z = (
+        (value - _number(mean)) / _number(sd)
+        if mean is not None and sd is not None and _number(sd) > 0 and players >= 3
+        else None
+    )
+    if value > reference.high or value < reference.low:
+        bound = reference.high if value > reference.high else reference.low
+        direction = "too high" if value > reference.high else "too low"
+        gap = abs(value - bound)
+        p = min(max(bound, 0.5 / opportunities), 1 - 0.5 / opportunities)
+        significant = gap / math.sqrt(p * (1 - p) / opportunities) >= Z_FLAG
+    elif z is not None and abs(z) >= Z_FLAG:
+        direction = "above pool" if z > 0 else "below pool"
+        gap = abs(value - _number(mean))
+        significant = False
+    else:
+        return None
+    per_100 = 100 * opportunities / int(_number(row["hands"]))
+    difference = pool.get("result_difference")
+    money = gap * per_100 * abs(_number(difference)) if difference is not None else None
+    severity = (
+        "major"
+        if significant and money is not None and money >= MAJOR_BB_PER_100
+        else "moderate"
+        if significant
+        else "minor"
+    )
+    return {
+        "stat": reference.stat,
+        "label": BY_NAME[reference.stat].label,
+        "game": reference.game,
+        "value": value,
+        "low": reference.low,
+        "high": reference.high,
+        "direction": direction,
+        "pool_mean": mean,
+        "pool_sd": sd,
+        "pool_players": players,
+        "z": z,
+        "opportunities": opportunities,
+        "opportunities_per_100": per_100,
+        "result_difference": difference,
+        "money_at_stake": money,
+        "severity": severity,
+    }
+
+
+def _number(value: object) -> float:
+    assert isinstance(value, int | float), value
+    return float(value)
+
+
+def _examples(
+    con: duckdb.DuckDBPyConnection, filters: Filters, found: list[dict[str, object]]
+) -> list[list[int]]:
+    """For each leak, hand ids where the player did what the leak says (took the action for a
+    stat too high, passed it up for one too low), the most expensive first. One query marks
+    every leak's spots on the player's hands; polars sorts them once and picks the first few of
+    each (a filtered aggregate per leak costs DuckDB far more)."""
+    if not found:
+        return []
+    spots = []
+    for number, leak in enumerate(found):
+        stat = BY_NAME[str(leak["stat"])]
+        took = "" if leak["direction"] in ("too high", "above pool") else "NOT "
+        spots.append(
+            f"game = $game_{number} AND ({stat.opportunity}) "
+            f"AND {took}coalesce({stat.action}, false) AS spot_{number}"
+        )
+    condition, params = where(replace(filters, game=None))
+    params.update({f"game_{number}": leak["game"] for number, leak in enumerate(found)})
+    sessions = "WITH " + sessions_sql() if filters.session is not None else ""
+    marked = run(
+        con,
+        f"{sessions} SELECT hand_id, net_bb, {', '.join(spots)} "
+        f"FROM player_hands WHERE {condition}",
+        params,
+    ).sort("net_bb", "hand_id")
+    return [
+        marked.filter(pl.col(f"spot_{number}"))["hand_id"].head(EXAMPLES).to_list()
+        for number in range(len(found))
+    ]

@@ -1,0 +1,234 @@
+"""Where the analytics read from: a store opened read-only (a DuckDB file or a Parquet dataset),
+the per-hand rows of `features.py` behind a temporary view, `player_hands`, their sums per player,
+game, structure, room, stakes and day behind another, `player_rollup` (`registry.py`), and
+`prepare`, the documented, idempotent step that keeps both in the store itself.
+
+Without `prepare`, the rows are derived when a connection first needs them (temporary tables:
+fine for thousands of hands, slow for millions). After `prepare`, the store holds them in
+`analytics_player_hands` and `analytics_rollup`; hands imported since are derived on open and
+added to the views, so the numbers are always those of every stored hand.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+import duckdb
+import polars as pl
+
+from studdraw.pipeline.store.schema import BATCH_TABLES
+
+from . import cards
+from .features import FEATURES_SQL
+from .registry import rollup_columns
+
+TABLE: Final = "analytics_player_hands"
+ROLLUP: Final = "analytics_rollup"
+META: Final = "analytics_meta"
+VIEW: Final = "player_hands"
+ROLLUP_VIEW: Final = "player_rollup"
+RECENT: Final = "analytics_recent"
+RECENT_ROLLUP: Final = "analytics_recent_rollup"
+CHUNK_HANDS: Final = 100_000
+"""Hands derived per step (and per transaction in `prepare`): bounds the memory of the window
+functions over `actions`."""
+VERSION: Final = hashlib.sha256(
+    "\n".join([FEATURES_SQL, repr(cards.MADE), repr(cards.BAD), str(cards.RUNOUTS)]).encode()
+).hexdigest()[:16]
+"""Fingerprint of the per-hand rows' definitions: kept rows of another version are rebuilt,
+never mixed."""
+ROLLUP_VERSION: Final = hashlib.sha256(rollup_columns().encode()).hexdigest()[:16]
+"""Fingerprint of the rollup's columns (a new stat changes it without touching the rows)."""
+
+_PARAM = re.compile(r"\$([a-z_][a-z_0-9]*)")
+
+
+def run(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, object]) -> pl.DataFrame:
+    """`sql` with the parameters it names (a filter may supply more than a query uses)."""
+    named = set(_PARAM.findall(sql))
+    frame: pl.DataFrame = con.sql(sql, params={k: v for k, v in params.items() if k in named}).pl()
+    return frame
+
+
+def open_store(source: Path) -> duckdb.DuckDBPyConnection:
+    """A read-only connection to a DuckDB store, or to a Parquet dataset folder (views named
+    like the store's tables over its hive-partitioned parts, rejects and unsupported hands
+    included; the import ledger lives in the DuckDB file only), with `player_hands` ready."""
+    if source.is_dir():
+        con = duckdb.connect()
+        for table in BATCH_TABLES:
+            parts = source / table.name
+            if any(parts.rglob("*.parquet")):
+                relation = con.read_parquet(
+                    str(parts / "**" / "*.parquet"), hive_partitioning=True
+                ).select(*table.column_names)
+                relation.create_view(table.name)
+            else:
+                con.register(table.name, table.arrow.empty_table())
+    else:
+        if not source.exists():
+            raise FileNotFoundError(f"no store at {source}")
+        con = duckdb.connect(str(source), read_only=True)
+    ensure_features(con)
+    return con
+
+
+def ensure_features(con: duckdb.DuckDBPyConnection) -> None:
+    """Create the temporary views `player_hands` and `player_rollup` (once per connection): the
+    rows `prepare` kept in the store, if current, plus rows derived now for the hands they do
+    not cover."""
+    if _count(con, "SELECT count(*) FROM duckdb_views() WHERE view_name = ? AND temporary", VIEW):
+        return
+    last = _last_hand(con)
+    covered = _covered(con)
+    hands = [TABLE] if covered >= 0 else []
+    if last > covered or not hands:  # an empty store still gets every column
+        _derive(con, RECENT, covered + 1, last, create="CREATE TEMP TABLE")
+        hands.append(RECENT)
+    _view(con, VIEW, hands)
+    rollups = [ROLLUP] if covered >= 0 and _rollup_current(con, covered) else []
+    unrolled = VIEW if not rollups else RECENT if RECENT in hands else None
+    if unrolled is not None:
+        con.execute(
+            f"CREATE TEMP TABLE {RECENT_ROLLUP} AS "
+            f"SELECT {rollup_columns()} FROM {unrolled} GROUP BY ALL"
+        )
+        rollups.append(RECENT_ROLLUP)
+    _view(con, ROLLUP_VIEW, rollups)
+
+
+def _rollup_current(con: duckdb.DuckDBPyConnection, covered: int) -> bool:
+    """Whether the kept rollup sums exactly the kept rows, with today's columns."""
+    meta = _meta(con)
+    return meta.get("rollup_through") == str(covered) and (
+        meta.get("rollup_version") == ROLLUP_VERSION
+    )
+
+
+def _view(con: duckdb.DuckDBPyConnection, name: str, tables: list[str]) -> None:
+    union = " UNION ALL BY NAME ".join(f"SELECT * FROM {table}" for table in tables)
+    con.execute(f"CREATE TEMP VIEW {name} AS {union}")
+
+
+def _meta(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
+    """The analytics' facts about the store (version, coverage of the kept rows)."""
+    if not _has_table(con, META):
+        return {}
+    return dict(con.sql(f"SELECT key, value FROM {META}").fetchall())
+
+
+def _count(con: duckdb.DuckDBPyConnection, sql: str, *params: object) -> int:
+    """The single integer a query returns."""
+    return int(con.sql(sql, params=list(params)).fetchall()[0][0])
+
+
+def _last_hand(con: duckdb.DuckDBPyConnection) -> int:
+    return _count(con, "SELECT coalesce(max(hand_id), -1) FROM hands")
+
+
+def _has_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:
+    return (
+        _count(
+            con,
+            "SELECT count(*) FROM duckdb_tables() "
+            "WHERE table_name = ? AND NOT temporary AND database_name = current_database()",
+            name,
+        )
+        > 0
+    )
+
+
+def _covered(con: duckdb.DuckDBPyConnection) -> int:
+    """The last hand id the prepared rows cover, or -1 (none, or of another version)."""
+    meta = _meta(con)
+    if not _has_table(con, TABLE) or meta.get("version") != VERSION:
+        return -1
+    return int(meta.get("covered_through", -1))
+
+
+def _derive(
+    con: duckdb.DuckDBPyConnection,
+    table: str,
+    lo: int,
+    hi: int,
+    *,
+    create: str | None,
+    pool: Executor | None = None,
+) -> None:
+    """Append the rows of hands [lo, hi] to `table`, chunk by chunk; `create` (`CREATE TABLE`,
+    `CREATE TEMP TABLE`) makes the table from the first chunk, even an empty one; a process
+    `pool` computes the all-in equities."""
+    for start in range(lo, max(hi, lo) + 1, CHUNK_HANDS):
+        end = min(start + CHUNK_HANDS - 1, hi)
+        head = f"{create} {table} AS" if create else f"INSERT INTO {table} BY NAME"
+        create = None
+        con.register("_cards", cards.draw_card_flags(con, start, end).to_arrow())
+        con.register("_allin", cards.allin_adjusted(con, start, end, pool).to_arrow())
+        try:
+            con.execute(f"{head} {FEATURES_SQL}", {"lo": start, "hi": end})
+        finally:
+            con.unregister("_cards")
+            con.unregister("_allin")
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """What `prepare` did: hands whose rows it derived now, and the rows' coverage."""
+
+    derived_hands: int
+    covered_through: int
+    rebuilt: bool
+
+
+def prepare(path: Path, workers: int | None = None) -> Prepared:
+    """Keep the per-hand analytics rows in the store `path` (opened for writing), so pages read
+    them instead of deriving them. Idempotent: a second run derives nothing; after an import it
+    derives only the new hands; a change of definitions (VERSION) rebuilds the table. Each chunk
+    is one transaction with the coverage it adds, so an interrupted run resumes where it
+    stopped. `workers` processes (default: one per core) compute the all-in equities, so call
+    it from a `__main__`-guarded program."""
+    con = duckdb.connect(str(path))
+    pool = cards.equity_pool(workers or os.cpu_count() or 1)
+    try:
+        con.execute(f"CREATE TABLE IF NOT EXISTS {META} (key VARCHAR PRIMARY KEY, value VARCHAR)")
+        rebuilt = False
+        if _has_table(con, TABLE) and _covered(con) < 0:
+            con.execute(f"DROP TABLE {TABLE}")
+            con.execute(f"DROP TABLE IF EXISTS {ROLLUP}")
+            rebuilt = True
+        covered = _covered(con) if _has_table(con, TABLE) else -1
+        last = _last_hand(con)
+        total = max(last - covered, 0)
+        for start in range(covered + 1, last + 1, CHUNK_HANDS):
+            end = min(start + CHUNK_HANDS - 1, last)
+            create = None if _has_table(con, TABLE) else "CREATE TABLE"
+            con.execute("BEGIN")
+            _derive(con, TABLE, start, end, create=create, pool=pool)
+            con.execute(
+                f"INSERT OR REPLACE INTO {META} VALUES ('version', ?), ('covered_through', ?)",
+                [VERSION, str(end)],
+            )
+            con.execute("COMMIT")
+        if _has_table(con, TABLE) and not _rollup_current(con, last):
+            con.execute("BEGIN")
+            con.execute(
+                f"CREATE OR REPLACE TABLE {ROLLUP} AS "
+                f"SELECT {rollup_columns()} FROM {TABLE} GROUP BY ALL"
+            )
+            con.execute(
+                f"INSERT OR REPLACE INTO {META} "
+                "VALUES ('rollup_through', ?), ('rollup_version', ?)",
+                [str(last), ROLLUP_VERSION],
+            )
+            con.execute("COMMIT")
+        return Prepared(total, max(last, covered), rebuilt)
+    finally:
+        con.close()
+        if pool is not None:
+            pool.shutdown()

@@ -1,0 +1,209 @@
+"""The dashboard in a real browser: `studdraw dashboard` serves a store of synthesised hands,
+headless Chromium (Debian's, never a downloaded one) loads every page, the test checks what is
+visible and saves a screenshot of each page under test-artifacts/."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from tests.conftest import REPO_ROOT
+from tests.dashboard_support import BROKEN_HAND, build_store, hand_id_of
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = REPO_ROOT / "test-artifacts"
+STARTUP_SECONDS = 60
+WIDTH = 1400
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+def _wait_healthy(url: str, server: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"studdraw dashboard exited with {server.returncode}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as answer:
+                if answer.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.3)
+    raise TimeoutError(f"the dashboard did not answer at {url} in {STARTUP_SECONDS} s")
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_store(tmp_path_factory.mktemp("browser"))
+
+
+@pytest.fixture(scope="module")
+def server(store: Path) -> Iterator[str]:
+    """The base URL of `studdraw dashboard` running on the store, stopped afterwards."""
+    port = _free_port()
+    studdraw = Path(sys.executable).with_name("studdraw")
+    command = [str(studdraw), "dashboard", "--db", str(store), "--port", str(port)]
+    log = (store.parent / "server.log").open("wb")
+    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=os.environ)
+    url = f"http://localhost:{port}"
+    try:
+        _wait_healthy(url, process)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        pytest.skip(f"no {CHROMIUM}: `make test` installs Debian's chromium")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": WIDTH, "height": 1000})
+    yield context.new_page()
+    context.close()
+
+
+def settle(page: Page) -> None:
+    """Wait until Streamlit has finished running the page: no running indicator, no skeleton
+    placeholders, no script still loading (tables and charts load theirs on first use), twice
+    with a pause between (a rerun can start right after the first)."""
+    for _ in range(2):
+        page.wait_for_load_state("networkidle")
+        page.wait_for_function(
+            "!document.querySelector('[data-testid=stStatusWidget]') && "
+            "!document.querySelector('[data-testid=stSkeleton]')",
+            timeout=60_000,
+        )
+        page.wait_for_timeout(600)
+
+
+def visit(page: Page, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector("[data-testid=stMain]")
+    settle(page)
+
+
+def screenshot(page: Page, name: str) -> None:
+    """The whole page, however long: Streamlit scrolls inside its main block, so the viewport is
+    stretched to the content's height first."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    height = page.evaluate("document.querySelector('[data-testid=stMain]').scrollHeight")
+    page.set_viewport_size({"width": WIDTH, "height": min(int(height) + 40, 8000)})
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+def heading(page: Page, text: str) -> None:
+    expect(page.get_by_role("heading", name=text, exact=True).first).to_be_visible()
+
+
+def test_overview(server: str, page: Page) -> None:
+    visit(page, server)
+    heading(page, "Overview")
+    main = page.get_by_test_id("stMain")
+    expect(main.get_by_text("Hands stored")).to_be_visible()
+    expect(page.get_by_test_id("stMetricValue").first).to_have_text("122")
+    expect(page.locator(".vega-embed").first).to_be_visible()
+    expect(page.get_by_test_id("stDataFrame")).to_have_count(3)
+    screenshot(page, "overview")
+
+
+def test_sessions(server: str, page: Page) -> None:
+    visit(page, f"{server}/sessions")
+    heading(page, "Sessions of Hero")
+    expect(page.locator(".vega-embed").first).to_be_visible()
+    expect(page.get_by_test_id("stDataFrame")).to_have_count(1)
+    screenshot(page, "sessions")
+
+
+def test_player_stats(server: str, page: Page) -> None:
+    visit(page, f"{server}/player_stats")
+    heading(page, "Player stats")
+    expect(page.get_by_test_id("stDataFrame")).to_have_count(1)
+    expect(page.get_by_text("Preflop / 3rd street")).to_be_visible()
+    screenshot(page, "player_stats")
+
+
+def test_leaks(server: str, page: Page) -> None:
+    visit(page, f"{server}/leaks")
+    heading(page, "Leaks")
+    expect(page.get_by_text("The hands behind")).to_be_visible()
+    expect(page.get_by_test_id("stDataFrame")).to_have_count(2)
+    expect(page.get_by_text("Typical hands:")).to_be_visible()
+    screenshot(page, "leaks")
+
+
+def test_replayer_steps_to_the_showdown_and_links_a_code(
+    server: str, store: Path, page: Page
+) -> None:
+    hand_id = hand_id_of(store, BROKEN_HAND)
+    visit(page, f"{server}/replayer?hand={hand_id}")
+    expect(page.get_by_text(f"pokerstars hand #{BROKEN_HAND}")).to_be_visible()
+    expect(page.locator(".sd-seat")).to_have_count(3)
+    expect(page.locator(".sd-seat .sd-card.sd-red").first).to_be_visible()
+    expect(page.locator(".sd-event.sd-flagged").first).to_contain_text("SIZ014")
+    screenshot(page, "replayer")
+    page.get_by_role("radio", name="Showdown").click()
+    settle(page)
+    expect(page.get_by_text("Pots and awards")).to_be_visible()
+    expect(page.locator(".sd-seat.sd-winner").first).to_be_visible()
+    expect(page.get_by_test_id("stDataFrame")).to_have_count(2)
+    screenshot(page, "replayer-showdown")
+    page.locator("a.sd-code", has_text="SIZ014").first.click()
+    page.wait_for_url("**/violation_codes?code=SIZ014*")
+    settle(page)
+    heading(page, "SIZ014 — All-in with chips behind")
+    expect(page.get_by_text("Why it matters").first).to_be_visible()
+    screenshot(page, "violation_codes")
+
+
+def test_data_quality(server: str, page: Page) -> None:
+    visit(page, f"{server}/data_quality")
+    heading(page, "Data quality")
+    expect(page.get_by_role("tab", name="Violations (15)")).to_be_visible()
+    expect(page.locator(".vega-embed").first).to_be_visible()
+    expect(page.get_by_test_id("stDataFrame")).to_have_count(5)  # in all three tabs
+    screenshot(page, "data_quality")
+    page.get_by_role("tab", name="Rejects (1)").click()
+    settle(page)
+    expect(page.get_by_text("PokerStars Hand #230000000010").first).to_be_visible()
+    screenshot(page, "data_quality-rejects")

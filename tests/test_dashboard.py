@@ -1,0 +1,301 @@
+"""The dashboard's pages under Streamlit's AppTest, against a store of synthesised hands.
+
+Each test opens the real entry point (app.py, with its st.navigation) on one page and checks
+what the page shows against the store itself: names, counts, money, the replayer's cards and
+violations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from studdraw.dashboard.launch import ENV_VAR
+from studdraw.dashboard.views import page
+from studdraw.pipeline.rules.codes import CODES
+from tests.dashboard_support import BROKEN_HAND, DRAW_HAND, build_store
+
+APP = Path(page("overview")).parents[1] / "app.py"
+TIMEOUT = 60
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the store holds, read before the dashboard opens it."""
+
+    db: Path
+    hands: int
+    players: int
+    broken_id: int
+    draw_id: int
+    broken_codes: frozenset[str]
+    broken_violations: int
+    broken_cards: tuple[str, ...]
+    reject_id: str
+    last_hero_day: date
+    hero_hands: dict[str, int]  # per game
+    hero_net: float  # in currency units
+    hero_hand_ids: frozenset[str]
+
+
+@pytest.fixture(scope="module")
+def facts(tmp_path_factory: pytest.TempPathFactory) -> Facts:
+    db = build_store(tmp_path_factory.mktemp("dashboard"))
+    with duckdb.connect(str(db), read_only=True) as con:
+
+        def one(sql: str, *params: object) -> Any:
+            row = con.execute(sql, list(params)).fetchone()
+            assert row is not None
+            return row[0]
+
+        broken_id = one("SELECT hand_id FROM hands WHERE site_hand_id = ?", BROKEN_HAND)
+        codes = con.execute("SELECT code FROM violations WHERE hand_id = ?", [broken_id]).fetchall()
+        return Facts(
+            db=db,
+            hands=one("SELECT count(*) FROM hands"),
+            players=one("SELECT count(DISTINCT name) FROM hand_players WHERE dealt_in"),
+            broken_id=broken_id,
+            draw_id=one("SELECT hand_id FROM hands WHERE site_hand_id = ?", DRAW_HAND),
+            broken_codes=frozenset(code for (code,) in codes),
+            broken_violations=one("SELECT count(*) FROM violations WHERE hand_id = ?", broken_id),
+            broken_cards=tuple(
+                one("SELECT cards FROM hand_players WHERE hand_id = ? AND is_hero", broken_id)
+            ),
+            reject_id=one("SELECT site_hand_id FROM rejects"),
+            last_hero_day=one(
+                "SELECT CAST(max(timezone('UTC', started_at)) AS DATE) FROM hands "
+                "WHERE hero = 'Hero'"
+            ),
+            hero_hands=dict(
+                con.execute(
+                    "SELECT game, count(*) FROM hands WHERE hero = 'Hero' GROUP BY game"
+                ).fetchall()
+            ),
+            hero_net=float(
+                one("SELECT sum(net_amount) FROM hand_players_money WHERE name = 'Hero'")
+            ),
+            hero_hand_ids=frozenset(
+                hand
+                for (hand,) in con.execute(
+                    "SELECT site_hand_id FROM hands WHERE hero = 'Hero'"
+                ).fetchall()
+            ),
+        )
+
+
+@pytest.fixture
+def app(facts: Facts, monkeypatch: pytest.MonkeyPatch) -> Iterator[AppTest]:
+    monkeypatch.setenv(ENV_VAR, str(facts.db))
+    yield AppTest.from_file(APP, default_timeout=TIMEOUT)
+
+
+def open_page(app: AppTest, name: str, **query: str) -> AppTest:
+    """Run the app, switch to page `name` with the query parameters, and check it ran clean."""
+    app.run()
+    if name != "overview":
+        app.switch_page(page(name))
+    app.query_params.update(query)
+    app.run()
+    assert not app.exception, [error.value for error in app.exception]
+    return app
+
+
+def html(app: AppTest) -> str:
+    """Everything the page drew with st.html (cards, seats, events)."""
+    return "".join(element.proto.body for element in app.get("html"))
+
+
+def metrics(app: AppTest) -> dict[str, str]:
+    return {metric.label: metric.value for metric in app.metric}
+
+
+def test_overview_counts_what_the_store_holds(app: AppTest, facts: Facts) -> None:
+    open_page(app, "overview")
+    shown = metrics(app)
+    assert shown["Hands stored"] == f"{facts.hands:,}"
+    assert shown["Players"] == f"{facts.players:,}"
+    assert shown["Rooms / games"] == "1 / 2"
+    assert shown["Rejected"] == "1"
+    assert shown["Unsupported"] == "2"
+    assert shown["Valid hands"] == f"{(facts.hands - 1) / facts.hands:.1%}"
+    rooms = app.dataframe[0].value
+    assert set(rooms["game"]) == {"Seven-card stud", "2-7 triple draw"}
+    assert rooms["hands"].sum() == facts.hands
+    players = app.dataframe[1].value
+    assert players["name"][0] == "Hero"
+    assert players["hands"][0] == sum(facts.hero_hands.values())
+    assert players["games"][0] == "Seven-card stud, 2-7 triple draw"
+    imports = app.dataframe[2].value
+    assert imports["stored"].sum() == facts.hands
+    assert set(imports["file"]) == {"stud.txt", "td27.txt", "broken.txt", "td27-showdown.txt"}
+    assert len(app.get("vega_lite_chart")) == 1
+
+
+def test_replayer_shows_cards_actions_and_violations(app: AppTest, facts: Facts) -> None:
+    open_page(app, "replayer", hand=str(facts.broken_id))
+    assert f"hand #{BROKEN_HAND}" in app.markdown[0].value
+    drawn = html(app)
+    # The hero's three 3rd-street cards, the two hole cards marked face down.
+    for code in facts.broken_cards[:3]:
+        assert f'title="{code}"' in drawn
+    assert drawn.count("sd-card sd-") >= 9
+    assert "sd-back" in drawn  # opponents' hole cards
+    assert "brings in for $0.05" in drawn
+    # SIZ014 happens on 3rd street: flagged on its event, linked to its section.
+    assert "sd-flagged" in drawn
+    assert "violation_codes?code=SIZ014#siz014--all-in-with-chips-behind" in drawn
+    assert "Carol is marked all-in" in drawn
+    for code in facts.broken_codes:
+        assert f">{code}</a>" in drawn
+    assert app.subheader[-1].value == f"Violations ({facts.broken_violations})"
+
+
+def test_replayer_steps_to_the_showdown(app: AppTest, facts: Facts) -> None:
+    open_page(app, "replayer", hand=str(facts.broken_id))
+    steps = app.get("button_group")[1]
+    steps.set_value("Showdown").run()
+    assert not app.exception
+    drawn = html(app)
+    assert "collects" in drawn
+    assert "sd-winner" in drawn
+    pots, results = app.dataframe[0].value, app.dataframe[1].value
+    assert list(pots["pot"])[:1] == ["main"]
+    assert "a (b) c" in set(results["name"])
+
+
+def test_replayer_shows_the_draws(app: AppTest, facts: Facts) -> None:
+    open_page(app, "replayer", hand=str(facts.draw_id))
+    assert app.get("button_group")[1].options == [
+        "predraw", "first draw", "second draw", "third draw", "Showdown"
+    ]  # fmt: skip
+    app.get("button_group")[1].set_value("first draw").run()
+    drawn = html(app)
+    # Alice throws K♣ K♠ and draws 4♠ 8♦; Cara's two cards stay hidden.
+    assert "Alice</span><span>discards 2</span>" in drawn
+    assert 'title="Kc"' in drawn and 'title="4s"' in drawn and 'title="8d"' in drawn
+    assert "Cara</span><span>discards 2</span>" in drawn
+    assert drawn.count(">drew 2<") == 2
+    assert "Pot $0.45 → $0.65" in drawn
+
+
+def test_replayer_finds_a_hand_by_room_id(app: AppTest, facts: Facts) -> None:
+    open_page(app, "replayer")
+    app.get("button_group")[0].set_value("By room hand id").run()
+    app.text_input(key="replay-site-id").input(BROKEN_HAND).run()
+    assert not app.exception
+    assert f"hand #{BROKEN_HAND}" in app.markdown[0].value
+
+
+def test_replayer_defaults_to_the_heros_latest_day(app: AppTest, facts: Facts) -> None:
+    open_page(app, "replayer")
+    assert app.selectbox(key="replay-player").value == "Hero"
+    assert app.date_input(key="replay-day").value == facts.last_hero_day
+    assert "★ Hero" in html(app)
+    assert "sd-hero" in html(app)
+
+
+def test_data_quality_lists_violations_rejects_and_unsupported(app: AppTest, facts: Facts) -> None:
+    open_page(app, "data_quality")
+    shown = metrics(app)
+    assert shown["Hands with rule errors"] == "1"
+    assert shown["Rejected hands"] == "1"
+    assert shown["Unsupported hands"] == "2"
+    by_code = app.dataframe[0].value
+    assert set(by_code["code"]) == facts.broken_codes
+    assert set(by_code["room"]) == {"pokerstars"}
+    flagged = app.dataframe[1].value
+    assert set(flagged["site_hand_id"]) == {BROKEN_HAND}
+    assert flagged["replay"].str.startswith(f"replayer?hand={facts.broken_id}").all()
+    assert any(facts.reject_id in block.value for block in app.code)
+    unsupported = app.dataframe[-2].value
+    assert set(unsupported["label"]) == {"Hold'em No Limit", "td27"}
+
+
+def test_violation_codes_open_on_the_linked_code(app: AppTest) -> None:
+    open_page(app, "violation_codes", code="SIZ014")
+    assert app.selectbox[0].value == "SIZ014"
+    assert app.subheader[0].value == "SIZ014 — All-in with chips behind"
+    assert "**Meaning:**" in app.markdown[0].value
+    assert "Carol: calls" in app.markdown[0].value  # the documented example hand
+    catalogue = app.dataframe[0].value
+    assert len(catalogue) == len(CODES)
+    app.selectbox[0].select("CAP001").run()
+    assert app.subheader[0].value == "CAP001 — Raise after the cap"
+
+
+def test_sessions_graph_and_table_of_the_hero(app: AppTest, facts: Facts) -> None:
+    open_page(app, "sessions")
+    assert app.sidebar.selectbox(key="sessions-player").value == "Hero"
+    shown = metrics(app)
+    assert shown["Hands"] == str(sum(facts.hero_hands.values()))
+    # 40 stud hands a session, then 20 triple-draw hands a session, hours apart.
+    assert shown["Sessions"] == "4"
+    assert shown["Net won"] == f"{facts.hero_net:,.2f}"
+    table = app.dataframe[0].value
+    assert list(table["hands"]) == [40, 40, 20, 20]
+    assert abs(table["net"].sum() - facts.hero_net) < 1e-9
+    assert len(app.get("vega_lite_chart")) == 1
+    app.sidebar.selectbox(key="sessions-session").select(3).run()
+    assert metrics(app)["Hands"] == "20"
+
+
+def test_player_stats_table_filters_by_game_and_player(app: AppTest, facts: Facts) -> None:
+    open_page(app, "player_stats")
+    everyone = app.dataframe[0].value
+    hero = everyone[everyone["player"] == "Hero"]
+    assert dict(zip(hero["game"], hero["hands"], strict=True)) == {
+        "Seven-card stud": facts.hero_hands["stud"],
+        "2-7 triple draw": facts.hero_hands["td27"],
+    }
+    assert {"vpip", "went_to_showdown"} <= set(everyone.columns)
+    app.sidebar.selectbox(key="stats-game").select("td27").run()
+    assert set(app.dataframe[0].value["game"]) == {"2-7 triple draw"}
+    app.sidebar.selectbox(key="stats-player").select("Hero").run()
+    assert not app.exception
+    only = app.dataframe[0].value
+    assert list(only["player"]) == ["Hero"]
+    assert list(only["hands"]) == [facts.hero_hands["td27"]]
+
+
+def test_player_stats_shows_the_heros_stud_starting_hands(app: AppTest, facts: Facts) -> None:
+    open_page(app, "player_stats")
+    app.sidebar.selectbox(key="stats-player").select("Hero").run()
+    assert app.subheader[0].value == "Stud starting hands of Hero"
+    groups = app.dataframe[1].value
+    assert groups["dealt"].sum() == facts.hero_hands["stud"]
+
+
+def test_leaks_rank_the_heros_leaks_with_the_hands_behind(app: AppTest, facts: Facts) -> None:
+    open_page(app, "leaks")
+    ranked = app.dataframe[0].value
+    assert len(ranked) > 0
+    assert list(ranked["rank"]) == list(range(1, len(ranked) + 1))
+    behind = app.dataframe[1].value
+    assert 0 < len(behind) <= 50
+    assert set(behind["site_hand_id"]) <= facts.hero_hand_ids
+    assert behind["replay"].str.startswith("replayer?hand=").all()
+    assert "Typical hands: [1](replayer?hand=" in app.markdown[-1].value
+
+
+def test_pages_read_a_parquet_dataset(facts: Facts, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENV_VAR, str(facts.db.parent / "parquet"))
+    app = open_page(AppTest.from_file(APP, default_timeout=TIMEOUT), "overview")
+    assert metrics(app)["Hands stored"] == f"{facts.hands:,}"
+    assert any("no import log" in caption.value for caption in app.caption)
+    app = open_page(
+        AppTest.from_file(APP, default_timeout=TIMEOUT), "replayer", hand=str(facts.broken_id)
+    )
+    assert "violation_codes?code=SIZ014" in html(app)
+    app = open_page(AppTest.from_file(APP, default_timeout=TIMEOUT), "sessions")
+    assert metrics(app)["Sessions"] == "4"
+    app = open_page(AppTest.from_file(APP, default_timeout=TIMEOUT), "data_quality")
+    shown = metrics(app)
+    assert (shown["Rejected hands"], shown["Unsupported hands"]) == ("1", "2")
+    assert any(facts.reject_id in block.value for block in app.code)
