@@ -27,8 +27,8 @@ from studdraw.pipeline import analytics
 from studdraw.pipeline.analytics import report as analytics_report
 from studdraw.pipeline.progress import file_progress
 from studdraw.pipeline.rules.validate import Validation
-from studdraw.pipeline.store.ingest import DEFAULT_BATCH
-from studdraw.pipeline.store.report import run_ingest
+from studdraw.pipeline.store.ingest import DEFAULT_BATCH, DEFAULT_TASK_BYTES
+from studdraw.pipeline.store.report import Engine, run_ingest
 from studdraw.pipeline.synth import DEFAULT_START, SynthOptions, render, synthesize
 
 app = typer.Typer(
@@ -137,16 +137,39 @@ def ingest(
             help="Worker processes (default: the number of cores); 1 runs in-process.", min=1
         ),
     ] = None,
-    batch_size: Annotated[int, typer.Option(help="Hands per transaction.", min=1)] = DEFAULT_BATCH,
+    batch_size: Annotated[
+        int, typer.Option(help="Hands per transaction (local engine; Dask: one per task).", min=1)
+    ] = DEFAULT_BATCH,
     wait: Annotated[
         float, typer.Option(help="Seconds to wait for another process using the database.")
     ] = 60.0,
     json_output: Annotated[
         bool, typer.Option("--json", help="Print the summary as one JSON object on stdout.")
     ] = False,
+    engine: Annotated[
+        Engine,
+        typer.Option(
+            help="local: a process pool on this machine; dask: Dask tasks on a cluster "
+            "(docs/scaling.md). The store is the same."
+        ),
+    ] = Engine.LOCAL,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            help="With --engine dask: the scheduler, tcp://HOST:PORT (default: a LocalCluster "
+            "of --workers processes)."
+        ),
+    ] = None,
+    task_mb: Annotated[
+        int, typer.Option(help="With --engine dask: MiB of history text per task.", min=1)
+    ] = DEFAULT_TASK_BYTES >> 20,
 ) -> None:
     """Import hand histories into the store: parse, replay, normalize, write (idempotent).
-    Exits 1 if a file could not be read, 2 if the database is busy or incompatible."""
+    Exits 1 if a file could not be read, 2 if the database is busy or incompatible (or the
+    Dask engine cannot start)."""
+    if scheduler is not None and engine is not Engine.DASK:
+        Console(stderr=True).print("[red]error:[/red] --scheduler needs --engine dask")
+        raise typer.Exit(code=2)
     code = run_ingest(
         paths,
         db=db,
@@ -155,6 +178,9 @@ def ingest(
         batch_size=batch_size,
         wait=wait,
         json_output=json_output,
+        engine=engine,
+        scheduler=scheduler,
+        task_bytes=task_mb << 20,
     )
     if code:
         raise typer.Exit(code=code)

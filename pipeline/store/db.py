@@ -8,7 +8,7 @@ lock error, which `open_store` turns into a bounded wait and then a clear `Store
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -187,22 +187,33 @@ class Store:
             if per_site is None:
                 per_site = known.stored[site] = {}
             per_site[hand_id] = digest
+        known.recorded = self.recorded()
+        return known
+
+    def recorded(self) -> set[Key]:
+        """The keys of every reject and unsupported hand recorded."""
+        recorded: set[Key] = set()
         for name in (REJECTS.name, UNSUPPORTED.name):
             rows = self.connection.execute(
                 f"SELECT site, CASE WHEN site IS NULL THEN source_path ELSE '' END, content_hash "
                 f"FROM {name}"
             ).fetchall()
-            known.recorded.update((site, key, digest) for site, key, digest in rows)
-        return known
+            recorded.update((site, key, digest) for site, key, digest in rows)
+        return recorded
 
-    def stored_hashes(self, sites: list[str], hand_ids: list[str]) -> dict[tuple[str, str], int]:
+    def stored_hashes(
+        self, sites: list[str], hand_ids: list[str], before_import: int | None = None
+    ) -> dict[tuple[str, str], int]:
         """The content hash of each of these (site, hand id) already in `hands` (a hash join
-        with the batch's ids: the store, not a growing in-memory set, says what is stored)."""
+        with the batch's ids: the store, not a growing in-memory set, says what is stored);
+        with `before_import`, only hands stored by earlier imports (what a run began with)."""
         con = self.connection
         con.register("_studdraw_ids", pa.table({"site": sites, "site_hand_id": hand_ids}))
         rows = con.execute(
             f"SELECT h.site, h.site_hand_id, h.content_hash FROM {HANDS.name} h "
             "JOIN _studdraw_ids USING (site, site_hand_id)"
+            + ("" if before_import is None else " WHERE h.import_id < ?"),
+            [] if before_import is None else [before_import],
         ).fetchall()
         con.unregister("_studdraw_ids")
         return {(site, hand_id): digest for site, hand_id, digest in rows}
@@ -241,21 +252,52 @@ class Store:
                 con.register("_studdraw_batch", batch)
                 con.execute(f"INSERT INTO {table.name} BY NAME SELECT * FROM _studdraw_batch")
                 con.unregister("_studdraw_batch")
-            if imports:
-                marks = ", ".join("?" for _ in IMPORTS.columns)
-                con.executemany(
-                    f"INSERT OR REPLACE INTO {IMPORTS.name} VALUES ({marks})",
-                    [row.values() for row in imports],
-                )
-            part_rows = [
-                (str(parquet_root), part.path, part.table, part.rows, part.import_id)
-                for part in parts
-            ]
-            if part_rows:
-                con.executemany(
-                    f"INSERT INTO {PARQUET_PARTS.name} VALUES (?, ?, ?, ?, ?)", part_rows
-                )
+            self._record(imports, parts, parquet_root)
             con.execute("COMMIT")
         except BaseException:
             con.execute("ROLLBACK")
             raise
+
+    def write_files(
+        self,
+        files: Mapping[str, Sequence[Path]],
+        imports: Sequence[ImportRow],
+        parts: Iterable[Part] = (),
+        parquet_root: Path | None = None,
+    ) -> None:
+        """`write` for a batch that workers wrote as Parquet files (per table): DuckDB reads
+        them itself, so the rows never pass through this process's Python objects."""
+        con = self.connection
+        con.execute("BEGIN")
+        try:
+            for table in BATCH_TABLES:
+                paths = [str(path) for path in files.get(table.name, ())]
+                if paths:
+                    con.execute(
+                        f"INSERT INTO {table.name} BY NAME SELECT * FROM "
+                        "read_parquet(?, hive_partitioning = false)",
+                        [paths],
+                    )
+            self._record(imports, parts, parquet_root)
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+
+    def _record(
+        self, imports: Sequence[ImportRow], parts: Iterable[Part], parquet_root: Path | None
+    ) -> None:
+        """The imports' new state and the batch's Parquet parts, inside the caller's
+        transaction."""
+        con = self.connection
+        if imports:
+            marks = ", ".join("?" for _ in IMPORTS.columns)
+            con.executemany(
+                f"INSERT OR REPLACE INTO {IMPORTS.name} VALUES ({marks})",
+                [row.values() for row in imports],
+            )
+        part_rows = [
+            (str(parquet_root), part.path, part.table, part.rows, part.import_id) for part in parts
+        ]
+        if part_rows:
+            con.executemany(f"INSERT INTO {PARQUET_PARTS.name} VALUES (?, ?, ?, ?, ?)", part_rows)

@@ -51,6 +51,10 @@ DEFAULT_BATCH: Final = 2500
 """Hands per transaction: enough that commits cost little, few enough that the batches in flight
 (one per worker, one or two at the writer, ~50 kB a hand as text, objects and Arrow rows) keep a
 two-worker import of a million hands under 1 GB."""
+DEFAULT_TASK_BYTES: Final = 8 << 20
+"""History text per Dask task (`--engine dask`): ~4,000 hands, a second or two of a worker's
+time, so the scheduler's few milliseconds a task are lost in it, a million hands make ~250
+tasks to balance, and a task's texts and rows on its worker (~50 MB) stay small."""
 COUNTS: Final = ("hands_seen", "stored", "duplicates", "rejected", "unsupported")
 
 
@@ -121,12 +125,12 @@ def ingest(
     files = list(discover_files(paths)) if files is None else files
     store = open_store(options.db, options.wait_seconds, on_wait)
     thresholds = gc.get_threshold()
-    _collect_garbage_less()
+    collect_garbage_less()
     try:
         importer = _Importer(store, options)
         with _executor(options.workers) as executor:
             importer.run(files, executor, advance)
-        summary = importer.summary()
+        summary = summarize(importer.rows.values(), importer.reasons, options.workers)
     finally:
         gc.set_threshold(*thresholds)
         store.close()
@@ -144,7 +148,7 @@ class _InProcess(Executor):
         return future
 
 
-def _collect_garbage_less() -> None:
+def collect_garbage_less() -> None:
     """Parsing and replaying allocate many short-lived, acyclic objects, freed by reference
     counting; the cyclic collector's default 700-allocation trigger spends ~10% of the time
     scanning them for nothing."""
@@ -159,7 +163,7 @@ def _executor(workers: int) -> Executor:
     # import the pipeline themselves (once each: they live as long as the pool).
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     return ProcessPoolExecutor(
-        max_workers=workers, mp_context=context, initializer=_collect_garbage_less
+        max_workers=workers, mp_context=context, initializer=collect_garbage_less
     )
 
 
@@ -270,7 +274,7 @@ class _Importer:
                     delta["duplicates"] += 1
                 else:
                     self.known.recorded.add(key)
-                    batch.rejects.append(_changed(hand, hand_id, digest, import_id))
+                    batch.rejects.append(changed_reject(hand, hand_id, digest, import_id))
                     delta["rejected"] += 1
                     delta["changed"] += 1
                 return
@@ -312,7 +316,9 @@ class _Importer:
                     delta["duplicates"] += 1
                 else:
                     self.known.recorded.add(key)
-                    reject = _changed(item.hand, site_id[1], item.content_hash, item.import_id)
+                    reject = changed_reject(
+                        item.hand, site_id[1], item.content_hash, item.import_id
+                    )
                     rejects.append(reject)
                     delta["rejected"] += 1
                     delta["changed"] += 1
@@ -323,7 +329,10 @@ class _Importer:
         if result is not None:
             if len(keep) < hand_index:
                 tables = keep_hands(tables, keep)
-            self._count_quality(tables, batch)
+            with_errors, reasons = quality(tables)
+            for import_id, count in with_errors.items():
+                batch.delta(import_id)["with_errors"] += count
+            self.reasons.update(reasons)
         if batch.rejects or len(rejects) > len(batch.rejects):
             extra = normalize_rejects(rejects)
             if REJECTS.name in tables:
@@ -333,7 +342,7 @@ class _Importer:
             stored = tables[HANDS.name].num_rows
             tables = shift_hand_ids(tables, self.next_hand_id)
             self.next_hand_id += stored
-        touched = self._apply(batch)
+        touched = apply_counts(self.rows, batch.deltas, batch.finished)
         parts: list[Part] = []
         if self.dataset is not None and tables and touched:
             token = f"{self.token}-{batch.number:06d}"
@@ -342,50 +351,9 @@ class _Importer:
         if self.dataset is not None:
             self.dataset.publish(parts)
 
-    def _count_quality(self, tables: Tables, batch: _Batch) -> None:
-        hands = tables[HANDS.name]
-        for import_id, errors in zip(
-            hands.column("import_id").to_pylist(), hands.column("errors").to_pylist(), strict=True
-        ):
-            if errors:
-                batch.delta(import_id)["with_errors"] += 1
-        unsupported = tables[UNSUPPORTED.name]
-        self.reasons.update(
-            (site or "unknown", label or "?", reason)
-            for site, label, reason in zip(
-                unsupported.column("site").to_pylist(),
-                unsupported.column("game_label").to_pylist(),
-                unsupported.column("reason").to_pylist(),
-                strict=True,
-            )
-        )
 
-    def _apply(self, batch: _Batch) -> list[ImportRow]:
-        """Add the batch's counts to its imports' rows; the rows to write with the batch."""
-        for import_id, delta in batch.deltas.items():
-            row = self.rows[import_id]
-            for name, value in delta.items():
-                setattr(row, name, getattr(row, name) + value)
-        for import_id, (status, error) in batch.finished.items():
-            row = self.rows[import_id]
-            row.status, row.error, row.finished_at = status, error, _now()
-        return [self.rows[i] for i in sorted(batch.deltas.keys() | batch.finished.keys())]
-
-    def summary(self) -> IngestSummary:
-        summary = IngestSummary(workers=self.options.workers, unsupported_reasons=self.reasons)
-        for row in self.rows.values():
-            for name in (*COUNTS, "changed", "with_errors"):
-                setattr(summary, name, getattr(summary, name) + getattr(row, name))
-            site = summary.by_site.setdefault(row.site or "unknown", Counter())
-            site.update({name: getattr(row, name) for name in COUNTS})
-            if row.status == "skipped":
-                summary.skipped_files += 1
-            elif row.status == "failed":
-                summary.failed_files.append((row.path, row.error or ""))
-        return summary
-
-
-def _changed(hand: HandText, hand_id: str, digest: int, import_id: int) -> Reject:
+def changed_reject(hand: HandText, hand_id: str, digest: int, import_id: int) -> Reject:
+    """A hand whose id is stored with other content: kept apart, never overwriting the store."""
     return Reject(
         hand,
         hand_id,
@@ -395,3 +363,61 @@ def _changed(hand: HandText, hand_id: str, digest: int, import_id: int) -> Rejec
         None,
         import_id,
     )
+
+
+def quality(tables: Tables) -> tuple[Counter[int], Counter[tuple[str, str, str]]]:
+    """Of a batch about to be written: stored hands with rule errors per import, and the
+    unsupported hands per (site, game label, reason)."""
+    hands = tables[HANDS.name]
+    with_errors = Counter(
+        import_id
+        for import_id, errors in zip(
+            hands.column("import_id").to_pylist(), hands.column("errors").to_pylist(), strict=True
+        )
+        if errors
+    )
+    unsupported = tables[UNSUPPORTED.name]
+    reasons = Counter(
+        (site or "unknown", label or "?", reason)
+        for site, label, reason in zip(
+            unsupported.column("site").to_pylist(),
+            unsupported.column("game_label").to_pylist(),
+            unsupported.column("reason").to_pylist(),
+            strict=True,
+        )
+    )
+    return with_errors, reasons
+
+
+def apply_counts(
+    rows: dict[int, ImportRow],
+    deltas: dict[int, Counter[str]],
+    finished: dict[int, tuple[str, str | None]],
+) -> list[ImportRow]:
+    """Add a batch's counts (and the files it finishes) to their imports' rows; the rows to
+    write with the batch."""
+    for import_id, delta in deltas.items():
+        row = rows[import_id]
+        for name, value in delta.items():
+            setattr(row, name, getattr(row, name) + value)
+    for import_id, (status, error) in finished.items():
+        row = rows[import_id]
+        row.status, row.error, row.finished_at = status, error, _now()
+    return [rows[i] for i in sorted(deltas.keys() | finished.keys())]
+
+
+def summarize(
+    rows: Iterable[ImportRow], reasons: Counter[tuple[str, str, str]], workers: int
+) -> IngestSummary:
+    """The run's summary from its imports' rows (files, seconds: the caller's)."""
+    summary = IngestSummary(workers=workers, unsupported_reasons=reasons)
+    for row in rows:
+        for name in (*COUNTS, "changed", "with_errors"):
+            setattr(summary, name, getattr(summary, name) + getattr(row, name))
+        site = summary.by_site.setdefault(row.site or "unknown", Counter())
+        site.update({name: getattr(row, name) for name in COUNTS})
+        if row.status == "skipped":
+            summary.skipped_files += 1
+        elif row.status == "failed":
+            summary.failed_files.append((row.path, row.error or ""))
+    return summary

@@ -81,6 +81,15 @@ class ParquetDataset:
             if staged.exists():
                 staged.replace(final)
 
+    def staged_path(self, part: Part) -> Path:
+        """Where a part is while staged (what a loader reads before `publish`)."""
+        return _staged_name(self.root / part.path)
+
+    def discard(self, parts: Iterable[Part]) -> None:
+        """Delete staged parts (a scratch dataset, once their rows are loaded elsewhere)."""
+        for part in parts:
+            self.staged_path(part).unlink(missing_ok=True)
+
     def recover(self, committed: Collection[str]) -> tuple[int, int]:
         """After a crash: publish staged parts whose path is in `committed`, delete the rest.
         Returns (published, deleted)."""

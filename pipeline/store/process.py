@@ -64,7 +64,13 @@ class ProcessedBatch:
 def process_hands(items: Sequence[PendingHand]) -> ProcessedBatch:
     """Parse, replay and normalize a batch of hand texts, CHUNK hands at a time: only a chunk's
     records and replays are alive at once, while the batch (one transaction) can be larger."""
-    parts = [_process_chunk(items[start : start + CHUNK]) for start in range(0, len(items), CHUNK)]
+    return join_batches(
+        [_process_chunk(items[start : start + CHUNK]) for start in range(0, len(items), CHUNK)]
+    )
+
+
+def join_batches(parts: Sequence[ProcessedBatch]) -> ProcessedBatch:
+    """Processed batches as one, in order (hand ids renumbered from 0 across them)."""
     if len(parts) == 1:
         return parts[0]
     shifted: list[Tables] = []

@@ -8,16 +8,26 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
+from enum import StrEnum
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from studdraw.parsers.files import discover_files
 from studdraw.pipeline.progress import file_progress
 
 from .db import StoreLockedError, StoreVersionError
-from .ingest import COUNTS, IngestOptions, IngestSummary, ingest
+from .ingest import COUNTS, DEFAULT_TASK_BYTES, IngestOptions, IngestSummary, ingest
+
+
+class Engine(StrEnum):
+    """Where an import's parsing runs: a process pool here, or Dask tasks on a cluster."""
+
+    LOCAL = "local"
+    DASK = "dask"
 
 
 def run_ingest(
@@ -29,23 +39,35 @@ def run_ingest(
     batch_size: int,
     wait: float,
     json_output: bool,
+    engine: Engine = Engine.LOCAL,
+    scheduler: str | None = None,
+    task_bytes: int = DEFAULT_TASK_BYTES,
 ) -> int:
     """Run an import and print its summary; the exit code (0 ok, 1 unreadable files, 2 the
-    store could not be opened)."""
+    store could not be opened, or the Dask engine could not start)."""
     stderr = Console(stderr=True)
     options = IngestOptions(db, parquet, workers or os.cpu_count() or 1, batch_size, wait)
     files = list(discover_files(paths))
+
+    def on_wait(message: str) -> None:
+        stderr.print(f"[yellow]waiting:[/yellow] {message}")
+
     try:
         with file_progress(files, stderr) as advance:
-            summary = ingest(
-                paths,
-                options,
-                advance,
-                on_wait=lambda message: stderr.print(f"[yellow]waiting:[/yellow] {message}"),
-                files=files,
-            )
-    except (StoreLockedError, StoreVersionError) as error:
-        stderr.print(f"[red]error:[/red] {error}")
+            if engine is Engine.DASK:
+                summary = _ingest_dask(
+                    paths,
+                    options,
+                    scheduler=scheduler,
+                    task_bytes=task_bytes,
+                    advance=advance,
+                    on_wait=on_wait,
+                    files=files,
+                )
+            else:
+                summary = ingest(paths, options, advance, on_wait=on_wait, files=files)
+    except (StoreLockedError, StoreVersionError, EngineUnavailableError) as error:
+        stderr.print(f"[red]error:[/red] {escape(str(error))}")
         return 2
     for path, reason in summary.failed_files:
         stderr.print(f"[red]error:[/red] cannot read {path}: {reason}")
@@ -57,6 +79,42 @@ def run_ingest(
         if summary.unsupported_reasons:
             console.print(unsupported_table(summary))
     return 1 if summary.failed_files else 0
+
+
+class EngineUnavailableError(Exception):
+    """The engine asked for cannot run: Dask is not installed, or its scheduler is unreachable."""
+
+
+def _ingest_dask(
+    paths: list[Path],
+    options: IngestOptions,
+    *,
+    scheduler: str | None,
+    task_bytes: int,
+    advance: Callable[[Path], None],
+    on_wait: Callable[[str], None],
+    files: list[Path],
+) -> IngestSummary:
+    """The Dask runner, imported only when asked for: Dask is an optional extra."""
+    try:
+        from .dask_engine import ClusterError, DaskOptions, ingest_dask  # noqa: PLC0415
+    except ModuleNotFoundError as error:
+        if error.name not in ("dask", "distributed"):
+            raise
+        raise EngineUnavailableError(
+            "--engine dask needs Dask, which is not installed: pip install 'studdraw[dask]'"
+        ) from None
+    try:
+        return ingest_dask(
+            paths,
+            options,
+            DaskOptions(scheduler, task_bytes),
+            advance=advance,
+            on_wait=on_wait,
+            files=files,
+        )
+    except ClusterError as error:
+        raise EngineUnavailableError(str(error)) from None
 
 
 def summary_table(summary: IngestSummary, db: Path) -> Table:

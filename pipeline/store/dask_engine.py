@@ -1,0 +1,887 @@
+"""`studdraw ingest --engine dask`: the local engine's import, with the splitting, parsing,
+replaying, normalizing and Parquet writing done by Dask tasks on a cluster.
+
+What runs where:
+
+- the client (this process) lists the files, hashes each one (a file fully imported before is
+  skipped, as locally), cuts big files into byte ranges that start at hand starts
+  (`plan_ranges`), and bundles ranges and small files into tasks of about `task_bytes`;
+- a worker splits a task into hand texts (`split_task`, kept on the worker) and the client
+  fetches only their keys: site, first-line hand id, content hash;
+- the client decides, in task order, which hands are new exactly as the local engine does
+  (against the store as it was when the run began, the rejects recorded, the hands met earlier
+  in the run), and a worker parses, replays and normalizes those (`process_task`, the store's
+  `process_hands`); the client fetches their fates and assigns the store's hand ids in order;
+- a worker writes the task's rows as staged Parquet parts in the hive layout of `--parquet`
+  (`finish_task`);
+- the client loads each task's parts into DuckDB (DuckDB reads the files) with the imports'
+  rows in ONE transaction, in task order, then publishes the parts.
+
+Only keys and fates (tens of bytes a hand) reach the client; texts and rows stay on the workers
+and the shared storage. The tables, hand ids included, are those the local engine writes from
+the same input. Without `--parquet` the parts go to a scratch folder beside the database and are
+deleted once loaded.
+
+A task that keeps failing (Dask retries it `RETRIES` times) is split up: each of its files is
+tried as a task of its own, and the hands of a file that fails again are stored as
+`internal_error` rejects with the failure as the reason; the rest of the job goes on.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import io
+import os
+import re
+import shutil
+import time
+import uuid
+from collections import Counter, deque
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import Enum
+from pathlib import Path
+from typing import Any, BinaryIO, Final
+
+import pyarrow as pa
+from distributed import Client, Future, LocalCluster, wait
+
+from studdraw.parsers.dialects.base import Room
+from studdraw.parsers.files import CHUNK_SIZE, Encoding, decode_line, discover_files
+from studdraw.parsers.model import HandText, SourceRef
+from studdraw.parsers.reader import HistoryFile, open_history
+
+from .db import ImportRow, Key, Store, open_store, record_key
+from .ingest import (
+    DEFAULT_TASK_BYTES,
+    IngestOptions,
+    IngestSummary,
+    apply_counts,
+    changed_reject,
+    collect_garbage_less,
+    quality,
+    summarize,
+)
+from .normalize import Reject, Tables, keep_hands, normalize_rejects, shift_hand_ids
+from .parquet import ParquetDataset, Part
+from .process import (
+    REJECTED,
+    STORED,
+    PendingHand,
+    ProcessedBatch,
+    content_hash,
+    join_batches,
+    process_hands,
+)
+from .schema import HANDS, REJECTS
+
+RETRIES: Final = 2
+FAULT_ENV: Final = "STUDDRAW_DASK_FAULT"
+"""Fault drill, read when an import starts and sent with its tasks: comma-separated
+`STAGE:TEXT[:FOLDER]` items make the `split`, `process` or `finish` task of any file whose path
+contains TEXT raise; with FOLDER, only its first attempt (a marker file there remembers it)."""
+_LINE_END: Final = re.compile(rb"\r\n|\r|\n")
+
+
+class ClusterError(Exception):
+    """The Dask scheduler given cannot be reached."""
+
+
+class InjectedFailureError(RuntimeError):
+    """A failure asked for through `FAULT_ENV`."""
+
+
+# -- the client's plan: byte ranges cut at hand starts --------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """Hands of one file for a worker to split: the whole file (`end` None from `start` 0), or
+    the bytes [start, end) (end None: to the end), `start` being a hand start on line `line`."""
+
+    path: str  # as found: what the hands' `source_path` says
+    location: str  # absolute: what a worker opens
+    import_id: int
+    start: int = 0
+    end: int | None = None
+    line: int = 1
+
+
+def can_cut(history: HistoryFile) -> bool:
+    """Whether a file's hands can be split from any hand start on: a room using the shared
+    chunked splitter, in a byte encoding where a line end is one byte (not UTF-16)."""
+    room = history.room
+    return (
+        room is not None
+        and not history.encoding.is_utf16
+        and type(room).hand_texts is Room.hand_texts
+        and type(room).split is Room.split
+    )
+
+
+def plan_ranges(history: HistoryFile, size: int, task_bytes: int) -> list[tuple[int, int]]:
+    """(start, first line) of each byte range a file is cut into, about `task_bytes` apart,
+    each starting at a hand start; one range (0, 1) for a file that is small or cannot be cut."""
+    if size < task_bytes * 3 // 2 or not can_cut(history):
+        return [(0, 1)]
+    assert history.room is not None
+    cuts = [0]
+    with history.path.open("rb") as stream:
+        target = task_bytes
+        while size - target >= task_bytes // 2:
+            found = _hand_start_from(stream, target, history.room.hand_start)
+            if found is None:
+                break
+            cuts.append(found)
+            target = found + task_bytes
+        return list(zip(cuts, _line_numbers(stream, cuts), strict=True))
+
+
+def _hand_start_from(stream: BinaryIO, target: int, hand_start: re.Pattern[str]) -> int | None:
+    """Offset of the first line at or after byte `target` (> 0) that starts a hand, judged as
+    the splitter judges a line (decoded, `hand_start.match`); None if no hand starts there."""
+    stream.seek(target - 1)  # the byte before tells whether `target` itself starts a line
+    base, data = target - 1, b""
+    while True:
+        chunk = stream.read(1 << 16)
+        data += chunk
+        position = 0  # where the line holding `position` begins its search for its end
+        while True:
+            end = _LINE_END.search(data, position)
+            if end is None or (chunk and end.end() == len(data)):
+                break  # the line end, or a CR's LF, may be in the next chunk
+            start = end.end()
+            following = _LINE_END.search(data, start)
+            if following is None and chunk:
+                break  # the line is not whole yet
+            line = data[start : following.start() if following else len(data)]
+            if hand_start.match(decode_line(line)):
+                return base + start
+            position = start
+        if not chunk:
+            return None
+        data, base = data[position:], base + position
+
+
+def _line_numbers(stream: BinaryIO, cuts: Sequence[int]) -> list[int]:
+    """The line number at each cut (line ends as the splitter counts them: LF, CRLF, lone CR)."""
+    numbers, count, position, after_cr = [], 0, 0, False
+    stream.seek(0)
+    for cut in cuts:
+        while position < cut:
+            data = stream.read(min(CHUNK_SIZE, cut - position))
+            if not data:
+                break
+            count += data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n")
+            count -= after_cr and data.startswith(b"\n")
+            after_cr, position = data.endswith(b"\r"), position + len(data)
+        numbers.append(count + 1)
+    return numbers
+
+
+# -- the workers' stages ----------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class HandKeys:
+    """What the client needs of each split hand to decide its fate, in split order; `poison`:
+    the hands of a file whose tasks kept failing, with the failure."""
+
+    sites: list[str | None] = field(default_factory=list)
+    hand_ids: list[str | None] = field(default_factory=list)
+    digests: list[int] = field(default_factory=list)
+    import_ids: list[int] = field(default_factory=list)
+    paths: list[str] = field(default_factory=list)
+    poison: dict[int, str] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class SplitHands:
+    """A task's hand texts (they stay on the worker) and their keys."""
+
+    hands: list[HandText] = field(default_factory=list)
+    keys: HandKeys = field(default_factory=HandKeys)
+
+    def extend(self, other: SplitHands) -> None:
+        offset = len(self.hands)
+        self.hands += other.hands
+        keys, more = self.keys, other.keys
+        keys.sites += more.sites
+        keys.hand_ids += more.hand_ids
+        keys.digests += more.digests
+        keys.import_ids += more.import_ids
+        keys.paths += more.paths
+        keys.poison.update({offset + i: reason for i, reason in more.poison.items()})
+
+
+def split_segment(segment: Segment) -> SplitHands:
+    """The segment's hand texts, identical (offsets and lines included) to those the reader
+    cuts from the whole file, with their first-line ids and content hashes."""
+    location = Path(segment.location)
+    history = open_history(location)
+    room = history.room
+    if room is None:
+        texts = [HandText(history.head, SourceRef(segment.path, 0, 1), None)]
+    elif segment.start == 0 and segment.end is None:
+        with location.open("rb") as stream:
+            texts = list(room.hand_texts(stream, history.encoding, segment.path))
+    else:
+        with location.open("rb") as stream:
+            stream.seek(segment.start)
+            size = -1 if segment.end is None else segment.end - segment.start
+            window = io.BytesIO(stream.read(size))
+        encoding = history.encoding if segment.start == 0 else Encoding(history.encoding.name, 0)
+        texts = [
+            HandText(
+                hand.text,
+                SourceRef(
+                    hand.source.path,
+                    hand.source.offset + segment.start,
+                    hand.source.line + segment.line - 1,
+                ),
+                hand.site,
+            )
+            for hand in room.hand_texts(window, encoding, segment.path)
+        ]
+    count = len(texts)
+    keys = HandKeys(
+        [hand.site for hand in texts],
+        [room.hand_id(hand.text) if room else None for hand in texts],
+        [content_hash(hand.text) for hand in texts],
+        [segment.import_id] * count,
+        [segment.path] * count,
+    )
+    return SplitHands(texts, keys)
+
+
+def split_task(segments: Sequence[Segment], fault: str, key: str) -> SplitHands:
+    """Round 1 on a worker: cut the task's files and ranges into hand texts."""
+    _inject(fault, "split", [segment.path for segment in segments], key)
+    split = SplitHands()
+    for segment in segments:
+        split.extend(split_segment(segment))
+    return split
+
+
+def join_splits(parts: Sequence[SplitHands]) -> SplitHands:
+    """One task's hands again, after its files were split one by one."""
+    split = SplitHands()
+    for part in parts:
+        split.extend(part)
+    return split
+
+
+def keys_of(split: SplitHands) -> HandKeys:
+    return split.keys
+
+
+def process_task(
+    split: SplitHands, positions: Sequence[int], fault: str, key: str
+) -> ProcessedBatch:
+    """Round 2 on a worker: parse, replay and normalize the hands at `positions`."""
+    keys = split.keys
+    _inject(fault, "process", sorted({keys.paths[i] for i in positions}), key)
+    items = [
+        PendingHand(split.hands[i], keys.hand_ids[i], keys.digests[i], keys.import_ids[i])
+        for i in positions
+    ]
+    with _garbage_collected_less():
+        return process_hands(items)
+
+
+@dataclass(frozen=True, slots=True)
+class Fates:
+    """A processed batch's fate per hand and the parsed (site, id) of each stored one."""
+
+    fates: bytes
+    sites: list[str]
+    hand_ids: list[str]
+
+
+def fates_of(batch: ProcessedBatch) -> Fates:
+    hands = batch.tables[HANDS.name]
+    return Fates(
+        batch.fates, hands.column("site").to_pylist(), hands.column("site_hand_id").to_pylist()
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class FinishPlan:
+    """What the client decided about a task's hands, for the worker that writes its parts."""
+
+    root: str
+    token: str
+    import_id: int  # the first import the parts hold rows of
+    offset: int  # store id of the first stored hand
+    keep: list[int] | None  # batch-local ids of the processed hands to store; None: all
+    changed: list[tuple[int, str]]  # (position, id) of hands whose id is stored otherwise
+    poisoned: list[tuple[int, str]]  # (position, reason) of hands whose tasks kept failing
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """A finished task: its staged parts and what the import counts of them."""
+
+    parts: list[Part]
+    with_errors: Counter[int]
+    reasons: Counter[tuple[str, str, str]]
+
+
+def finish_task(
+    split: SplitHands,
+    processed: Sequence[ProcessedBatch],
+    plan: FinishPlan,
+    fault: str = "",
+    key: str = "",
+) -> Finished:
+    """Round 3 on a worker: the task's rows as the local engine's writer makes them (stored
+    hands only, store ids, changed and failed hands as rejects), staged as Parquet parts."""
+    _inject(fault, "finish", sorted(set(split.keys.paths)), key)
+    tables: Tables = dict(join_batches(processed).tables) if processed else {}
+    with_errors: Counter[int] = Counter()
+    reasons: Counter[tuple[str, str, str]] = Counter()
+    if tables:
+        if plan.keep is not None:
+            tables = keep_hands(tables, plan.keep)
+        with_errors, reasons = quality(tables)
+    keys = split.keys
+    extra = [
+        changed_reject(split.hands[i], hand_id, keys.digests[i], keys.import_ids[i])
+        for i, hand_id in plan.changed
+    ] + [
+        Reject(
+            split.hands[i],
+            keys.hand_ids[i],
+            keys.digests[i],
+            "internal_error",
+            reason,
+            None,
+            keys.import_ids[i],
+        )
+        for i, reason in plan.poisoned
+    ]
+    if extra:
+        rows = normalize_rejects(extra)
+        if REJECTS.name in tables:
+            rows = pa.concat_tables([tables[REJECTS.name], rows])
+        tables[REJECTS.name] = rows
+    if HANDS.name in tables:
+        tables = shift_hand_ids(tables, plan.offset)
+    parts = ParquetDataset(Path(plan.root)).stage(tables, plan.token, plan.import_id)
+    return Finished(parts, with_errors, reasons)
+
+
+@contextmanager
+def _garbage_collected_less() -> Iterator[None]:
+    """The local engine's collector setting (`collect_garbage_less`), for this task only: a
+    worker may be shared with other jobs."""
+    thresholds = gc.get_threshold()
+    collect_garbage_less()
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+
+
+def _inject(spec: str, stage: str, paths: Sequence[str], key: str) -> None:
+    """Raise `InjectedFailureError` where the fault drill (`FAULT_ENV`) asks for it."""
+    for item in filter(None, spec.split(",")):
+        wanted, text, folder = [*item.split(":", 2), ""][:3]
+        if wanted != stage or not any(text in path for path in paths):
+            continue
+        if folder:
+            marker = Path(folder) / hashlib.sha1(key.encode()).hexdigest()
+            try:
+                marker.touch(exist_ok=False)
+            except FileExistsError:
+                continue
+        raise InjectedFailureError(f"injected {stage} failure for {text!r}")
+
+
+# -- the client ---------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class DaskOptions:
+    """Where the cluster is (None: a LocalCluster of `IngestOptions.workers` processes) and how
+    big a task is."""
+
+    scheduler: str | None = None
+    task_bytes: int = DEFAULT_TASK_BYTES
+
+
+def ingest_dask(
+    paths: Sequence[Path],
+    options: IngestOptions,
+    dask: DaskOptions,
+    *,
+    advance: Callable[[Path], None] = lambda _path: None,
+    on_wait: Callable[[str], None] | None = None,
+    files: list[Path] | None = None,
+) -> IngestSummary:
+    """`ingest` on a Dask cluster (see the module docstring); the same store and summary."""
+    start = time.perf_counter()
+    files = list(discover_files(paths)) if files is None else files
+    store = open_store(options.db, options.wait_seconds, on_wait)
+    try:
+        with _cluster(dask.scheduler, options.workers) as client:
+            threads = max(1, sum(client.nthreads().values()))  # type: ignore[no-untyped-call]
+            importer = _Importer(store, options, dask, client, threads)
+            try:
+                importer.run(files, advance)
+            finally:
+                importer.close()
+            summary = summarize(importer.rows.values(), importer.reasons, threads)
+    finally:
+        store.close()
+    summary.files = len(files)
+    summary.seconds = time.perf_counter() - start
+    return summary
+
+
+@contextmanager
+def _cluster(scheduler: str | None, workers: int) -> Iterator[Client]:
+    """A client of the scheduler at `scheduler`, or of a LocalCluster of `workers` processes
+    of one thread each (the stages hold the GIL: threads would not run them in parallel)."""
+    if scheduler is not None:
+        try:
+            remote = Client(scheduler)  # type: ignore[no-untyped-call]
+        except OSError as error:
+            raise ClusterError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
+        with remote:
+            yield remote
+        return
+    cluster = LocalCluster(  # type: ignore[no-untyped-call]
+        n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
+    )
+    with cluster, Client(cluster) as client:  # type: ignore[no-untyped-call]
+        yield client
+
+
+class _Stage(Enum):
+    SPLIT = 1  # hands being cut; next: decide which are new
+    PROCESS = 2  # new hands being processed; next: their fates, hand ids
+    FINISH = 3  # parts being written; next: load them into the store
+
+
+@dataclass(slots=True)
+class _Task:
+    number: int
+    segments: list[Segment] = field(default_factory=list)
+    size: int = 0
+    deltas: dict[int, Counter[str]] = field(default_factory=dict)
+    finished: dict[int, tuple[str, str | None]] = field(default_factory=dict)
+    stage: _Stage = _Stage.SPLIT
+    split: Future[SplitHands] | None = None
+    keys: Future[HandKeys] | None = None
+    hand_keys: HandKeys = field(default_factory=HandKeys)
+    pending: dict[int, Key] = field(default_factory=dict)  # position -> key, to process
+    changed: list[tuple[int, str]] = field(default_factory=list)
+    poisoned: list[tuple[int, str]] = field(default_factory=list)
+    groups: list[list[int]] = field(default_factory=list)  # positions of each processed batch
+    processed: list[Future[ProcessedBatch]] = field(default_factory=list)
+    fates: list[Future[Fates]] = field(default_factory=list)
+    plan: FinishPlan | None = None
+    finish: Future[Finished] | None = None
+    new: list[tuple[str, str]] = field(default_factory=list)  # (site, id) it stores
+
+    def delta(self, import_id: int) -> Counter[str]:
+        found = self.deltas.get(import_id)
+        if found is None:
+            found = self.deltas[import_id] = Counter()
+        return found
+
+
+class _Importer:
+    def __init__(
+        self,
+        store: Store,
+        options: IngestOptions,
+        dask: DaskOptions,
+        client: Client,
+        threads: int,
+    ) -> None:
+        self.store = store
+        self.task_bytes = dask.task_bytes
+        self.client = client
+        self.fault = os.environ.get(FAULT_ENV, "")
+        self.token = uuid.uuid4().hex[:12]
+        self.next_hand_id, self.first_import = store.next_ids()
+        self.next_import_id = self.first_import
+        self.rows: dict[int, ImportRow] = {}
+        self.failed: dict[int, str] = {}  # imports a worker and the client could not read
+        self.reasons: Counter[tuple[str, str, str]] = Counter()
+        self.recorded = store.recorded()
+        self.pending: set[Key] = set()
+        self.uncommitted: dict[tuple[str, str], int] = {}  # stored by tasks not yet committed
+        self.queue: deque[_Task] = deque()
+        # Enough tasks ahead to keep every worker busy while the client decides and loads;
+        # few enough that their texts and rows on the workers stay small.
+        self.window = 2 * threads + 2
+        if options.parquet is not None:
+            self.dataset = ParquetDataset(options.parquet)
+            self.dataset.recover(store.committed_parts(self.dataset.root))
+            self.scratch = False
+        else:
+            self.dataset = ParquetDataset(
+                options.db.resolve().with_name(f".{options.db.name}.parts")
+            )
+            self.dataset.recover(())
+            self.scratch = True
+
+    def close(self) -> None:
+        if self.scratch:
+            shutil.rmtree(self.dataset.root, ignore_errors=True)
+
+    def run(self, files: list[Path], advance: Callable[[Path], None]) -> None:
+        tasks = self._plan(files, advance)
+        planned = False
+        while True:
+            while not planned and len(self.queue) < self.window:
+                task = next(tasks, None)
+                if task is None:
+                    planned = True
+                else:
+                    self._submit_split(task)
+                    self.queue.append(task)
+            if not self.queue:
+                return
+            if not self._step():
+                wait(self._awaited(), return_when="FIRST_COMPLETED")  # type: ignore[no-untyped-call]
+
+    # -- planning: files -> tasks ---------------------------------------------------------------
+
+    def _plan(self, files: list[Path], advance: Callable[[Path], None]) -> Iterator[_Task]:
+        """Tasks of about `task_bytes`: ranges of big files, bundles of small ones. A file's
+        ledger row travels with the tasks holding its hands; its final status with the last."""
+        task = _Task(0)
+        for path in files:
+            import_id = self.next_import_id
+            self.next_import_id += 1
+            row = ImportRow(import_id, str(path.resolve()), None, None, None, "running", _now())
+            self.rows[import_id] = row
+            task.delta(import_id)
+            try:
+                row.size = size = path.stat().st_size
+                with path.open("rb") as stream:
+                    row.content_hash = hashlib.file_digest(stream, "sha256").hexdigest()
+                previous = self.store.completed_import(row.content_hash)
+                if previous is not None:
+                    row.site, seen = previous
+                    task.delta(import_id).update(hands_seen=seen, duplicates=seen)
+                    task.finished[import_id] = ("skipped", None)
+                    advance(path)
+                    continue
+                history = open_history(path)
+                ranges = plan_ranges(history, size, self.task_bytes)
+            except OSError as error:
+                task.finished[import_id] = ("failed", error.strerror or str(error))
+                advance(path)
+                continue
+            row.site = history.room.name if history.room else None
+            bounds = [start for start, _ in ranges[1:]] + [size]
+            for (start, line), end in zip(ranges, bounds, strict=True):
+                if task.segments and task.size + (end - start) > self.task_bytes:
+                    yield task
+                    task = _Task(task.number + 1)
+                task.segments.append(
+                    Segment(
+                        str(path), row.path, import_id, start, None if end == size else end, line
+                    )
+                )
+                task.size += end - start
+                task.delta(import_id)
+            task.finished[import_id] = ("complete", None)
+            advance(path)
+        if task.segments or task.deltas:
+            yield task
+
+    def _submit_split(self, task: _Task) -> None:
+        if not task.segments:
+            task.stage = _Stage.FINISH  # only ledger rows: skipped or unreadable files
+            return
+        key = f"split-{self.token}-{task.number}"
+        task.split = self.client.submit(
+            split_task, task.segments, self.fault, key, key=key, retries=RETRIES
+        )
+        task.keys = self.client.submit(keys_of, task.split, key=f"keys-{self.token}-{task.number}")
+
+    # -- the loop: move the earliest task that can move ----------------------------------------
+
+    def _step(self) -> bool:
+        """Advance one task by one stage, in task order per stage; False if all wait."""
+        for task in self.queue:
+            if task.stage is _Stage.SPLIT:
+                assert task.keys is not None
+                if _done(task.keys):
+                    self._decide_new(task)
+                    return True
+                break
+        for task in self.queue:
+            if task.stage is _Stage.PROCESS:
+                if all(_done(future) for future in task.fates):
+                    self._decide_stored(task)
+                    return True
+                break
+        head = self.queue[0]
+        if head.stage is _Stage.FINISH and (head.finish is None or _done(head.finish)):
+            self._commit(self.queue.popleft())
+            return True
+        return False
+
+    def _awaited(self) -> list[Future[Any]]:
+        futures: list[Future[Any]] = []
+        split = next((t for t in self.queue if t.stage is _Stage.SPLIT), None)
+        if split is not None and split.keys is not None:
+            futures.append(split.keys)
+        process = next((t for t in self.queue if t.stage is _Stage.PROCESS), None)
+        if process is not None:
+            futures += process.fates
+        if self.queue[0].finish is not None:
+            futures.append(self.queue[0].finish)
+        return futures
+
+    # -- deciding, as the local engine's `_classify` and `_write` do ---------------------------
+
+    def _decide_new(self, task: _Task) -> None:
+        """Which hands of the task are new (the local engine's `_classify`): a hand whose
+        first-line id the store held when the run began is a duplicate or changed; one whose
+        text was recorded or met earlier in the run is a duplicate; the rest are processed."""
+        assert task.keys is not None
+        keys = self._rescue_split(task) if task.keys.status == "error" else task.keys.result()
+        task.hand_keys, task.keys = keys, None
+        ids = [
+            (site, hand_id)
+            for site, hand_id in zip(keys.sites, keys.hand_ids, strict=True)
+            if site is not None and hand_id is not None
+        ]
+        at_start = (
+            self.store.stored_hashes(
+                [site for site, _ in ids], [hand_id for _, hand_id in ids], self.first_import
+            )
+            if ids
+            else {}
+        )
+        for position, (site, hand_id, digest, import_id, path) in enumerate(
+            zip(keys.sites, keys.hand_ids, keys.digests, keys.import_ids, keys.paths, strict=True)
+        ):
+            delta = task.delta(import_id)
+            delta["hands_seen"] += 1
+            key = record_key(site, path, digest)
+            stored = None
+            if site is not None and hand_id is not None:
+                stored = at_start.get((site, hand_id))
+            if stored is not None and hand_id is not None:
+                if stored == digest or key in self.recorded:
+                    delta["duplicates"] += 1
+                else:
+                    self.recorded.add(key)
+                    task.changed.append((position, hand_id))
+                    delta["rejected"] += 1
+                    delta["changed"] += 1
+                continue
+            if key in self.recorded or key in self.pending:
+                delta["duplicates"] += 1
+                continue
+            self.pending.add(key)
+            if position in keys.poison:
+                task.poisoned.append((position, keys.poison[position]))
+            task.pending[position] = key
+        positions = [i for i in task.pending if i not in keys.poison]
+        if positions:
+            self._submit_process(task, positions, f"process-{self.token}-{task.number}")
+        task.stage = _Stage.PROCESS
+
+    def _submit_process(self, task: _Task, positions: list[int], key: str) -> None:
+        processed = self.client.submit(
+            process_task, task.split, positions, self.fault, key, key=key, retries=RETRIES
+        )
+        task.groups.append(positions)
+        task.processed.append(processed)
+        task.fates.append(self.client.submit(fates_of, processed, key=f"fates-{key}"))
+
+    def _decide_stored(self, task: _Task) -> None:
+        """What becomes of the processed hands (the local engine's `_write`): stored with the
+        next hand ids, or a duplicate or changed hand if an earlier one has the id."""
+        if any(future.status == "error" for future in task.fates):
+            self._rescue_process(task)
+        results = [future.result() for future in task.fates]
+        sites = [site for fates in results for site in fates.sites]
+        hand_ids = [hand_id for fates in results for hand_id in fates.hand_ids]
+        in_store = self.store.stored_hashes(sites, hand_ids) if hand_ids else {}
+        keep: list[int] = []
+        hand_index = 0
+        positions = [position for group in task.groups for position in group]
+        fates = b"".join(result.fates for result in results)
+        keys = task.hand_keys
+        for position, fate in zip(positions, fates, strict=True):
+            key = task.pending[position]
+            self.pending.discard(key)
+            delta = task.delta(keys.import_ids[position])
+            if fate == STORED:
+                site_id = (sites[hand_index], hand_ids[hand_index])
+                stored = self.uncommitted.get(site_id, in_store.get(site_id))
+                if stored is None:
+                    self.uncommitted[site_id] = keys.digests[position]
+                    task.new.append(site_id)
+                    keep.append(hand_index)
+                    delta["stored"] += 1
+                elif stored == keys.digests[position] or key in self.recorded:
+                    delta["duplicates"] += 1
+                else:
+                    self.recorded.add(key)
+                    task.changed.append((position, site_id[1]))
+                    delta["rejected"] += 1
+                    delta["changed"] += 1
+                hand_index += 1
+            else:
+                self.recorded.add(key)
+                delta["rejected" if fate == REJECTED else "unsupported"] += 1
+        for position, _ in task.poisoned:
+            key = task.pending[position]
+            self.pending.discard(key)
+            self.recorded.add(key)
+            task.delta(keys.import_ids[position])["rejected"] += 1
+        task.plan = FinishPlan(
+            str(self.dataset.root),
+            f"{self.token}-{task.number:06d}",
+            min(task.deltas.keys() | task.finished.keys()),
+            self.next_hand_id,
+            keep if len(keep) < hand_index else None,
+            task.changed,
+            task.poisoned,
+        )
+        self.next_hand_id += len(keep)
+        if task.processed or task.changed or task.poisoned:
+            finish_key = f"finish-{self.token}-{task.number}"
+            task.finish = self.client.submit(
+                finish_task,
+                task.split,
+                task.processed,
+                task.plan,
+                self.fault,
+                finish_key,
+                key=finish_key,
+                retries=RETRIES,
+            )
+        task.stage = _Stage.FINISH
+
+    # -- loading ----------------------------------------------------------------------------------
+
+    def _commit(self, task: _Task) -> None:
+        """Load the task's parts and its ledger rows as one transaction; then publish them.
+        Parts the workers kept failing to write (their storage, most likely) are written here,
+        from the same inputs, so the job goes on."""
+        finished = None
+        if task.finish is not None:
+            if task.finish.status == "error":
+                assert task.split is not None and task.plan is not None
+                processed = [future.result() for future in task.processed]
+                finished = finish_task(task.split.result(), processed, task.plan)
+            else:
+                finished = task.finish.result()
+        parts = finished.parts if finished is not None else []
+        if finished is not None:
+            for import_id, count in finished.with_errors.items():
+                task.delta(import_id)["with_errors"] += count
+            self.reasons.update(finished.reasons)
+        statuses = {
+            import_id: ("failed", self.failed[import_id]) if import_id in self.failed else status
+            for import_id, status in task.finished.items()
+        }
+        touched = apply_counts(self.rows, task.deltas, statuses)
+        files: dict[str, list[Path]] = {}
+        for part in parts:
+            files.setdefault(part.table, []).append(self.dataset.staged_path(part))
+        if self.scratch:
+            self.store.write_files(files, touched)
+            self.dataset.discard(parts)
+        else:
+            self.store.write_files(files, touched, parts, self.dataset.root)
+            self.dataset.publish(parts)
+        for site_id in task.new:
+            del self.uncommitted[site_id]
+
+    # -- tasks that keep failing ----------------------------------------------------------------
+
+    def _rescue_split(self, task: _Task) -> HandKeys:
+        """The task's split failed for good: split its files one by one; a file whose split
+        fails again is split here, and its hands will be rejects with the failure as reason."""
+        assert task.split is not None
+        failure = _describe(task.split)
+        parts: list[Future[SplitHands] | SplitHands] = []
+        futures = [task.split]
+        if len(task.segments) > 1:
+            futures = []
+            for n, segment in enumerate(task.segments):
+                key = f"split-{self.token}-{task.number}-{n}"
+                futures.append(
+                    self.client.submit(
+                        split_task, [segment], self.fault, key, key=key, retries=RETRIES
+                    )
+                )
+            wait(futures)  # type: ignore[no-untyped-call]
+        for segment, future in zip(task.segments, futures, strict=True):
+            if future.status != "error":
+                parts.append(future)
+                continue
+            cause = failure if future is task.split else _describe(future)
+            reason = f"the task kept failing: {cause}"
+            try:
+                split = split_segment(segment)
+            except OSError as error:
+                self.failed[segment.import_id] = error.strerror or str(error)
+                continue
+            split.keys.poison = dict.fromkeys(range(len(split.hands)), reason)
+            parts.append(split)
+        task.split = self.client.submit(join_splits, parts, key=f"join-{self.token}-{task.number}")
+        return self.client.submit(keys_of, task.split).result()
+
+    def _rescue_process(self, task: _Task) -> None:
+        """Processing failed for good: process each file's hands as a task of its own; the
+        hands of a file that fails again become rejects with the failure as the reason."""
+        failure = next(_describe(f) for f in task.fates if f.status == "error")
+        positions = [position for group in task.groups for position in group]
+        by_file: dict[int, list[int]] = {}
+        for position in positions:
+            by_file.setdefault(task.hand_keys.import_ids[position], []).append(position)
+        task.groups, task.processed, task.fates = [], [], []
+        if len(by_file) == 1:  # one file: its own task is what failed
+            self._poison(task, positions, failure)
+            return
+        for import_id, group in by_file.items():
+            self._submit_process(task, group, f"process-{self.token}-{task.number}-{import_id}")
+        wait(task.fates)  # type: ignore[no-untyped-call]
+        attempts = list(zip(task.groups, task.processed, task.fates, strict=True))
+        task.groups, task.processed, task.fates = [], [], []
+        for group, processed, fates in attempts:
+            if fates.status == "error":
+                self._poison(task, group, _describe(fates))
+            else:
+                task.groups.append(group)
+                task.processed.append(processed)
+                task.fates.append(fates)
+
+    @staticmethod
+    def _poison(task: _Task, positions: list[int], failure: str) -> None:
+        task.poisoned += [(i, f"the task kept failing: {failure}") for i in positions]
+
+
+def _done(future: Future[Any]) -> bool:
+    return future.status in ("finished", "error", "cancelled")
+
+
+def _describe(future: Future[Any]) -> str:
+    """A failed future's error, as `Type: message`."""
+    try:
+        future.result()
+    except Exception as error:
+        return f"{type(error).__name__}: {error}"
+    return ""
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
