@@ -434,6 +434,29 @@ class DialectTransformer:
         """The handler of every line kind; a kind without an `on_kind` method is a bug."""
         return {kind: getattr(self, f"on_{kind.lower()}") for kind in kinds}
 
+    # --- table life and notes: lines every room prints alike, read from the pattern groups
+    # `chat_name`/`chat_text`, `join_name`, `leave_name`, `out_name`, `in_name`, `note_text`
+    # (a dialect whose line says more overrides its handler).
+
+    def on_chat(self, token: LineToken) -> None:
+        found = token.match
+        self.b.add(EventKind.CHAT, token.number, found["chat_name"], text=found["chat_text"])
+
+    def on_join(self, token: LineToken) -> None:
+        self.b.add(EventKind.JOIN, token.number, token.match["join_name"])
+
+    def on_leave(self, token: LineToken) -> None:
+        self.b.add(EventKind.LEAVE, token.number, token.match["leave_name"])
+
+    def on_sit_out(self, token: LineToken) -> None:
+        self.b.add(EventKind.SIT_OUT, token.number, token.match["out_name"])
+
+    def on_sit_in(self, token: LineToken) -> None:
+        self.b.add(EventKind.SIT_IN, token.number, token.match["in_name"])
+
+    def on_note(self, token: LineToken) -> None:
+        self.b.add(EventKind.NOTE, token.number, text=token.match["note_text"])
+
 
 class Room:
     """What every room entry in the registry can do: recognise its files, cut them into hand

@@ -358,9 +358,6 @@ class BovadaTransformer(DialectTransformer):
         else:  # the client entering or leaving the table's view, not the seat
             b.add(EventKind.NOTE, token.number, player, text=verb.lower())
 
-    def on_note(self, token: LineToken) -> None:
-        self.b.add(EventKind.NOTE, token.number, text=token.match["note_text"])
-
     # --- summary ----------------------------------------------------------------------------
     def on_summary(self, token: LineToken) -> None:
         """A section marker: the grammar checks its place; it carries no event."""

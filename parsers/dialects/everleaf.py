@@ -276,9 +276,6 @@ class EverleafTransformer(DialectTransformer):
         amount = self.b.money(found["col_amt"], token.number)
         self.b.add(EventKind.COLLECT, token.number, found["col_name"], amount=amount, pot=pot)
 
-    def on_note(self, token: LineToken) -> None:
-        self.b.add(EventKind.NOTE, token.number, text=token.match["note_text"])
-
 
 class Everleaf(Dialect):
     name = "everleaf"

@@ -395,15 +395,6 @@ class PartyPokerTransformer(DialectTransformer):
     def on_no_low(self, token: LineToken) -> None:
         self.b.add(EventKind.NOTE, token.number, text="no qualifying low hand")
 
-    def on_join(self, token: LineToken) -> None:
-        self.b.add(EventKind.JOIN, token.number, token.match["join_name"])
-
-    def on_leave(self, token: LineToken) -> None:
-        self.b.add(EventKind.LEAVE, token.number, token.match["leave_name"])
-
-    def on_note(self, token: LineToken) -> None:
-        self.b.add(EventKind.NOTE, token.number, text=token.match["note_text"])
-
 
 class PartyPoker(Dialect):
     name = "partypoker"

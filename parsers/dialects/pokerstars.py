@@ -455,25 +455,6 @@ class PokerStarsTransformer(DialectTransformer):
     def on_no_low(self, token: LineToken) -> None:
         self.b.add(EventKind.NOTE, token.number, text="no low hand qualified")
 
-    def on_chat(self, token: LineToken) -> None:
-        found = token.match
-        self.b.add(EventKind.CHAT, token.number, found["chat_name"], text=found["chat_text"])
-
-    def on_join(self, token: LineToken) -> None:
-        self.b.add(EventKind.JOIN, token.number, token.match["join_name"])
-
-    def on_leave(self, token: LineToken) -> None:
-        self.b.add(EventKind.LEAVE, token.number, token.match["leave_name"])
-
-    def on_sit_out(self, token: LineToken) -> None:
-        self.b.add(EventKind.SIT_OUT, token.number, token.match["out_name"])
-
-    def on_sit_in(self, token: LineToken) -> None:
-        self.b.add(EventKind.SIT_IN, token.number, token.match["in_name"])
-
-    def on_note(self, token: LineToken) -> None:
-        self.b.add(EventKind.NOTE, token.number, text=token.match["note_text"])
-
     # --- summary ----------------------------------------------------------------------------
     def on_summary(self, token: LineToken) -> None:
         """A section marker: the grammar checks its place; it carries no event."""

@@ -370,9 +370,6 @@ class WinamaxTransformer(DialectTransformer):
         amount = self.b.money(found["col_amt"], token.number)
         self.b.add(EventKind.COLLECT, token.number, found["col_name"], amount=amount, pot=pot)
 
-    def on_note(self, token: LineToken) -> None:
-        self.b.add(EventKind.NOTE, token.number, text=token.match["note_text"])
-
     # --- summary ----------------------------------------------------------------------------
     def on_summary(self, token: LineToken) -> None:
         """A section marker: the grammar checks its place; it carries no event."""

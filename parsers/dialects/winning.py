@@ -268,9 +268,6 @@ class WinningTransformer(DialectTransformer):
         else:
             b.add(EventKind.NOTE, token.number, player, text="does not show cards")
 
-    def on_note(self, token: LineToken) -> None:
-        self.b.add(EventKind.NOTE, token.number, text=token.match["note_text"])
-
     # --- summary ----------------------------------------------------------------------------
     def on_summary(self, token: LineToken) -> None:
         """A section marker: the grammar checks its place; it carries no event."""
