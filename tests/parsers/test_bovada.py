@@ -20,48 +20,15 @@ import pytest
 from studdraw.parsers.dialects import BY_NAME
 from studdraw.parsers.dialects.base import parse_amount
 from studdraw.parsers.files import discover_files, read_head
-from studdraw.parsers.model import Event, EventKind, Game, HandRecord, Outcome, Structure
+from studdraw.parsers.model import EventKind, Game, HandRecord, Outcome, Structure
 from studdraw.parsers.reader import parse_file
 from tests.conftest import CORPUS, corpus_file, parse_record, parse_text
+from tests.parsers.records import actions, corpus_hand, net_results, of_kind
 
 CASH_FILE = ("cash", "Bovada", "Stud", "7-Stud-USD-2.00-4.00-201205.txt")
 HI_LO_FILE = ("cash", "Bovada", "Stud", "7-StudHL-USD-0.25-0.50-201209.txt")
 MTT_FILE = ("tour", "Bovada", "Stud", "7-Stud-USD-MTT - $10-$1 - 201206.txt")
 SITE = "bovada"
-
-
-def corpus_hand(parts: tuple[str, ...], hand_id: str) -> HandRecord:
-    for parsed in parse_file(corpus_file(*parts)):
-        if parsed.site_hand_id == hand_id:
-            assert parsed.record is not None, parsed.problem
-            return parsed.record
-    raise AssertionError(f"hand {hand_id} not in {parts}")
-
-
-def actions(record: HandRecord, street: int) -> list[tuple[str, str | None, int, int | None]]:
-    """(kind, player, amount, to) of the betting and forced events on one street."""
-    return [
-        (str(e.kind), e.player, e.amount, e.to)
-        for e in record.events
-        if e.street == street and (e.kind.is_betting or e.kind.is_forced)
-    ]
-
-
-def of_kind(record: HandRecord, kind: EventKind) -> list[Event]:
-    return [e for e in record.events if e.kind is kind]
-
-
-def net_results(record: HandRecord) -> dict[str, int]:
-    """Each player's net: collected + uncalled returned - everything put in."""
-    net = dict.fromkeys(record.players, 0)
-    for e in record.events:
-        if e.player is None:
-            continue
-        if e.kind.is_forced or e.kind.is_betting:
-            net[e.player] -= e.amount
-        elif e.kind in (EventKind.COLLECT, EventKind.UNCALLED):
-            net[e.player] += e.amount
-    return net
 
 
 _SUMMARY_WIN = re.compile(r"Seat[+ ](\d+): +(?:(?:HI )?(\$?[\d,.]+) )?.*?(?: LO (\$?[\d,.]+) .*)?")

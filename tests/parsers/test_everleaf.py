@@ -17,46 +17,19 @@ import pytest
 
 from studdraw.parsers.dialects import sniff
 from studdraw.parsers.files import discover_files, read_head
-from studdraw.parsers.model import Event, EventKind, Game, HandRecord, Outcome, Structure
+from studdraw.parsers.model import EventKind, Game, HandRecord, Outcome, Structure
 from studdraw.parsers.reader import parse_file
 from studdraw.pipeline.rules import replay
 from tests.conftest import CORPUS, corpus_file, parse_record, parse_text
+from tests.parsers import records
+from tests.parsers.records import actions, net_results, of_kind
 
 USD_FILE = ("cash", "Everleaf", "Stud", "7-Stud-USD-0.05-0.10.201107.txt")
 
 
 def corpus_hand(hand_id: str) -> HandRecord:
-    for parsed in parse_file(corpus_file(*USD_FILE)):
-        if parsed.site_hand_id == hand_id:
-            assert parsed.record is not None, parsed.problem
-            return parsed.record
-    raise AssertionError(f"hand {hand_id} not in {USD_FILE}")
-
-
-def actions(record: HandRecord, street: int) -> list[tuple[str, str | None, int, int | None]]:
-    """(kind, player, amount, to) of the betting and forced events on one street."""
-    return [
-        (str(e.kind), e.player, e.amount, e.to)
-        for e in record.events
-        if e.street == street and (e.kind.is_betting or e.kind.is_forced)
-    ]
-
-
-def of_kind(record: HandRecord, kind: EventKind) -> list[Event]:
-    return [e for e in record.events if e.kind is kind]
-
-
-def net_results(record: HandRecord) -> dict[str, int]:
-    """Each player's result: collected + uncalled returned - everything put in."""
-    result = {seat.player: 0 for seat in record.seats}
-    for e in record.events:
-        if e.player is None:
-            continue
-        if e.kind.is_forced or e.kind.is_betting:
-            result[e.player] -= e.amount
-        elif e.kind in (EventKind.COLLECT, EventKind.UNCALLED):
-            result[e.player] += e.amount
-    return result
+    """A hand of the USD file, the corpus's Everleaf file with hand ids to look up."""
+    return records.corpus_hand(USD_FILE, hand_id)
 
 
 # --- the whole corpus ---------------------------------------------------------------------

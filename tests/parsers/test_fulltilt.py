@@ -17,10 +17,11 @@ import pytest
 
 from studdraw.parsers.dialects import BY_NAME
 from studdraw.parsers.files import discover_files
-from studdraw.parsers.model import Event, EventKind, Game, HandRecord, Outcome, Structure
+from studdraw.parsers.model import EventKind, Game, Outcome, Structure
 from studdraw.parsers.reader import open_history, parse_file
 from studdraw.pipeline.rules.validate import check_hand
 from tests.conftest import CORPUS, corpus_file, parse_record, parse_text
+from tests.parsers.records import actions, corpus_hand, net_results, of_kind
 
 STUD_FILE = ("cash", "FTP", "Stud", "7-Stud-USD-3-6-20106.Steal.from.Button.Failure.txt")
 RAZZ_FILE = ("cash", "FTP", "Stud", "Razz-USD-0.10-0.20-201012.Player6.listed.but.doesnt.act.txt")
@@ -44,56 +45,6 @@ DEAD_FILE = ("cash", "FTP", "Draw", "3-Draw-Limit-USD-10-20-201101.Dead.hand.txt
 PARTIAL_FILE = ("cash", "FTP", "Draw", "3-Draw-Limit-USD-20-40-201101.Partial.txt")
 STT_FILE = ("tour", "FTP", "Draw", "3-Draw-Limit-USD-STT-2max-10-201211.txt")
 HUSNG_FILE = ("tour", "FTP", "Stud", "Razz-USD-HUSNG-200-201211.all.in.ante.txt")
-
-_PUT_IN = frozenset(
-    {
-        EventKind.ANTE,
-        EventKind.SMALL_BLIND,
-        EventKind.BIG_BLIND,
-        EventKind.POST,
-        EventKind.DEAD,
-        EventKind.BRING_IN,
-        EventKind.CALL,
-        EventKind.BET,
-        EventKind.RAISE,
-        EventKind.COMPLETE,
-    }
-)
-
-
-def corpus_hand(parts: tuple[str, ...], hand_id: str) -> HandRecord:
-    for parsed in parse_file(corpus_file(*parts)):
-        if parsed.site_hand_id == hand_id:
-            assert parsed.record is not None, parsed.problem
-            return parsed.record
-    raise AssertionError(f"hand {hand_id} not in {parts}")
-
-
-def actions(record: HandRecord, street: int) -> list[tuple[str, str | None, int, int | None]]:
-    """(kind, player, amount, to) of the betting and forced events on one street."""
-    return [
-        (str(e.kind), e.player, e.amount, e.to)
-        for e in record.events
-        if e.street == street and (e.kind.is_betting or e.kind.is_forced)
-    ]
-
-
-def of_kind(record: HandRecord, kind: EventKind) -> list[Event]:
-    return [e for e in record.events if e.kind is kind]
-
-
-def net_results(record: HandRecord) -> dict[str, int]:
-    """Each player's net: collected plus uncalled returns minus everything put in."""
-    net = dict.fromkeys(record.players, 0)
-    for event in record.events:
-        if event.player is None:
-            continue
-        if event.kind in _PUT_IN:
-            net[event.player] -= event.amount
-        elif event.kind in (EventKind.COLLECT, EventKind.UNCALLED):
-            net[event.player] += event.amount
-    return net
-
 
 # --- the whole corpus ---------------------------------------------------------------------
 

@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 
 from studdraw.parsers.files import discover_files
-from studdraw.parsers.model import Event, EventKind, Game, HandRecord, Outcome, Structure
+from studdraw.parsers.model import EventKind, Game, Outcome, Structure
 from studdraw.parsers.reader import parse_file
 from tests.conftest import CORPUS, corpus_file, parse_record, parse_text
+from tests.parsers.records import actions, corpus_hand, of_kind
 
 STUD_FILE = ("cash", "Stars", "Stud", "7-Stud-USD-0.04-0.08-200911.txt")
 SALM_FILE = (
@@ -31,27 +32,6 @@ RAZZ_FILE = ("cash", "Stars", "Stud", "Razz-USD-0.04-0.08-200911.txt")
 TD27_FILE = ("cash", "Stars", "Draw", "Triple Draw 2-7 Lowball-FL-USD-0.10-0.20-201106.sample.txt")
 BADUGI_FILE = ("tour", "Stars", "Draw", "LBad-USD-MTT8-201011.txt")
 CANCELLED_FILE = ("cash", "Stars", "Draw", "3-Draw-Limit-USD-1-2-200809.Hand.cancelled.txt")
-
-
-def corpus_hand(parts: tuple[str, ...], hand_id: str) -> HandRecord:
-    for parsed in parse_file(corpus_file(*parts)):
-        if parsed.site_hand_id == hand_id:
-            assert parsed.record is not None, parsed.problem
-            return parsed.record
-    raise AssertionError(f"hand {hand_id} not in {parts}")
-
-
-def actions(record: HandRecord, street: int) -> list[tuple[str, str | None, int, int | None]]:
-    """(kind, player, amount, to) of the betting and forced events on one street."""
-    return [
-        (str(e.kind), e.player, e.amount, e.to)
-        for e in record.events
-        if e.street == street and (e.kind.is_betting or e.kind.is_forced)
-    ]
-
-
-def of_kind(record: HandRecord, kind: EventKind) -> list[Event]:
-    return [e for e in record.events if e.kind is kind]
 
 
 # --- the whole corpus ---------------------------------------------------------------------

@@ -13,10 +13,11 @@ from datetime import UTC, datetime
 import pytest
 
 from studdraw.parsers.files import discover_files
-from studdraw.parsers.model import Event, EventKind, Game, HandRecord, Outcome, Structure
+from studdraw.parsers.model import EventKind, Game, HandRecord, Outcome, Structure
 from studdraw.parsers.reader import open_history, parse_file
 from studdraw.pipeline.rules import replay
 from tests.conftest import CORPUS, corpus_file, parse_record, parse_text
+from tests.parsers.records import actions, of_kind
 
 RAZZ_FILE = ("cash", "Winamax", "Stud", "Razz-6max-EUR-25-50-201611._8games_.txt")
 STUD_FILE = ("cash", "Winamax", "Stud", "7-Stud-6max-EUR-25-50-201611._8games_.txt")
@@ -39,19 +40,6 @@ def corpus_hand(parts: tuple[str, ...]) -> HandRecord:
     [parsed] = list(parse_file(corpus_file(*parts)))
     assert parsed.record is not None, parsed.problem
     return parsed.record
-
-
-def actions(record: HandRecord, street: int) -> list[tuple[str, str | None, int, int | None]]:
-    """(kind, player, amount, to) of the betting and forced events on one street."""
-    return [
-        (str(e.kind), e.player, e.amount, e.to)
-        for e in record.events
-        if e.street == street and (e.kind.is_betting or e.kind.is_forced)
-    ]
-
-
-def of_kind(record: HandRecord, kind: EventKind) -> list[Event]:
-    return [e for e in record.events if e.kind is kind]
 
 
 # --- the whole corpus ---------------------------------------------------------------------

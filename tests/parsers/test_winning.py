@@ -18,34 +18,14 @@ import pytest
 
 from studdraw.parsers.dialects import sniff
 from studdraw.parsers.files import discover_files, read_head
-from studdraw.parsers.model import Event, EventKind, Game, HandRecord, Outcome, Structure
+from studdraw.parsers.model import EventKind, Game, HandRecord, Outcome, Structure
 from studdraw.parsers.reader import parse_file
 from studdraw.pipeline.rules import replay
 from tests.conftest import CORPUS, corpus_file, parse_record, parse_text
+from tests.parsers.records import actions, corpus_hand, of_kind
 
 STUD_FILE = ("cash", "Winning", "Stud", "7-Stud-8max-USD-1.00-2.00-201608.HH00000000 G0.txt")
 STUD8_FILE = ("cash", "Winning", "Stud", "7-Stud-HL-8max-USD-1.00-2.00-201608.HH00000000 G0.txt")
-
-
-def corpus_hand(parts: tuple[str, ...], hand_id: str) -> HandRecord:
-    for parsed in parse_file(corpus_file(*parts)):
-        if parsed.site_hand_id == hand_id:
-            assert parsed.record is not None, parsed.problem
-            return parsed.record
-    raise AssertionError(f"hand {hand_id} not in {parts}")
-
-
-def actions(record: HandRecord, street: int) -> list[tuple[str, str | None, int, int | None]]:
-    """(kind, player, amount, to) of the betting and forced events on one street."""
-    return [
-        (str(e.kind), e.player, e.amount, e.to)
-        for e in record.events
-        if e.street == street and (e.kind.is_betting or e.kind.is_forced)
-    ]
-
-
-def of_kind(record: HandRecord, kind: EventKind) -> list[Event]:
-    return [e for e in record.events if e.kind is kind]
 
 
 def put_in(record: HandRecord, player: str) -> int:
