@@ -8,7 +8,8 @@ lock error, which `open_store` turns into a bounded wait and then a clear `Store
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -242,9 +243,7 @@ class Store:
     ) -> None:
         """Insert a batch's rows, its imports' new state and its Parquet parts as ONE
         transaction: after a crash the store holds whole batches or nothing of them."""
-        con = self.connection
-        con.execute("BEGIN")
-        try:
+        with self._transaction() as con:
             for table in BATCH_TABLES:
                 batch = tables.get(table.name)
                 if batch is None or batch.num_rows == 0:
@@ -253,10 +252,6 @@ class Store:
                 con.execute(f"INSERT INTO {table.name} BY NAME SELECT * FROM _studdraw_batch")
                 con.unregister("_studdraw_batch")
             self._record(imports, parts, parquet_root)
-            con.execute("COMMIT")
-        except BaseException:
-            con.execute("ROLLBACK")
-            raise
 
     def write_files(
         self,
@@ -267,9 +262,7 @@ class Store:
     ) -> None:
         """`write` for a batch that workers wrote as Parquet files (per table): DuckDB reads
         them itself, so the rows never pass through this process's Python objects."""
-        con = self.connection
-        con.execute("BEGIN")
-        try:
+        with self._transaction() as con:
             for table in BATCH_TABLES:
                 paths = [str(path) for path in files.get(table.name, ())]
                 if paths:
@@ -279,6 +272,15 @@ class Store:
                         [paths],
                     )
             self._record(imports, parts, parquet_root)
+
+    @contextmanager
+    def _transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """One transaction on the store's connection: committed if the block ends normally,
+        rolled back on any exception."""
+        con = self.connection
+        con.execute("BEGIN")
+        try:
+            yield con
             con.execute("COMMIT")
         except BaseException:
             con.execute("ROLLBACK")
