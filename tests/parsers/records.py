@@ -1,7 +1,9 @@
 """What the per-room tests ask of a parsed hand: one hand of a corpus file, the betting of a
-street, the events of a kind, each player's net."""
+street, the events of a kind, each player's net, and the fields a round trip must keep."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from studdraw.parsers.model import Event, EventKind, HandRecord
 from studdraw.parsers.reader import parse_file
@@ -41,3 +43,30 @@ def net_results(record: HandRecord) -> dict[str, int]:
         elif e.kind in (EventKind.COLLECT, EventKind.UNCALLED):
             net[e.player] += e.amount
     return net
+
+
+def comparable(record: HandRecord, *, notes: bool = True) -> tuple[object, ...]:
+    """Every field of a record but its place in a file (event lines, source): what a render and
+    parse round trip must give back. `notes=False` for a format that does not carry them."""
+    return (
+        record.site,
+        record.site_hand_id,
+        record.game,
+        record.structure,
+        record.currency,
+        record.scale,
+        record.stakes,
+        record.started_at,
+        record.site_time,
+        record.table,
+        tuple(record.seats),
+        tuple(replace(event, line=0) for event in record.events),
+        record.max_seats,
+        record.button,
+        record.tournament,
+        record.mixed,
+        record.hero,
+        record.total_pot,
+        record.rake,
+        *((tuple(record.notes),) if notes else ()),
+    )

@@ -34,6 +34,7 @@ from studdraw.parsers.render.fulltilt import DRAW_STREETS, STUD_STREETS, render_
 from studdraw.pipeline.rules import random_hand, replay
 from studdraw.pipeline.rules.house import house_rules_for
 from tests.conftest import CORPUS, corpus_file, parse_record
+from tests.parsers.records import comparable
 from tests.parsers.test_fulltilt import (
     DEAD_SB_FILE,
     HEADERS,
@@ -53,32 +54,6 @@ TABLES: Final = ("Hagan", "Laurelvale", "Squaw Tea", "Tam", "Mart")
 HANDS_PER_CASE: Final = 80
 CASES: Final = [(game, Structure.FIXED) for game in Game] + [(Game.TD27, Structure.POT)]
 _MUCKED_DESCRIPTION: Final = re.compile(r"( mucked \[[^\]]*\]) - .*")
-
-
-def comparable(record: HandRecord) -> tuple[object, ...]:
-    """Every field of a record but its place in a file (event lines, source)."""
-    return (
-        record.site,
-        record.site_hand_id,
-        record.game,
-        record.structure,
-        record.currency,
-        record.scale,
-        record.stakes,
-        record.started_at,
-        record.site_time,
-        record.table,
-        tuple(record.seats),
-        tuple(replace(event, line=0) for event in record.events),
-        record.max_seats,
-        record.button,
-        record.tournament,
-        record.mixed,
-        record.hero,
-        record.total_pot,
-        record.rake,
-        tuple(record.notes),
-    )
 
 
 def corpus_records() -> list[HandRecord]:
