@@ -25,6 +25,7 @@ from studdraw.parsers.reader import open_history, parse_hand
 from studdraw.parsers.serialize import parsed_hand_to_dict
 from studdraw.pipeline import analytics
 from studdraw.pipeline.analytics import report as analytics_report
+from studdraw.pipeline.console import console
 from studdraw.pipeline.progress import file_progress
 from studdraw.pipeline.rules.validate import Validation
 from studdraw.pipeline.store.ingest import DEFAULT_BATCH, DEFAULT_TASK_BYTES
@@ -84,7 +85,7 @@ def parse(
     ] = False,
 ) -> None:
     """Parse hand histories and summarise them per site and game (or print them as JSON)."""
-    stderr = Console(stderr=True)
+    stderr = console(stderr=True)
     unreadable = UnreadableFiles(stderr)
     counts: Counter[tuple[str, str, Outcome]] = Counter()
     out = sys.stdout
@@ -94,7 +95,7 @@ def parse(
         game = str(parsed.record.game) if parsed.record else _label(parsed)
         counts[(parsed.hand.site or "unknown", game, parsed.outcome)] += 1
     if not jsonl:
-        Console().print(_summary_table(counts))
+        console().print(_summary_table(counts))
     if unreadable.count:
         raise typer.Exit(code=1)
 
@@ -108,7 +109,7 @@ def validate(
 ) -> None:
     """Replay hands through the rules engine; print each violation as `file:line: CODE message`
     and a summary per file. Exits 1 if any error-severity violation (or unreadable file)."""
-    stderr = Console(stderr=True)
+    stderr = console(stderr=True)
     unreadable = UnreadableFiles(stderr)
     validation = Validation(jsonl=jsonl)
     for line, is_summary in validation.lines(iter_parsed(paths, unreadable)):
@@ -168,7 +169,7 @@ def ingest(
     Exits 1 if a file could not be read, 2 if the database is busy or incompatible (or the
     Dask engine cannot start)."""
     if scheduler is not None and engine is not Engine.DASK:
-        Console(stderr=True).print("[red]error:[/red] --scheduler needs --engine dask")
+        console(stderr=True).print("[red]error:[/red] --scheduler needs --engine dask")
         raise typer.Exit(code=2)
     code = run_ingest(
         paths,
@@ -236,7 +237,7 @@ def synth(
             if out:
                 target.close()
     except ValueError as error:
-        Console(stderr=True).print(f"[red]error:[/red] {error}")
+        console(stderr=True).print(f"[red]error:[/red] {error}")
         raise typer.Exit(code=2) from None
 
 
@@ -253,7 +254,7 @@ def dashboard(
     """Serve the Streamlit dashboard on a store, read-only, until interrupted.
     Exits 2 if the store does not exist."""
     if not db.exists():
-        Console(stderr=True).print(
+        console(stderr=True).print(
             f"[red]error:[/red] {db} does not exist; build it with `studdraw ingest PATH --db {db}`"
         )
         raise typer.Exit(code=2)
@@ -284,9 +285,9 @@ def stats(
     if json_output:
         sys.stdout.write(frame.write_json() + "\n")
     elif player is not None:
-        Console().print(analytics_report.player_table(frame, player))
+        console().print(analytics_report.player_table(frame, player))
     else:
-        Console().print(analytics_report.players_table(frame))
+        console().print(analytics_report.players_table(frame))
 
 
 @app.command()
@@ -301,7 +302,7 @@ def leaks(
     if json_output:
         sys.stdout.write(frame.write_json() + "\n")
     else:
-        Console().print(analytics_report.leaks_table(frame, player))
+        console().print(analytics_report.leaks_table(frame, player))
 
 
 @app.command()
@@ -311,10 +312,10 @@ def prepare(
     """Keep the analytics' per-hand rows in the store, so stats and the dashboard stay fast on
     big stores (idempotent: afterwards only new hands are derived)."""
     if not db.is_file():
-        Console(stderr=True).print(f"[red]error:[/red] no DuckDB store at {db}")
+        console(stderr=True).print(f"[red]error:[/red] no DuckDB store at {db}")
         raise typer.Exit(code=2)
     done = analytics.prepare(db)
-    Console().print(
+    console().print(
         f"derived {done.derived_hands} hands; rows cover hand ids up to {done.covered_through}"
         + (" (rebuilt: the definitions changed)" if done.rebuilt else "")
     )
@@ -325,7 +326,7 @@ def _open_analytics(db: Path) -> duckdb.DuckDBPyConnection:
     try:
         return analytics.open_store(db)
     except (OSError, duckdb.Error) as error:
-        Console(stderr=True).print(f"[red]error:[/red] cannot open {db}: {error}")
+        console(stderr=True).print(f"[red]error:[/red] cannot open {db}: {error}")
         raise typer.Exit(code=2) from None
 
 

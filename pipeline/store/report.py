@@ -12,11 +12,11 @@ from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
 
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
 from studdraw.parsers.files import discover_files
+from studdraw.pipeline.console import console
 from studdraw.pipeline.progress import file_progress
 
 from .db import StoreLockedError, StoreVersionError
@@ -45,7 +45,7 @@ def run_ingest(
 ) -> int:
     """Run an import and print its summary; the exit code (0 ok, 1 unreadable files, 2 the
     store could not be opened, or the Dask engine could not start)."""
-    stderr = Console(stderr=True)
+    stderr = console(stderr=True)
     options = IngestOptions(db, parquet, workers or os.cpu_count() or 1, batch_size, wait)
     files = list(discover_files(paths))
 
@@ -74,10 +74,10 @@ def run_ingest(
     if json_output:
         sys.stdout.write(json.dumps(summary.as_dict(), ensure_ascii=False) + "\n")
     else:
-        console = Console()
-        console.print(summary_table(summary, db))
+        out = console()
+        out.print(summary_table(summary, db))
         if summary.unsupported_reasons:
-            console.print(unsupported_table(summary))
+            out.print(unsupported_table(summary))
     return 1 if summary.failed_files else 0
 
 
