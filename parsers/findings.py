@@ -28,28 +28,28 @@ class FindingCode:
 
 
 UNKNOWN_LINE: Final = FindingCode(
-    "PRS001",
+    "TXT001",
     Severity.WARNING,
     "unknown line",
     "A line no line kind of the room knows, holding neither an amount nor a card: the hand is "
     "kept, the line is reported with its text.",
 )
 UNKNOWN_MONEY_LINE: Final = FindingCode(
-    "PRS002",
+    "TXT002",
     Severity.ERROR,
     "unknown line with money or cards",
     "A line no line kind of the room knows that holds a number or a bracket (an amount, a "
     "card, a seat): reading on could get the hand wrong, so the hand is rejected.",
 )
 LINE_OUT_OF_PLACE: Final = FindingCode(
-    "PRS003",
+    "TXT003",
     Severity.ERROR,
     "line out of place",
     "A known line where the room's grammar does not allow it (a second header, an action "
     "after the summary).",
 )
 HAND_ENDS_EARLY: Final = FindingCode(
-    "PRS004",
+    "TXT004",
     Severity.ERROR,
     "hand ends early",
     "The text stops before the hand's last section (a truncated export).",

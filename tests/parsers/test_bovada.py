@@ -423,13 +423,6 @@ def test_other_games_are_unsupported_with_the_rooms_label(header: str, label: st
     assert parsed.site_hand_id == "1"
 
 
-def test_hand_without_its_summary_is_truncated() -> None:
-    lines = HI_LO_BRING_IN.splitlines()
-    parsed = parse_text("\n".join(lines[:-5]), SITE)
-    assert parsed.outcome is Outcome.ERROR
-    assert parsed.problem is not None and "hand ends early" in parsed.problem.message
-
-
 def test_card_dealt_for_an_earlier_street_is_an_error() -> None:
     text = HI_LO_BRING_IN.replace(
         "*** 4TH STREET ***\nSeat+1 : Card dealt to a spot [3s]",

@@ -516,15 +516,6 @@ def test_truncated_hands_are_errors_with_a_reason(cut: int, message: str) -> Non
     assert parsed.problem is not None and message in parsed.problem.message
 
 
-def test_unknown_line_is_an_error_with_its_line_number() -> None:
-    text = CURRENT_STUD.replace("Carol: brings in for $0.05", "Carol: juggles $0.05")
-    parsed = parse_text(text)
-    assert parsed.outcome is Outcome.ERROR
-    assert parsed.problem is not None
-    assert parsed.problem.line == 13
-    assert "juggles" in parsed.problem.message
-
-
 def test_line_out_of_place_is_an_error() -> None:
     lines = CURRENT_STUD.splitlines()
     lines.insert(3, "*** SUMMARY ***")
