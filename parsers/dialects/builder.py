@@ -48,6 +48,7 @@ class HandParseError(Exception):
 
 
 _MONEY_NOISE: Final = re.compile(r"[^\d.,\-]")
+_CURRENCY_WORD: Final = re.compile(r"[A-Za-z]+\.")  # "Rs. 10": the dot is not a decimal mark
 
 
 @functools.lru_cache(maxsize=8192)
@@ -58,7 +59,7 @@ def parse_amount(text: str, scale: int, decimal_mark: str = ".") -> int:
     if the amount is malformed or finer than the scale allows. Cached: a history repeats the
     same few amounts (antes, bets) thousands of times.
     """
-    cleaned = _MONEY_NOISE.sub("", text)
+    cleaned = _MONEY_NOISE.sub("", _CURRENCY_WORD.sub("", text))
     if decimal_mark == ",":
         cleaned = cleaned.replace(".", "").replace(",", ".")
     else:

@@ -58,8 +58,10 @@ STUD_STREETS: Final = {
     "RIVER": 4,
 }
 DRAW_STREETS: Final = {"DEALING HANDS": 0, "FIRST DRAW": 1, "SECOND DRAW": 2, "THIRD DRAW": 3}
-CURRENCY_CODES: Final = ("USD", "EUR", "GBP", "CAD", "INR", "CNY")
-CURRENCY_SYMBOLS: Final = {"$": "USD", "€": "EUR", "£": "GBP", "₹": "INR", "¥": "CNY"}
+CURRENCY_CODES: Final = ("USD", "EUR", "GBP", "CAD", "INR", "CNY", "FPP", "SC")
+"""ISO codes of the cash tables, and the room's own points (FPP, StarsCoin) of tournament
+buy-ins."""
+CURRENCY_SYMBOLS: Final = {"$": "USD", "€": "EUR", "£": "GBP", "₹": "INR", "Rs.": "INR", "¥": "CNY"}
 
 _TOURNAMENT: Final = re.compile(
     r"(?:Zoom |Rush )?Tournament #(?P<tid>\d+), (?:Table #\d+, )?"
@@ -76,10 +78,12 @@ _LIMIT_SUFFIX: Final = re.compile(
     r"(?P<name>.+?) (?P<limit>fixed limit|pot limit|no limit|spread limit|limit)", re.IGNORECASE
 )
 _STAKE_PAIR: Final = re.compile(
-    r"(?P<small>[^\s/]+)/(?P<big>[^\s/]+)(?: - [^\s]+ Cap -)?(?: (?P<iso>[A-Z]{3}))?"
+    r"(?P<small>(?:Rs\. )?[^\s/]+)/(?P<big>(?:Rs\. )?[^\s/]+)"
+    r"(?: - [^\s]+ Cap -)?(?: (?P<iso>[A-Z]{3}))?"
 )
 _HAS_STAKES: Final = re.compile(r"\d/\S*\d")  # "$0.50/$1", not "Hi/Lo"
 _BUYIN_PART: Final = re.compile(r"[^\d.,]*([\d.,]+)")
+_PLAY_BUYIN: Final = re.compile(r"[\d+]+")
 _SUMMARY_CARDS: Final = re.compile(r" (?P<verb>showed|mucked) \[(?P<cards>[^\]]*)\]")
 _TIME_FORMATS: Final = ("%Y/%m/%d %H:%M:%S", "%Y/%m/%d %H:%M")
 
@@ -166,10 +170,12 @@ class PokerStarsTransformer(DialectTransformer):
         b.scale = 1
         b.currency = "CHIPS"
         buyin = found["buyin"]
-        amounts = _BUYIN_PART.findall(buyin)
+        amounts = _BUYIN_PART.findall(buyin.replace("Rs.", ""))
         currency = next((iso for iso in CURRENCY_CODES if iso in buyin), None)
         if currency is None:
             currency = next((CURRENCY_SYMBOLS[s] for s in CURRENCY_SYMBOLS if s in buyin), None)
+        if currency is None and amounts and _PLAY_BUYIN.fullmatch(buyin):
+            currency = "PLAY"  # "1000+100": a play-money tournament
         buy_in = fee = None
         if buyin.lower() == "freeroll":
             buy_in = fee = 0
@@ -214,7 +220,7 @@ class PokerStarsTransformer(DialectTransformer):
         text, zone = (
             (found("time2") or "", found("zone2"))
             if found("time2")
-            else (found("time") or "", found("zone"))
+            else ((found("time") or "").replace(" - ", " "), found("zone") or found("pzone"))
         )
         b.site_time = f"{text} {zone}" if zone else text
         try:
@@ -276,8 +282,12 @@ class PokerStars(Dialect):
         "PokerStars Hand #",
         "PokerStars GAME #",
         "PokerStars Home Game #",
+        "PokerStars Home Game Hand #",
         "PokerStars Zoom Hand #",
         "PokerStars Rush Hand #",
+        "POKERSTARS Game #",
+        "POKERSTARS GAME #",
+        "POKERSTARS Hand #",
     )
     hand_id_pattern = re.compile(r"#(?P<hand_id>\d+):")
     transformer = PokerStarsTransformer

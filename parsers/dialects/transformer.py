@@ -266,7 +266,10 @@ class DialectTransformer:
         all_in = "all_in" in token.parts and found["all_in"] is not None
         if verb.reads is Reads.TOTAL_TO:
             to = self.amount(token, "to" if token.field("to") is not None else "amount")
-            b.wager(verb.kind, line, player, to=to, all_in=all_in)
+            kind = verb.kind
+            if kind is EventKind.RAISE and to <= b.small_bet and self._bring_in_open():
+                kind = EventKind.COMPLETE  # "raises $280 to $400" over the bring-in completes
+            b.wager(kind, line, player, to=to, all_in=all_in)
             return
         kind = verb.kind
         if kind is EventKind.BET and self._bring_in_open():

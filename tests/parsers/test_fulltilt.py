@@ -105,7 +105,7 @@ def test_partial_hand_is_an_error_at_its_header() -> None:
     [parsed] = list(parse_file(corpus_file(*PARTIAL_FILE)))
     assert parsed.outcome is Outcome.ERROR
     assert parsed.problem is not None and parsed.problem.line == 1
-    assert [(v.code, v.line) for v in check_hand(parsed)] == [("TXT001", 1)]
+    assert [(v.code, v.line) for v in check_hand(parsed)] == [("PRS001", 1)]
 
 
 @pytest.mark.parametrize(
