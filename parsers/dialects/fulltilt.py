@@ -110,6 +110,7 @@ class FullTiltTransformer(DialectTransformer):
     posts = POSTS
     stud_streets = STUD_STREETS
     draw_streets = DRAW_STREETS
+    counts_known_draws = True
 
     def begin(self, hand: HandText) -> None:
         super().begin(hand)

@@ -69,6 +69,9 @@ class DialectTransformer:
     """Stud street marker as printed (the `street` part) -> betting round index."""
     draw_streets: ClassVar[dict[str, int]] = {}
     """Draw street marker as printed -> betting round index."""
+    counts_known_draws: ClassVar[bool] = False
+    """Whether a draw whose cards are shown also states their `count` (Full Tilt's records do,
+    as its "is dealt 2 cards" lines for the opponents do)."""
 
     def __init__(self) -> None:
         self.b: HandBuilder  # the hand being read, set by `begin`
@@ -112,7 +115,10 @@ class DialectTransformer:
 
     def _repin(self, text: str) -> tuple[str, re.Match[str], str] | None:
         """The first kind whose pattern matches the line with a seated name as its player."""
-        names = sorted((n for n in self.b.names if n in text), key=len, reverse=True)
+        # Longest first, then the earliest in the line: never the order of a set.
+        names = sorted(
+            (n for n in self.b.names if n in text), key=lambda n: (-len(n), text.find(n), n)
+        )
         syntax = self.syntax
         for name in names:
             for kind in syntax.with_player_in_order:
@@ -132,7 +138,7 @@ class DialectTransformer:
             token.player = player
             return token
         bare = text
-        for name in self.b.names:
+        for name in sorted(self.b.names, key=lambda n: (-len(n), n)):  # "Player10" before "Player1"
             bare = bare.replace(name, "")
         if _MONEY_OR_CARDS.search(bare):
             raise HandParseError(
@@ -209,13 +215,9 @@ class DialectTransformer:
             else:  # "Dealt to Hero [kept] [drawn]"
                 drawn = first if new is None else new
                 b.hero = player
+                count = len(drawn) if self.counts_known_draws else None
                 b.add(
-                    EventKind.DRAW,
-                    line,
-                    player,
-                    cards=drawn,
-                    up=(False,) * len(drawn),
-                    count=len(drawn),
+                    EventKind.DRAW, line, player, cards=drawn, up=(False,) * len(drawn), count=count
                 )
             return
         up: tuple[bool, ...]
