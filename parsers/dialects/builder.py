@@ -3,6 +3,7 @@ the builder that collects a hand's events while its lines are read."""
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from collections.abc import Sequence
@@ -203,6 +204,7 @@ class HandBuilder:
         self.findings: list[Finding] = []
         self.names: set[str] = set()  # every name a seat line printed
         self.prefixes: set[str] = set()  # names that begin another seated name
+        self._sorted: list[str] = []
         self.street = 0
         self.contributed: dict[str, int] = {}
 
@@ -225,12 +227,17 @@ class HandBuilder:
         self.seated_name(player)
 
     def seated_name(self, player: str) -> None:
-        """A name the seat list printed, whose lines are read against it (see `Reader.pin`)."""
-        for other in self.names:
-            if other.startswith(player) and other != player:
-                self.prefixes.add(player)
-            elif player.startswith(other) and other != player:
-                self.prefixes.add(other)
+        """A name the seat list printed, whose lines are read against it (see
+        `DialectTransformer.pin`). In sorted order, the names a name begins follow it at once,
+        so only its neighbours can make it, or them, a prefix of another name."""
+        if player in self.names:
+            return
+        index = bisect.bisect(self._sorted, player)
+        if index < len(self._sorted) and self._sorted[index].startswith(player):
+            self.prefixes.add(player)
+        if index and player.startswith(self._sorted[index - 1]):
+            self.prefixes.add(self._sorted[index - 1])
+        self._sorted.insert(index, player)
         self.names.add(player)
 
     def new_street(self, index: int, line: int, name: str) -> None:

@@ -15,7 +15,7 @@ from typing import Final
 
 from studdraw.parsers.dialects.base import Dialect, LineToken, hand_start_pattern
 from studdraw.parsers.dialects.builder import HandParseError, to_utc
-from studdraw.parsers.dialects.transformer import DialectTransformer
+from studdraw.parsers.dialects.transformer import CALL, CHECK, FOLD, DialectTransformer, Verb
 from studdraw.parsers.model import EventKind, Game, HandText, Outcome
 
 GAMES: Final = {"7 Card Stud": Game.STUD, "Razz": Game.RAZZ}
@@ -34,8 +34,20 @@ def _local_time(text: str, line: int) -> datetime:
         raise HandParseError(str(error), line) from None
 
 
+VERBS: Final = {
+    " folds": FOLD,
+    " checks": CHECK,
+    " calls": CALL,
+    ": bets": Verb(EventKind.BET, quirk="opening_bet"),
+    " raises": Verb(EventKind.RAISE, quirk="raise_put_in"),
+}
+"""Every amount is what the player puts in now: "raises [$ 0.10]" over a 0.05 bet of the
+player's own makes 0.15 (a call of 0.05 completes the round)."""
+
+
 class EverleafTransformer(DialectTransformer):
     site = "everleaf"
+    verbs = VERBS
 
     def begin(self, hand: HandText) -> None:
         super().begin(hand)
@@ -137,32 +149,17 @@ class EverleafTransformer(DialectTransformer):
         self.b.wager(EventKind.COMPLETE, token.number, self.player(token), to=to)
         self._opened = True
 
-    def on_action(self, token: LineToken) -> None:
-        found = token.field
+    def opening_bet(self, token: LineToken) -> None:
+        """On 3rd street "bets" opens above the ante: the low card completing instead of
+        bringing in (Everleaf writes "completes to" after a bring-in)."""
         b = self.b
-        player, verb, line = self.player(token), found("verb") or "", token.number
-        if verb == " folds":
-            b.add(EventKind.FOLD, line, player)
-            return
-        if verb == " checks":
-            b.add(EventKind.CHECK, line, player)
-            return
-        if found("amount") is None:
-            raise HandParseError(f"{verb.strip(': ')} without an amount", line)
-        # Every amount is what the player puts in now: "raises [$ 0.10]" over a 0.05 bet of
-        # the player's own makes 0.15 (a call of 0.05 completes the round).
-        amount = self.amount(token, "amount")
-        if verb == " calls":
-            b.wager(EventKind.CALL, line, player, amount=amount)
-        elif verb == ": bets":
-            # On 3rd street "bets" opens above the ante: the low card completing instead of
-            # bringing in (Everleaf writes "completes to" after a bring-in).
-            kind = EventKind.COMPLETE if b.street == 0 and not self._opened else EventKind.BET
-            b.wager(kind, line, player, amount=amount)
-            self._opened = True
-        else:
-            b.wager(EventKind.RAISE, line, player, amount=amount)
-            self._opened = True
+        kind = EventKind.COMPLETE if b.street == 0 and not self._opened else EventKind.BET
+        b.wager(kind, token.number, self.player(token), amount=self.amount(token))
+        self._opened = True
+
+    def raise_put_in(self, token: LineToken) -> None:
+        self.b.wager(EventKind.RAISE, token.number, self.player(token), amount=self.amount(token))
+        self._opened = True
 
     # --- settling the pot -------------------------------------------------------------------
     def _return_uncalled(self, line: int) -> None:

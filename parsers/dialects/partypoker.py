@@ -84,7 +84,10 @@ VERBS: Final = {
     "raises": Verb(EventKind.RAISE),  # the chips put in, not the total
     "completes": Verb(EventKind.COMPLETE),
     "bring-ins": BRING_IN,
+    "double bets": Verb(EventKind.BET, quirk="double_bet"),
+    "is all-In": Verb(EventKind.CALL, quirk="all_in_action"),
 }
+"""Party's bracketed amount is always the chips the action puts in."""
 
 
 class PartyPokerTransformer(DialectTransformer):
@@ -261,22 +264,19 @@ class PartyPokerTransformer(DialectTransformer):
         """Party names the first player to act on each street."""
         self.b.add(EventKind.NOTE, token.number, self.player(token), text="opens")
 
-    def on_action(self, token: LineToken) -> None:
-        """Party's bracketed amount is always the chips the action puts in (the verb table);
-        two verbs say more than an action."""
-        verb, line = token.field("verb"), token.number
-        if verb == "double bets":
-            # The room's word that 4th street shows an open pair, which the export cannot show
-            # (it prints no opponent's cards): kept as the room's announcement.
-            self.b.add(EventKind.OPEN_PAIR, line)
-            event = self.b.wager(EventKind.BET, line, self.player(token), amount=self.amount(token))
-            self.b.events[-1] = replace(event, text="double bet")
-        elif verb == "is all-In":  # the kind follows from the amount against the street's bets
-            player, amount = self.player(token), self.amount(token)
-            kind = self._all_in_kind(player, amount)
-            self.b.wager(kind, line, player, amount=amount, all_in=True)
-        else:
-            super().on_action(token)
+    def double_bet(self, token: LineToken) -> None:
+        """ "double bets": the room's word that 4th street shows an open pair, which the export
+        cannot show (it prints no opponent's cards): kept as the room's announcement."""
+        line = token.number
+        self.b.add(EventKind.OPEN_PAIR, line)
+        event = self.b.wager(EventKind.BET, line, self.player(token), amount=self.amount(token))
+        self.b.events[-1] = replace(event, text="double bet")
+
+    def all_in_action(self, token: LineToken) -> None:
+        """ "is all-In": the kind follows from the amount against the street's bets."""
+        player, amount = self.player(token), self.amount(token)
+        kind = self._all_in_kind(player, amount)
+        self.b.wager(kind, token.number, player, amount=amount, all_in=True)
 
     def _all_in_kind(self, player: str, amount: int) -> EventKind:
         b = self.b

@@ -32,8 +32,12 @@ class Reads(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Verb:
+    """One entry of a room's verb table. `quirk` names a method of the room's reader that
+    reads the line itself, for a verb that says more than an action (Party's "double bets")."""
+
     kind: EventKind
     reads: Reads = Reads.PUT_IN
+    quirk: str | None = None
 
 
 FOLD: Final = Verb(EventKind.FOLD, Reads.NOTHING)
@@ -175,15 +179,17 @@ class DialectTransformer:
 
     # --- seats and streets ------------------------------------------------------------------
     def on_seat(self, token: LineToken) -> None:
+        """`seat`, `player` and `stack` are required parts of a seat line."""
+        found = token.match
         self.b.seat(
-            int(token.field("seat") or 0),
-            self.player(token),
-            self.amount(token, "stack"),
-            sitting_out=self.flag(token, "sitting_out"),
+            int(found["seat"]),
+            found["player"],
+            self.b.money(found["stack"], token.number),
+            sitting_out="sitting_out" in token.parts and found["sitting_out"] is not None,
         )
 
     def street_index(self, token: LineToken) -> int:
-        name = token.field("street") or ""
+        name = token.match["street"]
         game = self.b.game
         assert game is not None
         index = (self.stud_streets if game.is_stud else self.draw_streets).get(name)
@@ -193,8 +199,8 @@ class DialectTransformer:
 
     def on_street(self, token: LineToken) -> None:
         b = self.b
-        b.new_street(self.street_index(token), token.number, token.field("street") or "")
-        if token.field("cards"):
+        b.new_street(self.street_index(token), token.number, token.match["street"])
+        if "cards" in token.parts and token.match["cards"]:
             cards = self.cards(token)
             b.add(EventKind.COMMUNITY, token.number, cards=cards, up=(True,) * len(cards))
 
@@ -204,9 +210,14 @@ class DialectTransformer:
         streets deal the new card(s). In draw games the first deal, then the draws."""
         b = self.b
         assert b.game is not None
-        line, player = token.number, self.player(token)
-        first = self.cards(token)
-        new = self.cards(token, "new") if token.field("new") is not None else None
+        line, player = token.number, token.player or self.player(token)
+        found = token.match
+        first = b.cards(found["cards"], line)
+        new = (
+            b.cards(found["new"], line)
+            if "new" in token.parts and found["new"] is not None
+            else None
+        )
         if b.game.is_draw:
             if b.street == 0:
                 b.hero = player
@@ -240,12 +251,12 @@ class DialectTransformer:
     # --- forced bets and actions ------------------------------------------------------------
     def on_post(self, token: LineToken) -> None:
         b = self.b
-        wording = token.field("post") or ""
-        kind = self.posts.get(wording)
+        found = token.match
+        kind = self.posts.get(found["post"])
         if kind is None:
-            raise HandParseError(f"unknown forced bet {wording!r}", token.number)
-        player, amount = self.player(token), self.amount(token)
-        all_in = self.flag(token, "all_in")
+            raise HandParseError(f"unknown forced bet {found['post']!r}", token.number)
+        player, amount = token.player or self.player(token), self.amount(token)
+        all_in = "all_in" in token.parts and found["all_in"] is not None
         if kind in (EventKind.ANTE, EventKind.DEAD):
             b.add(kind, token.number, player, amount=amount, all_in=all_in)
         else:
@@ -261,19 +272,22 @@ class DialectTransformer:
         verb = self.verbs.get(found["verb"])
         if verb is None:
             raise HandParseError(f"unknown action {found['verb']!r}", token.number)
-        player, line = self.player(token), token.number
-        if verb.reads is Reads.NOTHING:
-            b.add(verb.kind, line, player)
+        if verb.quirk is not None:
+            getattr(self, verb.quirk)(token)
             return
-        all_in = "all_in" in token.parts and found["all_in"] is not None
-        if verb.reads is Reads.TOTAL_TO:
-            to = self.amount(token, "to" if token.field("to") is not None else "amount")
-            kind = verb.kind
+        player, line = token.player or self.player(token), token.number
+        kind, reads = verb.kind, verb.reads
+        if reads is Reads.NOTHING:
+            b.add(kind, line, player)
+            return
+        parts = token.parts
+        all_in = "all_in" in parts and found["all_in"] is not None
+        if reads is Reads.TOTAL_TO:
+            to = self.amount(token, "to" if "to" in parts and found["to"] is not None else "amount")
             if kind is EventKind.RAISE and to <= b.small_bet and self._bring_in_open():
                 kind = EventKind.COMPLETE  # "raises $280 to $400" over the bring-in completes
             b.wager(kind, line, player, to=to, all_in=all_in)
             return
-        kind = verb.kind
         if kind is EventKind.BET and self._bring_in_open():
             kind = EventKind.COMPLETE  # stud: the first bet over the bring-in completes it
         b.wager(kind, line, player, amount=self.amount(token), all_in=all_in)

@@ -18,14 +18,17 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from studdraw.parsers.dialects.builder import HandBuilder
 from studdraw.parsers.findings import (
     HAND_ENDS_EARLY,
     LINE_OUT_OF_PLACE,
     UNKNOWN_LINE,
     UNKNOWN_MONEY_LINE,
 )
-from studdraw.parsers.model import Event, HandRecord, Outcome
+from studdraw.parsers.model import Event, HandRecord, HandText, Outcome, SourceRef
 from tests.conftest import parse_record, parse_text
 from tests.parsers import (
     test_bovada,
@@ -178,3 +181,13 @@ def test_player_names_are_read_against_the_seat_list(room: str, name: str) -> No
     ]
     assert played(record) == played(original, {old: name})
     assert record.findings == []
+
+
+@given(st.lists(st.text(alphabet="ab [", min_size=1, max_size=4), max_size=9))
+def test_the_names_another_seated_name_extends_are_known(names: list[str]) -> None:
+    """The fast path of name pinning trusts a seated name unless another one extends it."""
+    builder = HandBuilder(HandText("", SourceRef("<test>", 0, 1), "pokerstars"), "pokerstars")
+    for name in names:
+        builder.seated_name(name)
+    assert builder.names == set(names)
+    assert builder.prefixes == {n for n in names if any(o != n and o.startswith(n) for o in names)}
