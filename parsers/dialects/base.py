@@ -31,7 +31,15 @@ from lark.common import LexerConf
 from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.lexer import Lexer
 
-from studdraw.parsers.dialects.builder import HandParseError
+from studdraw.parsers.dialects.builder import (
+    HandBuilder,
+    HandParseError,
+    parse_amount,
+    parse_card,
+    parse_cards,
+    parse_local_time,
+    to_utc,
+)
 from studdraw.parsers.dialects.lines import LineSyntax
 from studdraw.parsers.files import Encoding, Line, iter_lines, split_lines, split_stream
 from studdraw.parsers.findings import HAND_ENDS_EARLY, LINE_OUT_OF_PLACE
@@ -46,6 +54,24 @@ from studdraw.parsers.model import (
 
 if TYPE_CHECKING:
     from studdraw.parsers.dialects.transformer import DialectTransformer
+
+__all__ = [  # the helpers every room, text or XML, reads money, cards and times with
+    "GRAMMAR_DIR",
+    "Dialect",
+    "HandBuilder",
+    "HandLines",
+    "HandParseError",
+    "LineLexer",
+    "LineToken",
+    "Room",
+    "hand_start_pattern",
+    "line_token",
+    "parse_amount",
+    "parse_card",
+    "parse_cards",
+    "parse_local_time",
+    "to_utc",
+]
 
 GRAMMAR_DIR: Final = Path(__file__).parent
 HAND_ID_SPAN: Final = 400
