@@ -13,6 +13,8 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Final
 
+from studdraw.parsers.findings import Finding
+
 RANKS: Final = "23456789TJQKA"
 SUITS: Final = "cdhs"
 
@@ -212,6 +214,7 @@ class HandRecord:
     total_pot: int | None = None  # the whole pot before rake, as the room reported it
     rake: int | None = None  # as reported; rooms that print the pot after rake are converted
     notes: list[str] = field(default_factory=list)  # oddities the dialect tolerated
+    findings: list[Finding] = field(default_factory=list)  # warnings: lines read as unknown
 
     @property
     def players(self) -> list[str]:
@@ -241,6 +244,7 @@ class ParseProblem:
     message: str
     line: int  # absolute line in the source file
     game_label: str | None = None  # the room's own name for the game, when known
+    code: str | None = None  # the parse finding's code (parsers/findings.py), when it is one
 
 
 @dataclass(slots=True, frozen=True)

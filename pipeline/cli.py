@@ -88,14 +88,18 @@ def parse(
     stderr = console(stderr=True)
     unreadable = UnreadableFiles(stderr)
     counts: Counter[tuple[str, str, Outcome]] = Counter()
+    warnings: Counter[tuple[str, str]] = Counter()
     out = sys.stdout
     for parsed in iter_parsed(paths, unreadable):
         if jsonl:
             out.write(json.dumps(parsed_hand_to_dict(parsed), ensure_ascii=False) + "\n")
         game = str(parsed.record.game) if parsed.record else _label(parsed)
-        counts[(parsed.hand.site or "unknown", game, parsed.outcome)] += 1
+        site = parsed.hand.site or "unknown"
+        counts[(site, game, parsed.outcome)] += 1
+        if parsed.record:
+            warnings[(site, game)] += len(parsed.record.findings)
     if not jsonl:
-        console().print(_summary_table(counts))
+        console().print(_summary_table(counts, warnings))
     if unreadable.count:
         raise typer.Exit(code=1)
 
@@ -337,18 +341,23 @@ def _label(parsed: ParsedHand) -> str:
     return "?"
 
 
-def _summary_table(counts: Counter[tuple[str, str, Outcome]]) -> Table:
+def _summary_table(
+    counts: Counter[tuple[str, str, Outcome]], warnings: Counter[tuple[str, str]]
+) -> Table:
+    """Hands per site and game by outcome, and the parse warnings (lines read as unknown,
+    codes in studdraw.parsers.findings) of the parsed ones."""
     table = Table(title="Hands per site and game")
-    for column in ("site", "game", "hands", "parsed", "unsupported", "errors"):
+    for column in ("site", "game", "hands", "parsed", "unsupported", "errors", "warnings"):
         table.add_column(column, justify="left" if column in ("site", "game") else "right")
     groups = sorted({(site, game) for site, game, _ in counts})
     totals = Counter[Outcome]()
     for site, game in groups:
         row = {outcome: counts[(site, game, outcome)] for outcome in Outcome}
         totals.update(row)
-        table.add_row(site, game, *(str(n) for n in _columns(row)))
+        cells = (*_columns(row), warnings[(site, game)])
+        table.add_row(site, game, *(str(n) for n in cells))
     table.add_section()
-    table.add_row("total", "", *(str(n) for n in _columns(totals)))
+    table.add_row("total", "", *(str(n) for n in (*_columns(totals), warnings.total())))
     return table
 
 

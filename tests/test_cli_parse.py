@@ -65,9 +65,28 @@ def test_summary_counts_per_site_and_game() -> None:
         for line in result.stdout.splitlines()
         if "│" in line
     }
-    assert ("pokerstars", "stud", "12", "12", "0", "0") in rows
-    assert ("pokerstars", "razz", "9", "9", "0", "0") in rows
-    assert ("total", "", "29", "29", "0", "0") in rows
+    assert ("pokerstars", "stud", "12", "12", "0", "0", "0") in rows
+    assert ("pokerstars", "razz", "9", "9", "0", "0", "0") in rows
+    assert ("total", "", "29", "29", "0", "0", "0") in rows
+
+
+def test_summary_counts_the_lines_read_as_unknown(tmp_path: Path) -> None:
+    path = tmp_path / "h.txt"
+    lines = CURRENT_STUD.strip().splitlines()
+    lines.insert(5, "The dealer smiles")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = runner.invoke(app, ["parse", str(path)])
+    assert result.exit_code == 0, result.output
+    [total] = [line for line in result.stdout.splitlines() if "total" in line]
+    assert [cell.strip() for cell in total.split("│")[1:-1]] == [
+        "total",
+        "",
+        "1",
+        "1",
+        "0",
+        "0",
+        "1",
+    ]
 
 
 def test_unreadable_path_exits_non_zero(tmp_path: Path) -> None:

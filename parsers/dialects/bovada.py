@@ -12,15 +12,9 @@ import re
 from dataclasses import replace
 from typing import Any, Final
 
-from studdraw.parsers.dialects.base import (
-    Dialect,
-    DialectTransformer,
-    HandParseError,
-    LineToken,
-    hand_start_pattern,
-    parse_local_time,
-    to_utc,
-)
+from studdraw.parsers.dialects.base import Dialect, LineToken, hand_start_pattern
+from studdraw.parsers.dialects.builder import HandParseError, parse_local_time, to_utc
+from studdraw.parsers.dialects.transformer import DialectTransformer
 from studdraw.parsers.model import (
     Card,
     Event,
@@ -31,66 +25,6 @@ from studdraw.parsers.model import (
     Outcome,
     Structure,
     Tournament,
-)
-
-_AMOUNT: Final = r"[^\s()]+"
-
-
-def _player(group: str) -> str:
-    """A player line's start: the seat label (the name) and the hero's marker, not kept."""
-    return rf"(?P<{group}>Seat\+\d+)(?: \[ME\])? : "
-
-
-LINE_PATTERNS: Final = (
-    (
-        "HEADER",
-        r"\ufeff?(?P<hdr_room>Ignition|Bovada|Bodog(?: UK| Canada|88)?) Hand #C?(?P<hdr_id>\d+):? +"
-        r"(?P<hdr_rest>.+?) - (?P<hdr_time>\d{4}-\d{2}-\d{2}[ -]\d{1,2}:\d{2}:\d{2})"
-        r"(?: (?P<hdr_zone>[A-Z]{2,4}))?",
-    ),
-    ("SEAT", rf"Seat\+(?P<seat_no>\d+)(?P<seat_me> \[ME\])?: (?P<seat_stack>{_AMOUNT}) in chips"),
-    ("DEALT", rf"{_player('dealt_name')}Card dealt to a spot \[(?P<dealt_cards>[^\]]*)\]"),
-    ("ANTE", rf"{_player('ante_name')}Ante chip (?P<ante_amt>{_AMOUNT})"),
-    (
-        "BRING_IN",
-        rf"{_player('bi_name')}(?:Bring_in chip|Big blind/Bring in|Bring in)(?:\(timeout\))?"
-        rf" (?P<bi_amt>{_AMOUNT})",
-    ),
-    (
-        "ACTION",
-        rf"{_player('act_name')}(?P<act_verb>Folds?|Checks|Calls?|[Bb]ets|D bets|Double bets"
-        r"|[Rr]aises|All-in)(?:\((?P<act_how>timeout|raise|raise-timeout)\))?"
-        rf"(?: (?P<act_amt>{_AMOUNT})(?: to (?P<act_to>{_AMOUNT}))?)?",
-    ),
-    ("UNCALLED", rf"{_player('unc_name')}Return uncalled portion of bet (?P<unc_amt>{_AMOUNT})"),
-    (
-        "SHOWDOWN",
-        rf"{_player('sd_name')}Showdown \[(?P<sd_cards>[^\]]*)\](?: \((?P<sd_desc>[^)]*)\))?",
-    ),
-    (
-        "MUCKS",
-        rf"{_player('muck_name')}(?P<muck_verb>Mucks|Does not show) \[(?P<muck_cards>[^\]]*)\]"
-        r"(?: \((?P<muck_desc>[^)]*)\))?",
-    ),
-    (
-        "RESULT",
-        rf"{_player('res_name')}Hand [Rr]esult(?P<res_side>-Side [Pp]ot)? (?P<res_amt>{_AMOUNT})",
-    ),
-    ("RANKING", rf"{_player('rank_name')}Ranking (?P<rank_place>\d+)"),
-    (
-        "TABLE_LIFE",
-        rf"{_player('life_name')}(?P<life_verb>Table enter user|Table leave user|Seat stand"
-        r"|Stand|Seat sit out|Sit out|Re-join)",
-    ),
-    (
-        "STREET",
-        r"\*\*\* (?P<street_name>HOLE CARDS|3RD STREET|4TH STREET|5TH STREET|6TH STREET"
-        r"|7TH STREET|RIVER) \*\*\*",
-    ),
-    ("SUMMARY", r"\*\*\* SUMMARY \*\*\*"),
-    ("TOTAL", r"Total Pot\((?P<tot_amt>[^)]+)\)(?: \| Rake \((?P<tot_rake>[^)]+)\))?"),
-    ("SUMMARY_SEAT", r"Seat[+ ](?P<ss_seat>\d+): (?P<ss_rest>.*)"),
-    ("NOTE", r"(?P<note_text>[^:]*)"),  # last: the colon-free fallback keeps announcements
 )
 
 GAMES: Final = {"7CARD": Game.STUD, "7CARD HiLo": Game.STUD8, "7CARD_HL": Game.STUD8}
@@ -163,11 +97,11 @@ class BovadaTransformer(DialectTransformer):
 
     # --- header and seats -------------------------------------------------------------------
     def on_header(self, token: LineToken) -> None:
-        found = token.match
+        found = token.field
         b = self.b
         line = token.number
-        b.site_hand_id = found["hdr_id"]
-        rest = found["hdr_rest"].strip()
+        b.site_hand_id = found("id") or ""
+        rest = (found("rest") or "").strip()
         header = _GAME.fullmatch(rest)
         game = GAMES.get(header["game"]) if header else None
         if header is None or game is None:
@@ -189,9 +123,9 @@ class BovadaTransformer(DialectTransformer):
             b.table = header["ttable"]
         else:
             b.table = header["table"] or ""
-        if found["hdr_room"] != "Bovada":
-            b.notes.append(f"exported as {found['hdr_room']}")
-        text, zone = found["hdr_time"], found["hdr_zone"]
+        if found("room") != "Bovada":
+            b.notes.append(f"exported as {found('room')}")
+        text, zone = found("time") or "", found("zone")
         b.site_time = f"{text} {zone}" if zone else text
         try:
             b.started_at = to_utc(parse_local_time(text, _TIME_FORMATS), zone or "ET")
@@ -201,25 +135,24 @@ class BovadaTransformer(DialectTransformer):
             b.notes.append("no time zone printed; ET assumed")
 
     def on_seat(self, token: LineToken) -> None:
-        found = token.match
+        found = token.field
         b = self.b
-        if not b.seats and b.tournament is None and "$" not in found["seat_stack"]:
+        if not b.seats and b.tournament is None and "$" not in (found("stack") or ""):
             b.currency, b.scale = "PLAY", 1
-        player = f"Seat+{found['seat_no']}"
-        if found["seat_me"]:
+        player = f"Seat+{found('seat')}"
+        if found("me"):
             b.hero = player
-        b.seat(int(found["seat_no"]), player, b.money(found["seat_stack"], token.number))
+        b.seat(int(found("seat") or 0), player, self.amount(token, "stack"))
 
     # --- streets --------------------------------------------------------------------------
     def on_street(self, token: LineToken) -> None:
-        name = token.match["street_name"]
+        name = token.field("street") or ""
         self.b.new_street(STREETS[name], token.number, name)
 
     def on_dealt(self, token: LineToken) -> None:
-        found = token.match
         b = self.b
-        player, line = found["dealt_name"], token.number
-        cards = b.cards(found["dealt_cards"], line)
+        player, line = self.player(token), token.number
+        cards = self.cards(token)
         held = self._held.setdefault(player, [])
         up: tuple[bool, ...]
         if not held and len(cards) == 3:
@@ -238,20 +171,18 @@ class BovadaTransformer(DialectTransformer):
         b.add(EventKind.DEAL, line, player, cards=cards, up=up)
 
     def on_ante(self, token: LineToken) -> None:
-        found = token.match
-        amount = self.b.money(found["ante_amt"], token.number)
-        self.b.add(EventKind.ANTE, token.number, found["ante_name"], amount=amount)
+        amount = self.amount(token, "amount")
+        self.b.add(EventKind.ANTE, token.number, self.player(token), amount=amount)
 
     def on_bring_in(self, token: LineToken) -> None:
-        found = token.match
-        amount = self.b.money(found["bi_amt"], token.number)
-        self.b.wager(EventKind.BRING_IN, token.number, found["bi_name"], amount=amount)
+        amount = self.amount(token, "amount")
+        self.b.wager(EventKind.BRING_IN, token.number, self.player(token), amount=amount)
 
     def on_action(self, token: LineToken) -> None:
-        found = token.match
+        found = token.field
         b = self.b
-        player, verb, line = found["act_name"], found["act_verb"], token.number
-        how = found["act_how"] or ""
+        player, verb, line = self.player(token), found("verb"), token.number
+        how = found("how") or ""
         timeout = "timeout" if "timeout" in how else None
         if verb in ("Folds", "Fold"):
             b.add(EventKind.FOLD, line, player, text=timeout)
@@ -259,9 +190,9 @@ class BovadaTransformer(DialectTransformer):
         if verb == "Checks":
             b.add(EventKind.CHECK, line, player, text=timeout)
             return
-        if found["act_amt"] is None:
+        if found("amount") is None:
             raise HandParseError(f"{verb} without an amount", line)
-        amount = b.money(found["act_amt"], line)
+        amount = self.amount(token, "amount")
         # Bovada's amounts: calls and plain all-ins give the chips put in, bets the bet,
         # raises and raising all-ins the player's new total on the street.
         if verb in ("Calls", "Call"):
@@ -282,7 +213,7 @@ class BovadaTransformer(DialectTransformer):
             kind = EventKind.CALL if total <= facing else self._wager_kind(EventKind.BET)
             b.wager(kind, line, player, amount=amount, all_in=True)
         else:  # Raises, All-in(raise)
-            to = b.money(found["act_to"], line) if found["act_to"] else amount
+            to = self.amount(token, "to") if found("to") else amount
             opening = EventKind.RAISE if verb in ("Raises", "raises") else EventKind.BET
             b.wager(self._wager_kind(opening), line, player, to=to, all_in=verb == "All-in")
 
@@ -298,52 +229,47 @@ class BovadaTransformer(DialectTransformer):
         return opening
 
     # --- showdown and money out -------------------------------------------------------------
-    def on_uncalled(self, token: LineToken) -> None:
-        found = token.match
-        amount = self.b.money(found["unc_amt"], token.number)
-        self.b.add(EventKind.UNCALLED, token.number, found["unc_name"], amount=amount)
-
     def on_showdown(self, token: LineToken) -> None:
         """Bovada shows the best five cards, for hi/lo the best high five then the best low
         five (repeating cards). The event carries the player's whole hand as dealt, which the
         export prints in full, and the room's hand name."""
-        found = token.match
+        found = token.field
         b = self.b
-        player = found["sd_name"]
-        printed = b.cards(found["sd_cards"], token.number)
+        player = self.player(token)
+        printed = self.cards(token)
         held = self._held.get(player, [])
         missing = [card for card in dict.fromkeys(printed) if card not in held]
         cards = (*held, *missing)
-        b.add(EventKind.SHOW, token.number, player, cards=cards, text=found["sd_desc"])
+        b.add(EventKind.SHOW, token.number, player, cards=cards, text=found("text"))
 
     def on_mucks(self, token: LineToken) -> None:
-        found = token.match
+        found = token.field
         b = self.b
-        cards = b.cards(found["muck_cards"], token.number)
-        if found["muck_verb"] == "Mucks":
-            b.add(EventKind.MUCK, token.number, found["muck_name"], cards=cards)
+        cards = self.cards(token)
+        if found("verb") == "Mucks":
+            b.add(EventKind.MUCK, token.number, self.player(token), cards=cards)
         else:  # the uncontested winner: not shown at the table, printed in the export
-            b.add(EventKind.NOTE, token.number, found["muck_name"], text="does not show")
+            b.add(EventKind.NOTE, token.number, self.player(token), text="does not show")
 
     def on_result(self, token: LineToken) -> None:
-        found = token.match
+        found = token.field
         b = self.b
         pot = "main"
-        if found["res_side"]:
+        if found("side"):
             self._side_pots += 1
             pot = f"side{self._side_pots}"
-        amount = b.money(found["res_amt"], token.number)
-        b.add(EventKind.COLLECT, token.number, found["res_name"], amount=amount, pot=pot)
+        amount = self.amount(token, "amount")
+        b.add(EventKind.COLLECT, token.number, self.player(token), amount=amount, pot=pot)
 
     def on_ranking(self, token: LineToken) -> None:
-        found = token.match
-        text = f"finished in place {found['rank_place']}"
-        self.b.add(EventKind.NOTE, token.number, found["rank_name"], text=text)
+        found = token.field
+        text = f"finished in place {found('place')}"
+        self.b.add(EventKind.NOTE, token.number, self.player(token), text=text)
 
     def on_table_life(self, token: LineToken) -> None:
-        found = token.match
+        found = token.field
         b = self.b
-        player, verb = found["life_name"], found["life_verb"]
+        player, verb = self.player(token), found("verb") or ""
         if verb in ("Stand", "Seat stand"):
             b.add(EventKind.LEAVE, token.number, player)
         elif verb in ("Sit out", "Seat sit out"):
@@ -359,26 +285,17 @@ class BovadaTransformer(DialectTransformer):
             b.add(EventKind.NOTE, token.number, player, text=verb.lower())
 
     # --- summary ----------------------------------------------------------------------------
-    def on_summary(self, token: LineToken) -> None:
-        """A section marker: the grammar checks its place; it carries no event."""
-
-    def on_total(self, token: LineToken) -> None:
-        found = token.match
-        self.b.total_pot = self.b.money(found["tot_amt"], token.number)
-        if found["tot_rake"]:
-            self.b.rake = self.b.money(found["tot_rake"], token.number)
-
     def on_summary_seat(self, token: LineToken) -> None:
         """In hi/lo the summary tells which half each result was ("HI $2.33", "LO $2.32"),
         which the showdown's "Hand result" lines do not: the collects get their half here."""
         halves = [
             (found["half"].lower(), self.b.money(found["amt"], token.number))
-            for found in _HALF.finditer(token.match["ss_rest"])
+            for found in _HALF.finditer(token.field("text") or "")
         ]
         if not halves:
             return
         b = self.b
-        player = f"Seat+{token.match['ss_seat']}"
+        player = f"Seat+{token.field('seat')}"
         collects = [
             i for i, e in enumerate(b.events) if e.kind is EventKind.COLLECT and e.player == player
         ]
@@ -423,8 +340,6 @@ def _bet_sizes(events: list[Event], opener: int | None) -> tuple[int, int]:
 class Bovada(Dialect):
     name = "bovada"
     grammar_file = "bovada.lark"
-    line_patterns = LINE_PATTERNS
-    section_lines = frozenset({"HEADER", "STREET", "SUMMARY", "TOTAL"})
     hand_start = hand_start_pattern(
         "Bovada Hand #",
         "Bodog Hand #",

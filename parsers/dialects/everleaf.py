@@ -13,70 +13,15 @@ import re
 from datetime import datetime
 from typing import Final
 
-from studdraw.parsers.dialects.base import (
-    Dialect,
-    DialectTransformer,
-    HandParseError,
-    LineToken,
-    hand_start_pattern,
-    to_utc,
-)
+from studdraw.parsers.dialects.base import Dialect, LineToken, hand_start_pattern
+from studdraw.parsers.dialects.builder import HandParseError, to_utc
+from studdraw.parsers.dialects.transformer import CALL, CHECK, FOLD, DialectTransformer, Verb
 from studdraw.parsers.model import EventKind, Game, HandText, Outcome
-
-_NAME: Final = r".+"  # greedy: every verb is anchored at the line end
-_MONEY: Final = r"[$€]? ?[\d.,]+(?: (?:USD|EURO?|Chips))?"  # "$ 0.01 USD", "€ 2.50 EURO", "25"
-
-LINE_PATTERNS: Final = (
-    ("HEADER", r"\ufeff?Everleaf Gaming Game #(?P<hdr_id>\d+)"),
-    ("TITLE", r"\*{5} Hand history for game #(?P<title_id>\d+) \*{5}"),
-    (
-        "GAME",
-        r"(?:Blinds )? ?(?P<game_cur>[$€]?) ?(?P<game_small>[\d.,]+) ?/ ?[$€]?"
-        r"(?P<game_big>[\d.,]+) (?P<game_label>.+?)(?: - (?P<game_max>\d+) Max)?"
-        r" - (?P<game_time>\d{4}/\d{2}/\d{2} - \d{2}:\d{2}:\d{2})",
-    ),
-    ("TABLE", r"Table (?P<tbl_name>.+)"),
-    ("PLAYERS", r"Total number of players: \d+"),
-    (
-        "SEAT",
-        r"Seat (?P<seat_no>\d+): (?P<seat_name>.+?) \( +(?:(?P<seat_state>new player|All-in)"
-        rf"|(?P<seat_stack>{_MONEY})) \)",
-    ),
-    ("ANTE", rf"(?P<ante_name>{_NAME}): posts ante \[ ?(?P<ante_amt>{_MONEY})\]"),
-    ("DEALING", r"\*\* Dealing down cards \*\*"),
-    (
-        "STREET",
-        r"\*{2,4} (?i:dealing (?P<street_name>4th street|5th street|6th street|river))"
-        r" \*{2,4}",
-    ),
-    ("DEALT", rf"Dealt to (?P<dealt_name>{_NAME}) \[ (?P<dealt_cards>[^\]]*) \]\.?"),
-    ("BRING_IN", rf"(?P<bi_name>{_NAME}) posts bring-in (?P<bi_amt>[$€]?[\d.,]*\d)\."),
-    ("COMPLETE", rf"(?P<cmp_name>{_NAME}) completes to (?P<cmp_amt>[$€]?[\d.,]*\d)\."),
-    (
-        "ACTION",
-        rf"(?P<act_name>{_NAME})(?P<act_verb>: bets| raises| calls| checks| folds)"
-        rf"(?: \[ ?(?P<act_amt>{_MONEY})\])?",
-    ),
-    (
-        "SHOWS",
-        rf"(?P<show_name>{_NAME}) shows \[ (?P<show_cards>[^\]]*) \] ?(?P<show_desc>.*)",
-    ),
-    ("MUCKS", rf"(?P<muck_name>{_NAME}) mucks \[ (?P<muck_cards>[^\]]*) \].*"),
-    ("NO_SHOW", rf"(?P<ns_name>{_NAME}) does not show cards"),
-    (
-        "COLLECT",
-        rf"(?P<col_name>{_NAME}) wins +(?P<col_amt>{_MONEY}) from "
-        r"(?P<col_pot>main pot|side pot(?: #?\d+)?)(?: with .*)?",
-    ),
-    # last: announcements without money or cards (joins, leaves, disconnects) are kept as notes
-    ("NOTE", r"(?P<note_text>[^:\[\]$€]+)"),
-)
 
 GAMES: Final = {"7 Card Stud": Game.STUD, "Razz": Game.RAZZ}
 CURRENCIES: Final = {"$": "USD", "€": "EUR"}
 STUD_STREETS: Final = {"4th street": 1, "5th street": 2, "6th street": 3, "river": 4}
 STREET_NAMES: Final = ("3rd street", "4th street", "5th street", "6th street", "7th street")
-_SIDE_POT: Final = re.compile(r"side pot(?: #?(\d+))?")
 _TIME_FORMAT: Final = "%Y/%m/%d - %H:%M:%S"
 ZONE: Final = "UTC"
 """Everleaf prints no zone; FPDB's Everleaf importer treats the times as GMT/UTC (see notes)."""
@@ -89,8 +34,20 @@ def _local_time(text: str, line: int) -> datetime:
         raise HandParseError(str(error), line) from None
 
 
+VERBS: Final = {
+    " folds": FOLD,
+    " checks": CHECK,
+    " calls": CALL,
+    ": bets": Verb(EventKind.BET, quirk="opening_bet"),
+    " raises": Verb(EventKind.RAISE, quirk="raise_put_in"),
+}
+"""Every amount is what the player puts in now: "raises [$ 0.10]" over a 0.05 bet of the
+player's own makes 0.15 (a call of 0.05 completes the round)."""
+
+
 class EverleafTransformer(DialectTransformer):
     site = "everleaf"
+    verbs = VERBS
 
     def begin(self, hand: HandText) -> None:
         super().begin(hand)
@@ -100,18 +57,18 @@ class EverleafTransformer(DialectTransformer):
 
     # --- header and seats -------------------------------------------------------------------
     def on_header(self, token: LineToken) -> None:
-        self.b.site_hand_id = token.match["hdr_id"]
+        self.b.site_hand_id = token.field("id") or ""
 
     def on_title(self, token: LineToken) -> None:
-        if token.match["title_id"] != self.b.site_hand_id:
+        if token.field("id") != self.b.site_hand_id:
             raise HandParseError(
-                f"hand #{token.match['title_id']} inside game #{self.b.site_hand_id}", token.number
+                f"hand #{token.field('id')} inside game #{self.b.site_hand_id}", token.number
             )
 
     def on_game(self, token: LineToken) -> None:
-        found = token.match
+        found = token.field
         b = self.b
-        label = found["game_label"]
+        label = found("game") or ""
         game = GAMES.get(label)
         if game is None:
             raise HandParseError(
@@ -121,41 +78,38 @@ class EverleafTransformer(DialectTransformer):
                 game_label=label,
             )
         b.game = game
-        symbol = found["game_cur"]
+        symbol = found("currency")
         if symbol:
             b.currency = CURRENCIES[symbol]
         else:
             b.currency, b.scale = "CHIPS", 1
             b.notes.append("no currency in the header: tournament chips, tournament not named")
-        b.small_bet = b.money(found["game_small"], token.number)
-        b.big_bet = b.money(found["game_big"], token.number)
-        b.max_seats = int(found["game_max"]) if found["game_max"] else None
-        b.site_time = found["game_time"]
+        b.small_bet = self.amount(token, "small")
+        b.big_bet = self.amount(token, "big")
+        b.max_seats = int(found("max") or 0) or None
+        b.site_time = found("time") or ""
         b.started_at = to_utc(_local_time(b.site_time, token.number), ZONE)
         b.notes.append(f"no time zone printed; {ZONE} assumed")
 
     def on_table(self, token: LineToken) -> None:
-        self.b.table = token.match["tbl_name"]
+        self.b.table = token.field("table") or ""
 
     def on_players(self, token: LineToken) -> None:
         """The seat lines that follow are the roster; the count adds nothing to them."""
 
     def on_seat(self, token: LineToken) -> None:
-        found = token.match
+        found = token.field
         b = self.b
-        state = found["seat_state"]
+        state = found("state")
         if state:  # "( new player )" waits for the next hand; "( All-in )" has no chips left
-            b.seat(int(found["seat_no"]), found["seat_name"], 0, sitting_out=True)
-            b.notes.append(f"{found['seat_name']} listed as {state!r}")
+            b.seat(int(found("seat") or 0), self.player(token), 0, sitting_out=True)
+            b.notes.append(f"{self.player(token)} listed as {state!r}")
             return
-        b.seat(
-            int(found["seat_no"]), found["seat_name"], b.money(found["seat_stack"], token.number)
-        )
+        b.seat(int(found("seat") or 0), self.player(token), self.amount(token, "stack"))
 
     def on_ante(self, token: LineToken) -> None:
-        found = token.match
-        amount = self.b.money(found["ante_amt"], token.number)
-        self.b.add(EventKind.ANTE, token.number, found["ante_name"], amount=amount)
+        amount = self.amount(token, "amount")
+        self.b.add(EventKind.ANTE, token.number, self.player(token), amount=amount)
 
     # --- streets ----------------------------------------------------------------------------
     def on_dealing(self, token: LineToken) -> None:
@@ -165,14 +119,14 @@ class EverleafTransformer(DialectTransformer):
         b = self.b
         if b.contributed:
             self._last_round = b.contributed
-        index = STUD_STREETS[token.match["street_name"].lower()]
+        index = STUD_STREETS[(token.field("street") or "").lower()]
         b.new_street(index, token.number, STREET_NAMES[index])
 
     def on_dealt(self, token: LineToken) -> None:
-        found = token.match
+        found = token.field
         b = self.b
-        player = found["dealt_name"]
-        cards = b.cards(found["dealt_cards"].replace(",", " "), token.number)
+        player = self.player(token)
+        cards = b.cards((found("cards") or "").replace(",", " "), token.number)
         up: tuple[bool, ...]
         if b.street == 0:
             if len(cards) == 3:
@@ -187,42 +141,25 @@ class EverleafTransformer(DialectTransformer):
         b.add(EventKind.DEAL, token.number, player, cards=cards, up=up)
 
     def on_bring_in(self, token: LineToken) -> None:
-        found = token.match
-        amount = self.b.money(found["bi_amt"], token.number)
-        self.b.wager(EventKind.BRING_IN, token.number, found["bi_name"], amount=amount)
+        amount = self.amount(token, "amount")
+        self.b.wager(EventKind.BRING_IN, token.number, self.player(token), amount=amount)
 
     def on_complete(self, token: LineToken) -> None:
-        found = token.match
-        to = self.b.money(found["cmp_amt"], token.number)
-        self.b.wager(EventKind.COMPLETE, token.number, found["cmp_name"], to=to)
+        to = self.amount(token, "amount")
+        self.b.wager(EventKind.COMPLETE, token.number, self.player(token), to=to)
         self._opened = True
 
-    def on_action(self, token: LineToken) -> None:
-        found = token.match
+    def opening_bet(self, token: LineToken) -> None:
+        """On 3rd street "bets" opens above the ante: the low card completing instead of
+        bringing in (Everleaf writes "completes to" after a bring-in)."""
         b = self.b
-        player, verb, line = found["act_name"], found["act_verb"], token.number
-        if verb == " folds":
-            b.add(EventKind.FOLD, line, player)
-            return
-        if verb == " checks":
-            b.add(EventKind.CHECK, line, player)
-            return
-        if found["act_amt"] is None:
-            raise HandParseError(f"{verb.strip(': ')} without an amount", line)
-        # Every amount is what the player puts in now: "raises [$ 0.10]" over a 0.05 bet of
-        # the player's own makes 0.15 (a call of 0.05 completes the round).
-        amount = b.money(found["act_amt"], line)
-        if verb == " calls":
-            b.wager(EventKind.CALL, line, player, amount=amount)
-        elif verb == ": bets":
-            # On 3rd street "bets" opens above the ante: the low card completing instead of
-            # bringing in (Everleaf writes "completes to" after a bring-in).
-            kind = EventKind.COMPLETE if b.street == 0 and not self._opened else EventKind.BET
-            b.wager(kind, line, player, amount=amount)
-            self._opened = True
-        else:
-            b.wager(EventKind.RAISE, line, player, amount=amount)
-            self._opened = True
+        kind = EventKind.COMPLETE if b.street == 0 and not self._opened else EventKind.BET
+        b.wager(kind, token.number, self.player(token), amount=self.amount(token))
+        self._opened = True
+
+    def raise_put_in(self, token: LineToken) -> None:
+        self.b.wager(EventKind.RAISE, token.number, self.player(token), amount=self.amount(token))
+        self._opened = True
 
     # --- settling the pot -------------------------------------------------------------------
     def _return_uncalled(self, line: int) -> None:
@@ -248,40 +185,34 @@ class EverleafTransformer(DialectTransformer):
 
     def on_shows(self, token: LineToken) -> None:
         self._return_uncalled(token.number)
-        found = token.match
-        cards = self.b.cards(found["show_cards"].replace(",", " "), token.number)
+        found = token.field
+        cards = self.b.cards((found("cards") or "").replace(",", " "), token.number)
         self.b.add(
             EventKind.SHOW,
             token.number,
-            found["show_name"],
+            self.player(token),
             cards=cards,
-            text=found["show_desc"] or None,
+            text=found("text") or None,
         )
 
     def on_mucks(self, token: LineToken) -> None:
         self._return_uncalled(token.number)
-        found = token.match
-        cards = self.b.cards(found["muck_cards"].replace(",", " "), token.number)
-        self.b.add(EventKind.MUCK, token.number, found["muck_name"], cards=cards)
+        found = token.field
+        cards = self.b.cards((found("cards") or "").replace(",", " "), token.number)
+        self.b.add(EventKind.MUCK, token.number, self.player(token), cards=cards)
 
     def on_no_show(self, token: LineToken) -> None:
         self._return_uncalled(token.number)
-        self.b.add(EventKind.NOTE, token.number, token.match["ns_name"], text="does not show cards")
+        self.b.add(EventKind.NOTE, token.number, self.player(token), text="does not show cards")
 
     def on_collect(self, token: LineToken) -> None:
         self._return_uncalled(token.number)
-        found = token.match
-        side = _SIDE_POT.fullmatch(found["col_pot"])
-        pot = f"side{side[1] or 1}" if side else "main"
-        amount = self.b.money(found["col_amt"], token.number)
-        self.b.add(EventKind.COLLECT, token.number, found["col_name"], amount=amount, pot=pot)
+        super().on_collect(token)
 
 
 class Everleaf(Dialect):
     name = "everleaf"
     grammar_file = "everleaf.lark"
-    line_patterns = LINE_PATTERNS
-    section_lines = frozenset({"HEADER", "TITLE", "GAME", "TABLE", "PLAYERS", "DEALING", "STREET"})
     hand_start = hand_start_pattern("Everleaf Gaming Game #")
     hand_id_pattern = re.compile(r"Game #(?P<hand_id>\d+)")
     transformer = EverleafTransformer

@@ -10,14 +10,20 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from typing import Any, Final
 
-from studdraw.parsers.dialects.base import (
-    Dialect,
-    DialectTransformer,
+from studdraw.parsers.dialects.base import Dialect, LineToken
+from studdraw.parsers.dialects.builder import (
     HandParseError,
-    LineToken,
     parse_amount,
     parse_local_time,
     to_utc,
+)
+from studdraw.parsers.dialects.transformer import (
+    BRING_IN,
+    CALL,
+    CHECK,
+    FOLD,
+    DialectTransformer,
+    Verb,
 )
 from studdraw.parsers.files import Line
 from studdraw.parsers.model import (
@@ -30,58 +36,6 @@ from studdraw.parsers.model import (
     SourceRef,
     Structure,
     Tournament,
-)
-
-_NAME: Final = r".+"  # greedy: every verb is anchored at the line end
-
-LINE_PATTERNS: Final = (
-    ("START", r"Game #(?P<start_id>\d+) starts\."),
-    ("GAME_NO", r"#Game No : (?P<no_id>\d+)"),
-    ("HISTORY", r"\*{5} Hand History [Ff]or Game (?P<hist_id>\d+) \*{5}"),
-    (
-        "GAME",
-        r"(?P<game_text>.+?) - (?P<game_time>(?:\w+,? )?\w+ \d{1,2},? "
-        r"\d{1,2}:\d{2}:\d{2} [A-Z]{2,5} \d{4})",
-    ),
-    ("TABLE", r"Table (?P<tbl_name>.+?) \((?P<tbl_money>Real|Play) Money\)"),
-    ("BUTTON", r"Seat (?P<btn_seat>\d+) is the button"),
-    ("PLAYERS", r"Total number of players : (?P<pl_count>\d+)(?:/(?P<pl_max>\d+))?"),
-    ("SEAT", r"Seat (?P<seat_no>\d+): (?P<seat_name>.+) \( ?(?P<seat_stack>[^()]+?) ?\)"),
-    ("TRNY", r"Trny: ?(?P<trny_id>\d+) +Level: ?(?P<trny_level>\d+)"),
-    (
-        "LEVEL",
-        r"(?:Blinds|Stakes)(?:-Antes)?\((?P<lvl_small>[\d, ]+)/(?P<lvl_big>[\d, ]+)"
-        r"(?: ?- ?(?P<lvl_ante>[\d, ]+))?\)",
-    ),
-    (
-        "STREET",
-        r"\*\* Dealing (?:(?P<street_name>Fourth street|Fifth street|Sixth street|River) )?\*\*",
-    ),
-    ("DEALT", rf"Dealt to (?P<dealt_name>{_NAME}) \[(?P<dealt_cards>[^\]]*)\]"),
-    ("POST", rf"(?P<post_name>{_NAME}) posts ante \[(?P<post_amt>[^\]]+)\]"),
-    ("OPENS", rf"(?P<open_name>{_NAME}) opens"),
-    (
-        "ACTION",
-        # "X double bets" must not read as a player "X double" who bets.
-        rf"(?P<act_name>{_NAME})(?<! double) (?P<act_verb>folds|checks|calls|bets|double bets"
-        r"|raises|completes|bring-ins|is all-In)(?: +\[(?P<act_amt>[^\]]+)\])?",
-    ),
-    (
-        "SHOWS",
-        rf"(?P<show_name>{_NAME}) (?P<show_verb>shows|doesn't show) "
-        r"\[(?P<show_cards>[^\]]*)\](?P<show_desc>[^\[\]]*?)\.?",
-    ),
-    ("NO_SHOW", rf"(?P<ns_name>{_NAME}) does not show cards\."),
-    (
-        "WINS",
-        rf"(?P<win_name>{_NAME}) wins (?:Lo \((?P<win_lo>[^()]+)\)"
-        r"|(?P<win_amt>[^\s()]+(?: (?:USD|EUR|GBP|chips))?))"
-        r"(?: from the (?P<win_pot>main pot|side pot(?: #?\d+)?))?(?: with .*)?",
-    ),
-    ("NO_LOW", r"There was no qualifying low hand"),
-    ("JOIN", rf"(?P<join_name>{_NAME}) has joined the table\."),
-    ("LEAVE", rf"(?P<leave_name>{_NAME}) has left the table\."),
-    ("NOTE", r"(?P<note_text>[^:]*)"),  # last: the colon-free fallback keeps announcements
 )
 
 GAMES: Final = {"7 Card Stud": Game.STUD, "7 Card Stud Hi-Lo": Game.STUD8}
@@ -122,8 +76,23 @@ _INTRO: Final = re.compile(
 _INTRO_RANK: Final = {"G": 0, "#": 1, "*": 2}  # the order of a hand's three opening lines
 
 
+VERBS: Final = {
+    "folds": FOLD,
+    "checks": CHECK,
+    "calls": CALL,
+    "bets": Verb(EventKind.BET),
+    "raises": Verb(EventKind.RAISE),  # the chips put in, not the total
+    "completes": Verb(EventKind.COMPLETE),
+    "bring-ins": BRING_IN,
+    "double bets": Verb(EventKind.BET, quirk="double_bet"),
+    "is all-In": Verb(EventKind.CALL, quirk="all_in_action"),
+}
+"""Party's bracketed amount is always the chips the action puts in."""
+
+
 class PartyPokerTransformer(DialectTransformer):
     site = "partypoker"
+    verbs = VERBS
 
     def begin(self, hand: HandText) -> None:
         super().begin(hand)
@@ -158,17 +127,17 @@ class PartyPokerTransformer(DialectTransformer):
         b.site_hand_id = hand_id
 
     def on_start(self, token: LineToken) -> None:
-        self._hand_id(token.match["start_id"], token.number)
+        self._hand_id(token.field("id") or "", token.number)
 
     def on_game_no(self, token: LineToken) -> None:
-        self._hand_id(token.match["no_id"], token.number)
+        self._hand_id(token.field("id") or "", token.number)
 
     def on_history(self, token: LineToken) -> None:
-        self._hand_id(token.match["hist_id"], token.number)
+        self._hand_id(token.field("id") or "", token.number)
 
     def on_game(self, token: LineToken) -> None:
         b = self.b
-        text, line = token.match["game_text"].strip(), token.number
+        text, line = (token.field("game") or "").strip(), token.number
         tournament = _TOURNAMENT.fullmatch(text)
         found = tournament or _CASH.fullmatch(text)
         if found is None:
@@ -196,7 +165,7 @@ class PartyPokerTransformer(DialectTransformer):
             else:
                 b.currency, b.scale = "PLAY", 1
         self._stakes(found["small"], found["big"], found["ante"] if tournament else None, line)
-        self._time(token.match["game_time"], line)
+        self._time(token.field("time") or "", line)
 
     def _tournament(self, found: re.Match[str], line: int) -> None:
         b = self.b
@@ -237,48 +206,43 @@ class PartyPokerTransformer(DialectTransformer):
             raise HandParseError(str(error), line) from None
 
     def on_table(self, token: LineToken) -> None:
-        found = token.match
-        self.b.table = " ".join(found["tbl_name"].split())
-        if found["tbl_money"] == "Play":
+        found = token.field
+        self.b.table = " ".join((found("table") or "").split())
+        if found("money") == "Play":
             self.b.currency = "PLAY"
 
     def on_button(self, token: LineToken) -> None:
         """Party prints "Seat 0 is the button" in stud, which has no button."""
 
     def on_players(self, token: LineToken) -> None:
-        found = token.match
-        self.b.max_seats = int(found["pl_max"]) if found["pl_max"] else None
-
-    def on_seat(self, token: LineToken) -> None:
-        found = token.match
-        stack = self.b.money(found["seat_stack"], token.number)
-        self.b.seat(int(found["seat_no"]), found["seat_name"], stack)
+        found = token.field
+        self.b.max_seats = int(found("max") or 0) or None
 
     def on_trny(self, token: LineToken) -> None:
-        found = token.match
+        found = token.field
         tournament = self.b.tournament
-        if tournament is None or tournament.tournament_id != found["trny_id"]:
+        if tournament is None or tournament.tournament_id != found("tournament"):
             raise HandParseError("tournament line in a hand of another game", token.number)
-        self.b.tournament = replace(tournament, level=f"Level {found['trny_level']}")
+        self.b.tournament = replace(tournament, level=f"Level {found('level')}")
 
     def on_level(self, token: LineToken) -> None:
         """The level line repeats the header's stakes; it is the one in force for the hand."""
-        found = token.match
-        self._stakes(found["lvl_small"], found["lvl_big"], found["lvl_ante"], token.number)
+        found = token.field
+        self._stakes(found("small") or "", found("big") or "", found("ante"), token.number)
 
     # --- streets --------------------------------------------------------------------------
     def on_street(self, token: LineToken) -> None:
-        index, name = STREETS[token.match["street_name"]]
+        index, name = STREETS[token.field("street")]
         self.b.new_street(index, token.number, name)
 
     def _cards(self, text: str, line: int) -> tuple[Card | None, ...]:
         return self.b.cards(text.replace(",", " "), line)
 
     def on_dealt(self, token: LineToken) -> None:
-        found = token.match
+        found = token.field
         b = self.b
-        player = found["dealt_name"]
-        cards = self._cards(found["dealt_cards"], token.number)
+        player = self.player(token)
+        cards = self._cards(found("cards") or "", token.number)
         up: tuple[bool, ...]
         if b.street == 0:
             if len(cards) == 3:
@@ -293,46 +257,26 @@ class PartyPokerTransformer(DialectTransformer):
         b.add(EventKind.DEAL, token.number, player, cards=cards, up=up)
 
     def on_post(self, token: LineToken) -> None:
-        found = token.match
-        amount = self.b.money(found["post_amt"], token.number)
-        self.b.add(EventKind.ANTE, token.number, found["post_name"], amount=amount)
+        amount = self.amount(token)
+        self.b.add(EventKind.ANTE, token.number, self.player(token), amount=amount)
 
     def on_opens(self, token: LineToken) -> None:
         """Party names the first player to act on each street."""
-        self.b.add(EventKind.NOTE, token.number, token.match["open_name"], text="opens")
+        self.b.add(EventKind.NOTE, token.number, self.player(token), text="opens")
 
-    def on_action(self, token: LineToken) -> None:
-        found = token.match
-        b = self.b
-        player, verb, line = found["act_name"], found["act_verb"], token.number
-        if verb == "folds":
-            b.add(EventKind.FOLD, line, player)
-            return
-        if verb == "checks":
-            b.add(EventKind.CHECK, line, player)
-            return
-        if found["act_amt"] is None:
-            raise HandParseError(f"{verb} without an amount", line)
-        # Party's bracketed amount is always the chips this action puts in.
-        amount = b.money(found["act_amt"], line)
-        if verb == "calls":
-            b.wager(EventKind.CALL, line, player, amount=amount)
-        elif verb == "bets":
-            b.wager(EventKind.BET, line, player, amount=amount)
-        elif verb == "double bets":
-            # The verb is the room's word that 4th street shows an open pair, which the export
-            # cannot show (it prints no opponent's cards): kept as the room's announcement.
-            b.add(EventKind.OPEN_PAIR, line)
-            event = b.wager(EventKind.BET, line, player, amount=amount)
-            b.events[-1] = replace(event, text="double bet")
-        elif verb == "raises":
-            b.wager(EventKind.RAISE, line, player, amount=amount)
-        elif verb == "completes":
-            b.wager(EventKind.COMPLETE, line, player, amount=amount)
-        elif verb == "bring-ins":
-            b.wager(EventKind.BRING_IN, line, player, amount=amount)
-        else:  # is all-In: the kind follows from the amount against the street's bets
-            b.wager(self._all_in_kind(player, amount), line, player, amount=amount, all_in=True)
+    def double_bet(self, token: LineToken) -> None:
+        """ "double bets": the room's word that 4th street shows an open pair, which the export
+        cannot show (it prints no opponent's cards): kept as the room's announcement."""
+        line = token.number
+        self.b.add(EventKind.OPEN_PAIR, line)
+        event = self.b.wager(EventKind.BET, line, self.player(token), amount=self.amount(token))
+        self.b.events[-1] = replace(event, text="double bet")
+
+    def all_in_action(self, token: LineToken) -> None:
+        """ "is all-In": the kind follows from the amount against the street's bets."""
+        player, amount = self.player(token), self.amount(token)
+        kind = self._all_in_kind(player, amount)
+        self.b.wager(kind, token.number, player, amount=amount, all_in=True)
 
     def _all_in_kind(self, player: str, amount: int) -> EventKind:
         b = self.b
@@ -348,22 +292,22 @@ class PartyPokerTransformer(DialectTransformer):
 
     # --- showdown and money out -------------------------------------------------------------
     def on_shows(self, token: LineToken) -> None:
-        found = token.match
-        cards = self._cards(found["show_cards"], token.number)
-        kind = EventKind.SHOW if found["show_verb"] == "shows" else EventKind.MUCK
-        desc = found["show_desc"].strip() or None
-        self.b.add(kind, token.number, found["show_name"], cards=cards, text=desc)
+        found = token.field
+        cards = self._cards(found("cards") or "", token.number)
+        kind = EventKind.SHOW if found("verb") == "shows" else EventKind.MUCK
+        desc = (found("text") or "").strip() or None
+        self.b.add(kind, token.number, self.player(token), cards=cards, text=desc)
 
     def on_no_show(self, token: LineToken) -> None:
-        self.b.add(EventKind.NOTE, token.number, token.match["ns_name"], text="does not show")
+        self.b.add(EventKind.NOTE, token.number, self.player(token), text="does not show")
 
     def on_wins(self, token: LineToken) -> None:
-        found = token.match
+        found = token.field
         b = self.b
-        player, line = found["win_name"], token.number
-        low = found["win_lo"]
-        amount = b.money(low or found["win_amt"], line)
-        side = _SIDE_POT.fullmatch(found["win_pot"] or "")
+        player, line = self.player(token), token.number
+        low = found("low")
+        amount = b.money(low or found("amount") or "", line)
+        side = _SIDE_POT.fullmatch(found("pot") or "")
         pot = f"side{side.group(1) or 1}" if side else "main"
         if low:
             pot += ":lo"
@@ -399,21 +343,6 @@ class PartyPokerTransformer(DialectTransformer):
 class PartyPoker(Dialect):
     name = "partypoker"
     grammar_file = "partypoker.lark"
-    line_patterns = LINE_PATTERNS
-    section_lines = frozenset(
-        {
-            "START",
-            "GAME_NO",
-            "HISTORY",
-            "GAME",
-            "TABLE",
-            "BUTTON",
-            "PLAYERS",
-            "TRNY",
-            "LEVEL",
-            "STREET",
-        }
-    )
     hand_start = re.compile(r"\x00*(?:" + _INTRO.pattern + ")")
     hand_id_pattern = re.compile(r"Game (?:#|No : )?(?P<hand_id>\d+)")
     transformer = PartyPokerTransformer

@@ -13,18 +13,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any, Final
+from typing import Final
 
-from studdraw.parsers.dialects.base import (
-    Dialect,
-    DialectTransformer,
-    HandParseError,
-    LineToken,
-    hand_start_pattern,
-    to_utc,
-)
+from studdraw.parsers.dialects.base import Dialect, LineToken, hand_start_pattern
+from studdraw.parsers.dialects.builder import HandParseError, to_utc
+from studdraw.parsers.dialects.lines import LineSyntax
+from studdraw.parsers.dialects.transformer import DialectTransformer
 from studdraw.parsers.model import (
     Card,
     Event,
@@ -33,52 +29,6 @@ from studdraw.parsers.model import (
     HandText,
     Outcome,
     Tournament,
-)
-
-_AMOUNT: Final = r"[\d.,]+"
-
-LINE_PATTERNS: Final = (
-    (
-        "HEADER",
-        r"\ufeff?Game started at: (?P<hdr_time>\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{1,2}:\d{1,2})",
-    ),
-    (
-        "GAME",
-        rf"Game ID: (?P<game_id>\d+) (?P<game_small>{_AMOUNT})/(?P<game_big>{_AMOUNT}) "
-        r"(?P<game_table>.+?) \((?P<game_label>[^()]+)\)",
-    ),
-    ("SEAT", rf"Seat (?P<seat_no>\d+): (?P<seat_name>.*) \((?P<seat_stack>{_AMOUNT})\)\."),
-    ("ANTE", rf"Player (?P<ante_name>.*) (?:posts )?ante \((?P<ante_amt>{_AMOUNT})\)"),
-    (
-        "CARD",
-        r"Player (?P<card_name>.*) received (?:card: \[(?P<card_card>[^\]]+)\]|a card\.)",
-    ),
-    ("BRING_IN", rf"Player (?P<bi_name>.*) bring in \((?P<bi_amt>{_AMOUNT})\)"),
-    ("STREET", r"\*\*\* (?P<street_name>Third|Fourth|Fifth|Sixth) street \*\*\*"),
-    (
-        "ACTION",
-        r"Player (?P<act_name>.*) (?P<act_verb>folds|checks|calls|bets|raises|caps|cap|allin)"
-        rf"(?: \((?P<act_amt>{_AMOUNT})\))?",
-    ),
-    ("UNCALLED", rf"Uncalled bet \((?P<unc_amt>{_AMOUNT})\) returned to ?(?P<unc_name>.*)"),
-    ("MUCKS", r"Player (?P<muck_name>.*) mucks cards"),
-    ("SIT_OUT", r"Player (?P<out_name>.*) sitting out"),
-    ("SUMMARY", r"------ Summary ------"),
-    (
-        "POT",
-        rf"Pot: (?P<pot_amt>{_AMOUNT})\. Rake (?P<pot_rake>{_AMOUNT})"
-        rf"(?:\. JP fee (?P<pot_jp>{_AMOUNT}))?",
-    ),
-    (
-        "RESULT",
-        r"\*?Player (?P<res_name>.*?) (?:does not show cards|mucks \(does not show cards\)"
-        r"|shows: (?P<res_desc>.*?) \[(?P<res_cards>[^\]]*)\](?: Low hand \((?P<res_low>[^)]*)\))?)"
-        rf"\. ?Bets: (?P<res_bets>{_AMOUNT})\. Collects: (?P<res_won>{_AMOUNT})\."
-        rf" (?:Wins|Loses): {_AMOUNT}\.",
-    ),
-    ("ENDED", r"Game ended at: [\d/: ]+"),
-    # last: announcements without money or cards ("Player X is disconnected and ALL IN.")
-    ("NOTE", r"(?P<note_text>[^:()\[\]]+)"),
 )
 
 GAMES: Final = {"Seven Cards Stud": Game.STUD, "Seven Cards Stud HiLow": Game.STUD8}
@@ -103,12 +53,12 @@ class WinningTransformer(DialectTransformer):
         self._opened = False  # 3rd street has a completion above the bring-in
         self._dealing = False  # the first card has opened 3rd street
 
-    def line_callbacks(self, kinds: Iterable[str]) -> dict[str, Any]:
+    def attach(self, syntax: LineSyntax) -> None:
         """A run of card lines is one deal: every other line first closes the pending deal."""
-        callbacks = super().line_callbacks(kinds)
-        return {
+        super().attach(syntax)
+        self.handlers = {
             kind: handler if kind == "CARD" else self._after_deal(handler)
-            for kind, handler in callbacks.items()
+            for kind, handler in self.handlers.items()
         }
 
     def _after_deal(self, handler: Callable[[LineToken], None]) -> Callable[[LineToken], None]:
@@ -122,7 +72,7 @@ class WinningTransformer(DialectTransformer):
     # --- header and seats -------------------------------------------------------------------
     def on_header(self, token: LineToken) -> None:
         b = self.b
-        b.site_time = token.match["hdr_time"]
+        b.site_time = token.field("time") or ""
         try:
             local = datetime.strptime(b.site_time, _TIME_FORMAT)
         except ValueError as error:
@@ -131,10 +81,10 @@ class WinningTransformer(DialectTransformer):
         b.notes.append(f"no time zone printed; {ZONE} assumed")
 
     def on_game(self, token: LineToken) -> None:
-        found = token.match
+        found = token.field
         b = self.b
-        b.site_hand_id = found["game_id"]
-        label = found["game_label"]
+        b.site_hand_id = found("id") or ""
+        label = found("game") or ""
         game = GAMES.get(label)
         if game is None:
             raise HandParseError(
@@ -144,23 +94,18 @@ class WinningTransformer(DialectTransformer):
                 game_label=label,
             )
         b.game = game
-        b.table = found["game_table"]
+        b.table = found("table") or ""
         # Tournament hands say nothing of their tournament: only the file name has its id.
         tournament = _TOURNAMENT_FILE.search(b.hand.source.path)
         if tournament:
             b.currency, b.scale = "CHIPS", 1
             b.tournament = Tournament(tournament["tid"])
-        b.small_bet = b.money(found["game_small"], token.number)
-        b.big_bet = b.money(found["game_big"], token.number)
-
-    def on_seat(self, token: LineToken) -> None:
-        found = token.match
-        stack = self.b.money(found["seat_stack"], token.number)
-        self.b.seat(int(found["seat_no"]), found["seat_name"], stack)
+        b.small_bet = self.amount(token, "small")
+        b.big_bet = self.amount(token, "big")
 
     def on_sit_out(self, token: LineToken) -> None:
         b = self.b
-        player = token.match["out_name"]
+        player = self.player(token)
         b.add(EventKind.SIT_OUT, token.number, player)
         if not any(e.kind is EventKind.DEAL for e in b.events):  # not dealt in this hand
             b.seats = [
@@ -169,20 +114,19 @@ class WinningTransformer(DialectTransformer):
             ]
 
     def on_ante(self, token: LineToken) -> None:
-        found = token.match
-        amount = self.b.money(found["ante_amt"], token.number)
-        self.b.add(EventKind.ANTE, token.number, found["ante_name"], amount=amount)
+        amount = self.amount(token, "amount")
+        self.b.add(EventKind.ANTE, token.number, self.player(token), amount=amount)
 
     # --- cards --------------------------------------------------------------------------------
     def on_card(self, token: LineToken) -> None:
-        found = token.match
+        found = token.field
         b = self.b
         if not self._dealing:  # no marker opens 3rd street: its first card does
             self._dealing = True
             b.new_street(0, token.number, STREET_NAMES[0])
-        known = found["card_card"]
+        known = found("cards")
         card = b.cards(known, token.number)[0] if known else None
-        self._cards.setdefault(found["card_name"], []).append((card, token.number))
+        self._cards.setdefault(self.player(token), []).append((card, token.number))
 
     def _deal(self) -> None:
         """One DEAL per player for the street just dealt, at the line of the player's first
@@ -202,19 +146,18 @@ class WinningTransformer(DialectTransformer):
         self._cards = {}
 
     def on_street(self, token: LineToken) -> None:
-        index = MARKERS[token.match["street_name"]]
+        index = MARKERS[token.field("street") or ""]
         self.b.new_street(index, token.number, STREET_NAMES[index])
 
     # --- betting --------------------------------------------------------------------------
     def on_bring_in(self, token: LineToken) -> None:
-        found = token.match
-        amount = self.b.money(found["bi_amt"], token.number)
-        self.b.wager(EventKind.BRING_IN, token.number, found["bi_name"], amount=amount)
+        amount = self.amount(token, "amount")
+        self.b.wager(EventKind.BRING_IN, token.number, self.player(token), amount=amount)
 
     def on_action(self, token: LineToken) -> None:
-        found = token.match
+        found = token.field
         b = self.b
-        player, verb, line = found["act_name"], found["act_verb"], token.number
+        player, verb, line = self.player(token), found("verb"), token.number
         if verb == "folds":
             b.add(EventKind.FOLD, line, player)
             return
@@ -222,8 +165,8 @@ class WinningTransformer(DialectTransformer):
             b.add(EventKind.CHECK, line, player)
             return
         all_in = verb == "allin"
-        if found["act_amt"] is not None:
-            amount = b.money(found["act_amt"], line)
+        if found("amount") is not None:
+            amount = self.amount(token, "amount")
         elif all_in:  # a disconnected player's all-in names no amount: it is the whole stack
             amount = self._behind(player)
         else:
@@ -252,15 +195,14 @@ class WinningTransformer(DialectTransformer):
         return stack - sum(_put_in(e) for e in b.events if e.player == player)
 
     def on_uncalled(self, token: LineToken) -> None:
-        found = token.match
-        amount = self.b.money(found["unc_amt"], token.number)
-        self.b.add(EventKind.UNCALLED, token.number, found["unc_name"], amount=amount)
+        amount = self.amount(token, "amount")
+        self.b.add(EventKind.UNCALLED, token.number, self.player(token), amount=amount)
 
     def on_mucks(self, token: LineToken) -> None:
         """The room writes "mucks cards" both for a loser at showdown and for the last player
         left, who has nothing to muck against: only the first is a muck."""
         b = self.b
-        player = token.match["muck_name"]
+        player = self.player(token)
         folded = {e.player for e in b.events if e.kind is EventKind.FOLD}
         dealt = {e.player for e in b.events if e.kind is EventKind.DEAL}
         if len(dealt - folded) > 1:
@@ -275,31 +217,30 @@ class WinningTransformer(DialectTransformer):
     def on_pot(self, token: LineToken) -> None:
         """The room's pot is what the winners share, after the rake and the jackpot fee; the
         record's total pot is before both, and its rake is both together."""
-        found = token.match
+        found = token.field
         b = self.b
-        line = token.number
-        taken = b.money(found["pot_rake"], line)
-        if found["pot_jp"]:
-            taken += b.money(found["pot_jp"], line)
+        taken = self.amount(token, "rake")
+        if found("jp"):
+            taken += self.amount(token, "jp")
         b.rake = taken
-        b.total_pot = b.money(found["pot_amt"], line) + taken
+        b.total_pot = self.amount(token, "amount") + taken
 
     def on_result(self, token: LineToken) -> None:
         """Shown hands and the money won appear only here. The room's own total of what each
         player bet checks the events: a disagreement is kept as a note."""
-        found = token.match
+        found = token.field
         b = self.b
-        player, line = found["res_name"], token.number
-        if found["res_cards"] is not None:
-            cards = b.cards(found["res_cards"], line)
-            description = found["res_desc"]
-            if found["res_low"]:
-                description += f"; low {found['res_low'].strip()}"
+        player, line = self.player(token), token.number
+        if found("cards") is not None:
+            cards = self.cards(token)
+            description = found("text")
+            if found("low"):
+                description = f"{description}; low {(found('low') or '').strip()}"
             b.add(EventKind.SHOW, line, player, cards=cards, text=description)
-        won = b.money(found["res_won"], line)
+        won = self.amount(token, "won")
         if won:
             b.add(EventKind.COLLECT, line, player, amount=won, pot="main")
-        bets = b.money(found["res_bets"], line)
+        bets = self.amount(token, "bets")
         spent = sum(_put_in(e) for e in b.events if e.player == player)
         if bets != spent:
             b.notes.append(f"the room says {player} bet {bets}, the events put in {spent}")
@@ -321,8 +262,6 @@ def _put_in(event: Event) -> int:
 class Winning(Dialect):
     name = "winning"
     grammar_file = "winning.lark"
-    line_patterns = LINE_PATTERNS
-    section_lines = frozenset({"HEADER", "GAME", "STREET", "SUMMARY", "POT", "ENDED"})
     hand_start = hand_start_pattern("Game started at: ")
     hand_id_pattern = _GAME_ID
     transformer = WinningTransformer

@@ -18,8 +18,10 @@ from operator import attrgetter
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from studdraw.parsers.findings import Finding
 from studdraw.parsers.model import Event, HandRecord, HandText, Seat
 from studdraw.pipeline.rules import ReplayResult
+from studdraw.pipeline.rules.codes import Violation
 
 from .schema import (
     ACTIONS,
@@ -95,7 +97,7 @@ def normalize_hands(hands: Sequence[Replayed]) -> Tables:
         STREETS.name: _streets(results),
         PLAYER_STREETS.name: _player_streets(results),
         POTS.name: _pots(results),
-        VIOLATIONS.name: _violations(results),
+        VIOLATIONS.name: _violations(records, results),
     }
 
 
@@ -110,6 +112,10 @@ def _hands(
     tours = [r.tournament for r in records]
     sources = [r.source for r in records]
     errors = [sum(v.severity == "error" for v in res.violations) for res in results]
+    warnings = [
+        len(res.violations) - n + len(r.findings)
+        for r, res, n in zip(records, results, errors, strict=True)
+    ]
     return _batch(
         HANDS,
         [
@@ -145,7 +151,7 @@ def _hands(
             _get("rake", records),
             [n == 0 for n in errors],
             errors,
-            [len(res.violations) - n for res, n in zip(results, errors, strict=True)],
+            warnings,
             _get("hero", records),
             [r.notes or None for r in records],
             _get("path", sources),
@@ -268,9 +274,14 @@ def _pots(results: list[ReplayResult]) -> pa.Table:
     )
 
 
-def _violations(results: list[ReplayResult]) -> pa.Table:
-    found = list(chain.from_iterable(res.violations for res in results))
-    sizes = [len(res.violations) for res in results]
+def _violations(records: list[HandRecord], results: list[ReplayResult]) -> pa.Table:
+    """The rules engine's violations of each hand, after the parse findings of its reader."""
+    found: list[Violation] = []
+    sizes = []
+    for record, result in zip(records, results, strict=True):
+        found.extend(_as_violation(finding) for finding in record.findings)
+        found.extend(result.violations)
+        sizes.append(len(record.findings) + len(result.violations))
     return _batch(
         VIOLATIONS,
         [
@@ -284,6 +295,12 @@ def _violations(results: list[ReplayResult]) -> pa.Table:
             _get("message", found),
         ],
     )
+
+
+def _as_violation(finding: Finding) -> Violation:
+    if finding.severity == "error":
+        return Violation(finding.code, "error", None, None, finding.line, finding.message)
+    return Violation(finding.code, "warning", None, None, finding.line, finding.message)
 
 
 def normalize_rejects(rejects: Sequence[Reject]) -> pa.Table:

@@ -178,7 +178,12 @@ HANDS = TableDef(
         _c("reported_rake", I64, "Rake as the room reported it, when it did."),
         _c("valid", BOOL, "No error-severity violation (warnings allowed).", False),
         _c("errors", I16, "Error-severity violations (rows in `violations`).", False),
-        _c("warnings", I16, "Warning-severity violations.", False),
+        _c(
+            "warnings",
+            I16,
+            "Warning-severity violations, parse findings included (codes `TXT...`).",
+            False,
+        ),
         _c("hero", STR, "The player whose cards the export shows (the exporting account)."),
         _c("notes", NAMES, "Oddities the dialect tolerated while reading the hand."),
         _c("source_path", STR, "File the hand was read from.", False),
@@ -332,7 +337,9 @@ POTS = TableDef(
 VIOLATIONS = TableDef(
     "violations",
     "What the rules engine found wrong with stored hands, located like linter messages (codes in "
-    "docs/violations.md).",
+    "docs/violations.md), and the parse warnings the room's reader kept on them (codes `TXT...`, "
+    "in studdraw.parsers.findings: a line it did not know, with the line's text); these come "
+    "first, with NULL `street` and `event_index`.",
     (
         HAND_ID,
         _c("seq", I16, "Order of the finding within the hand.", False),

@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 import pytest
 
 from studdraw.parsers.dialects import BY_NAME
-from studdraw.parsers.dialects.base import parse_amount
+from studdraw.parsers.dialects.builder import parse_amount
 from studdraw.parsers.files import discover_files, read_head
 from studdraw.parsers.model import EventKind, Game, HandRecord, Outcome, Structure
 from studdraw.parsers.reader import parse_file
@@ -421,19 +421,6 @@ def test_other_games_are_unsupported_with_the_rooms_label(header: str, label: st
     assert parsed.outcome is Outcome.UNSUPPORTED
     assert parsed.problem is not None and parsed.problem.game_label == label
     assert parsed.site_hand_id == "1"
-
-
-def test_hand_without_its_summary_is_truncated() -> None:
-    lines = HI_LO_BRING_IN.splitlines()
-    parsed = parse_text("\n".join(lines[:-5]), SITE)
-    assert parsed.outcome is Outcome.ERROR
-    assert parsed.problem is not None and "hand ends early" in parsed.problem.message
-
-
-def test_unknown_line_is_an_error_with_its_line_number() -> None:
-    parsed = parse_text(HI_LO_BRING_IN.replace("Seat+3 : Calls $0.25", "Seat+3 : Juggles"), SITE)
-    assert parsed.outcome is Outcome.ERROR
-    assert parsed.problem is not None and parsed.problem.line == 14
 
 
 def test_card_dealt_for_an_earlier_street_is_an_error() -> None:

@@ -438,25 +438,10 @@ def test_tournament_chips_without_currency() -> None:
     assert [s.stack for s in r.seats[:2]] == [1050, 980]
 
 
-def test_hand_cut_before_the_pot_is_awarded_is_an_error() -> None:
-    lines = USD_HAND.splitlines()
-    parsed = parse_text("\n".join(lines[:-2]), "everleaf")
-    assert parsed.outcome is Outcome.ERROR
-    assert parsed.problem is not None and "hand ends early" in parsed.problem.message
-
-
-def test_unknown_money_line_is_an_error_with_its_line_number() -> None:
-    text = USD_HAND.replace("Player2 calls [$ 0.02 USD]", "Player2 juggles [$ 0.02 USD]")
-    parsed = parse_text(text, "everleaf")
-    assert parsed.outcome is Outcome.ERROR
-    assert parsed.problem is not None
-    assert parsed.problem.line == 13 and "juggles" in parsed.problem.message
-
-
-def test_announcements_are_notes() -> None:
+def test_table_life_lines_are_events() -> None:
     text = USD_HAND.replace("Player2 folds\n", "Player2 folds\nPlayer2 has left the table\n")
-    note = next(e for e in parse_record(text, "everleaf").events if e.kind is EventKind.NOTE)
-    assert (note.text, note.street) == ("Player2 has left the table", 1)
+    leave = next(e for e in parse_record(text, "everleaf").events if e.kind is EventKind.LEAVE)
+    assert (leave.player, leave.street) == ("Player2", 1)
 
 
 def test_mismatched_hand_ids_are_an_error() -> None:

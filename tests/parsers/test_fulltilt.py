@@ -544,20 +544,6 @@ def test_hi_lo_pots_and_chat_that_looks_like_a_fold() -> None:
     ]
 
 
-def test_truncated_hand_is_an_error() -> None:
-    lines = HI_LO_SHOWDOWN.splitlines()[:20]
-    parsed = parse_text("\n".join(lines), "fulltilt")
-    assert parsed.outcome is Outcome.ERROR
-    assert parsed.problem is not None and "hand ends early" in parsed.problem.message
-
-
-def test_unknown_line_is_an_error_with_its_line_number() -> None:
-    text = HI_LO_SHOWDOWN.replace("Alice calls $0.75", "Alice calls $0.75 and juggles")
-    parsed = parse_text(text, "fulltilt")
-    assert parsed.outcome is Outcome.ERROR
-    assert parsed.problem is not None and parsed.problem.line == 13
-
-
 def test_archive_separators_and_a_stray_utf16_byte_become_blank(tmp_path: Path) -> None:
     text = "\n".join(
         [

@@ -356,19 +356,6 @@ def test_other_games_are_unsupported_with_the_rooms_label(game_line: str, label:
     assert parsed.site_hand_id == "1"
 
 
-def test_hand_without_its_wins_is_truncated() -> None:
-    lines = HI_LO.splitlines()
-    parsed = parse_text("\n".join(lines[:-3]), SITE)
-    assert parsed.outcome is Outcome.ERROR
-    assert parsed.problem is not None and "hand ends early" in parsed.problem.message
-
-
-def test_unknown_line_is_an_error_with_its_line_number() -> None:
-    parsed = parse_text(HI_LO.replace("Cy calls [$0.50 USD]", "Cy: juggles"), SITE)
-    assert parsed.outcome is Outcome.ERROR
-    assert parsed.problem is not None and parsed.problem.line == 21
-
-
 def test_unknown_time_zone_is_an_error() -> None:
     parsed = parse_text(HI_LO.replace("EEST", "MSKS"), SITE)
     assert parsed.outcome is Outcome.ERROR

@@ -348,13 +348,6 @@ def test_other_games_are_unsupported_not_errors(label: str, outcome: Outcome) ->
         assert parsed.problem.game_label == label
 
 
-def test_truncated_hand_is_an_error() -> None:
-    lines = TOURNAMENT_STUD.splitlines()[:15]
-    parsed = parse_text("\n".join(lines), "winamax")
-    assert parsed.outcome is Outcome.ERROR
-    assert parsed.problem is not None and "hand ends early" in parsed.problem.message
-
-
 def test_draw_marker_out_of_order_is_an_error() -> None:
     text = corpus_file(*PLAY_TD_FILE).read_text(encoding="utf-8")
     parsed = parse_text(text.replace("*** SECOND-BET ***", "*** THIRD-BET ***"), "winamax")

@@ -54,7 +54,10 @@ def test_errors_are_lint_lines_and_exit_one(tmp_path: Path) -> None:
     lines = result.stdout.splitlines()
     assert lines[0].startswith(f"{path}:19: SIZ001 Carol bets 6")
     assert any(line.startswith(f"{path}:") and " ORD005 [warning] " in line for line in lines)
-    assert any(" PRS001 unrecognised line: 'Alice: dances on the table'" in line for line in lines)
+    assert any(
+        " PRS001 unknown line with money or cards: 'Alice: dances on the table for $0.02'" in line
+        for line in lines
+    )
     assert lines[-1] == (
         f"{path}: 3 hands, 2 replayed (1 with errors), 1 unparsable, 0 unsupported; "
         "2 errors, 1 warnings"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from studdraw.parsers.reader import open_history, parse_hand
@@ -132,3 +134,27 @@ def test_batches_larger_than_a_chunk_are_stitched(monkeypatch: pytest.MonkeyPatc
     for table in HAND_TABLES:
         assert batch.tables[table.name].equals(whole[table.name]), table.name
     assert batch.tables["unsupported"].num_rows == 2
+
+
+def test_parse_warnings_become_violation_rows_before_the_rules_ones() -> None:
+    pending = sample_texts()[0]  # a hand read again with one line no room prints
+    lines = pending.hand.text.split("\n")
+    lines.insert(4, "The dealer smiles")
+    record = parse_hand(replace(pending.hand, text="\n".join(lines))).record
+    assert record is not None
+    [finding] = record.findings
+    tables = normalize_hands([Replayed(record, replay(record), 1, 7)])
+    rows = tables["violations"].to_pylist()
+    assert rows[0] == {
+        "hand_id": 0,
+        "seq": 0,
+        "code": "TXT001",
+        "severity": "warning",
+        "street": None,
+        "event_index": None,
+        "line": finding.line,
+        "message": "unknown line: 'The dealer smiles'",
+    }
+    assert finding.line == record.source.line + 4
+    [hand] = tables["hands"].to_pylist()
+    assert hand["warnings"] == len(rows) - hand["errors"]

@@ -1,0 +1,321 @@
+"""Reading a hand's parts into a HandRecord: money, cards and times as rooms print them, and
+the builder that collects a hand's events while its lines are read."""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import re
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any, Final
+from zoneinfo import ZoneInfo
+
+from studdraw.parsers.findings import Finding
+from studdraw.parsers.model import (
+    RANKS,
+    SUITS,
+    Card,
+    Event,
+    EventKind,
+    Game,
+    HandRecord,
+    HandText,
+    Outcome,
+    Seat,
+    Stakes,
+    Structure,
+    Tournament,
+)
+
+
+class HandParseError(Exception):
+    """A hand that cannot become a record, for a reason the room's reader understands."""
+
+    def __init__(
+        self,
+        message: str,
+        line: int,
+        outcome: Outcome = Outcome.ERROR,
+        game_label: str | None = None,
+        code: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.outcome = outcome
+        self.game_label = game_label
+        self.code = code
+
+
+_MONEY_NOISE: Final = re.compile(r"[^\d.,\-]")
+_CURRENCY_WORD: Final = re.compile(r"[A-Za-z]+\.")  # "Rs. 10": the dot is not a decimal mark
+
+
+@functools.lru_cache(maxsize=8192)
+def parse_amount(text: str, scale: int, decimal_mark: str = ".") -> int:
+    """An amount as printed ("$1,425.50", "25", "0.10€", "1 425,50") in smallest units.
+
+    Integer arithmetic only, so money stays exact; `scale` is a power of ten. Raises ValueError
+    if the amount is malformed or finer than the scale allows. Cached: a history repeats the
+    same few amounts (antes, bets) thousands of times.
+    """
+    cleaned = _MONEY_NOISE.sub("", _CURRENCY_WORD.sub("", text))
+    if decimal_mark == ",":
+        cleaned = cleaned.replace(".", "").replace(",", ".")
+    else:
+        cleaned = cleaned.replace(",", "")
+    whole, _, fraction = cleaned.partition(".")
+    digits = len(str(scale)) - 1
+    negative = whole.startswith("-")
+    whole = whole.lstrip("-")
+    if not (whole or fraction) or not (whole.isdigit() or not whole):
+        raise ValueError(f"not an amount: {text!r}")
+    if fraction and not fraction.isdigit():
+        raise ValueError(f"not an amount: {text!r}")
+    fraction = fraction.rstrip("0")
+    if len(fraction) > digits:
+        raise ValueError(f"amount {text!r} is finer than 1/{scale} of the currency unit")
+    value = int(whole or "0") * scale + int(fraction.ljust(digits, "0") or "0")
+    return -value if negative else value
+
+
+_UNKNOWN_CARDS: Final = frozenset({"x", "xx", "?", "??", "#", "##", "*", "**"})
+
+
+def parse_card(text: str) -> Card | None:
+    """A card as a room prints it ("As", "10d", "ah", "X") as "As"/"Td", or None when hidden."""
+    raw = text.strip()
+    if raw.lower() in _UNKNOWN_CARDS:
+        return None
+    rank, suit = raw[:-1].upper(), raw[-1].lower()
+    if rank == "10":
+        rank = "T"
+    if len(rank) != 1 or rank not in RANKS or suit not in SUITS:
+        raise ValueError(f"not a card: {text!r}")
+    return rank + suit
+
+
+@functools.lru_cache(maxsize=8192)
+def parse_cards(text: str) -> tuple[Card | None, ...]:
+    """Space-separated cards, optionally in brackets: "[3d Th As]" -> ("3d", "Th", "As")."""
+    return tuple(parse_card(part) for part in text.strip().strip("[]").split())
+
+
+ZONES: Final[dict[str, str]] = {
+    "ET": "America/New_York",
+    "EST": "America/New_York",
+    "EDT": "America/New_York",
+    "CT": "America/Chicago",
+    "CST": "America/Chicago",
+    "CDT": "America/Chicago",
+    "MT": "America/Denver",
+    "MST": "America/Denver",
+    "MDT": "America/Denver",
+    "PT": "America/Los_Angeles",
+    "PST": "America/Los_Angeles",
+    "PDT": "America/Los_Angeles",
+    "AKT": "America/Anchorage",
+    "BRT": "America/Sao_Paulo",
+    "ART": "America/Argentina/Buenos_Aires",
+    "UTC": "UTC",
+    "GMT": "UTC",
+    "WET": "Europe/Lisbon",
+    "WEST": "Europe/Lisbon",
+    "BST": "Europe/London",
+    "CET": "Europe/Paris",
+    "CEST": "Europe/Paris",
+    "EET": "Europe/Helsinki",
+    "EEST": "Europe/Helsinki",
+    "MSK": "Europe/Moscow",
+    "IST": "Asia/Kolkata",
+    "CCT": "Asia/Shanghai",
+    "JST": "Asia/Tokyo",
+    "KST": "Asia/Seoul",
+    "AWST": "Australia/Perth",
+    "ACST": "Australia/Adelaide",
+    "AEST": "Australia/Sydney",
+    "AEDT": "Australia/Sydney",
+    "NZT": "Pacific/Auckland",
+    "NZST": "Pacific/Auckland",
+}
+"""Zone abbreviations rooms print, mapped to IANA zones (DST applied by zoneinfo)."""
+
+
+def to_utc(local: datetime, zone: str) -> datetime:
+    """A room's naive local time in its printed zone, as an aware UTC time."""
+    try:
+        tz = ZoneInfo(ZONES[zone.upper()])
+    except KeyError:
+        raise ValueError(f"unknown time zone {zone!r}") from None
+    return local.replace(tzinfo=tz).astimezone(UTC)
+
+
+# --- building a record ------------------------------------------------------------------------
+
+
+def parse_local_time(text: str, formats: Sequence[str]) -> datetime:
+    for fmt in formats:
+        try:
+            return datetime.strptime(text, fmt)
+        except ValueError:
+            continue
+    raise ValueError(f"unreadable date/time {text!r}")
+
+
+# --- building a record ------------------------------------------------------------------------
+
+
+class HandBuilder:
+    """Collects a hand's parts while the grammar's callbacks run, then makes the HandRecord.
+
+    It tracks each player's contribution on the current street, so that a dialect can give
+    whichever of "chips put in" and "total to" the room printed and get both on the event.
+    """
+
+    def __init__(self, hand: HandText, site: str) -> None:
+        self.hand = hand
+        self.site = site
+        self.site_hand_id = ""
+        self.game: Game | None = None
+        self.structure = Structure.FIXED
+        self.currency = "USD"
+        self.scale = 100
+        self.decimal_mark = "."
+        self.small_bet = 0
+        self.big_bet = 0
+        self.small_blind = 0
+        self.big_blind = 0
+        self.ante = 0
+        self.bring_in = 0
+        self.started_at: datetime | None = None
+        self.site_time = ""
+        self.table = ""
+        self.max_seats: int | None = None
+        self.button: int | None = None
+        self.tournament: Tournament | None = None
+        self.mixed: str | None = None
+        self.hero: str | None = None
+        self.total_pot: int | None = None
+        self.rake: int | None = None
+        self.seats: list[Seat] = []
+        self.events: list[Event] = []
+        self.notes: list[str] = []
+        self.findings: list[Finding] = []
+        self.names: set[str] = set()  # every name a seat line printed
+        self.prefixes: set[str] = set()  # names that begin another seated name
+        self._sorted: list[str] = []
+        self.street = 0
+        self.contributed: dict[str, int] = {}
+
+    # money
+    def money(self, text: str, line: int) -> int:
+        try:
+            return parse_amount(text, self.scale, self.decimal_mark)
+        except ValueError as error:
+            raise HandParseError(str(error), line) from None
+
+    def cards(self, text: str, line: int) -> tuple[Card | None, ...]:
+        try:
+            return parse_cards(text)
+        except ValueError as error:
+            raise HandParseError(str(error), line) from None
+
+    # structure
+    def seat(self, seat: int, player: str, stack: int, sitting_out: bool = False) -> None:
+        self.seats.append(Seat(seat, player, stack, sitting_out))
+        self.seated_name(player)
+
+    def seated_name(self, player: str) -> None:
+        """A name the seat list printed, whose lines are read against it (see
+        `DialectTransformer.pin`). In sorted order, the names a name begins follow it at once,
+        so only its neighbours can make it, or them, a prefix of another name."""
+        if player in self.names:
+            return
+        index = bisect.bisect(self._sorted, player)
+        if index < len(self._sorted) and self._sorted[index].startswith(player):
+            self.prefixes.add(player)
+        if index and player.startswith(self._sorted[index - 1]):
+            self.prefixes.add(self._sorted[index - 1])
+        self._sorted.insert(index, player)
+        self.names.add(player)
+
+    def new_street(self, index: int, line: int, name: str) -> None:
+        """Start a betting round. Blinds posted before the first street marker stay in."""
+        if index != self.street:
+            self.contributed = {}
+        self.street = index
+        self.events.append(Event(EventKind.STREET, line, index, text=name))
+
+    def add(self, kind: EventKind, line: int, player: str | None = None, **fields: Any) -> Event:
+        event = Event(kind, line, self.street, player, **fields)
+        self.events.append(event)
+        return event
+
+    def wager(
+        self,
+        kind: EventKind,
+        line: int,
+        player: str,
+        *,
+        amount: int | None = None,
+        to: int | None = None,
+        all_in: bool = False,
+    ) -> Event:
+        """A bet-like event; give `amount` (chips put in) or `to` (street total), or both."""
+        before = self.contributed.get(player, 0)
+        if amount is None:
+            if to is None:
+                raise HandParseError(f"{kind} without an amount", line)
+            amount = to - before
+        if to is None:
+            to = before + amount
+        self.contributed[player] = to
+        return self.add(kind, line, player, amount=amount, to=to, all_in=all_in)
+
+    def finish(self) -> HandRecord:
+        first = self.hand.source.line
+        if self.game is None:
+            raise HandParseError("no game in the hand header", first)
+        if self.started_at is None:
+            raise HandParseError("no start time in the hand header", first)
+        if not self.seats:
+            raise HandParseError("no seated players", first)
+        stakes = Stakes(
+            small_bet=self.small_bet,
+            big_bet=self.big_bet,
+            ante=self.ante or self._largest(EventKind.ANTE),
+            bring_in=self.bring_in or self._largest(EventKind.BRING_IN),
+            small_blind=self.small_blind or self._largest(EventKind.SMALL_BLIND),
+            big_blind=self.big_blind or self._largest(EventKind.BIG_BLIND),
+        )
+        return HandRecord(
+            site=self.site,
+            site_hand_id=self.site_hand_id,
+            game=self.game,
+            structure=self.structure,
+            currency=self.currency,
+            scale=self.scale,
+            stakes=stakes,
+            started_at=self.started_at,
+            site_time=self.site_time,
+            table=self.table,
+            seats=self.seats,
+            events=self.events,
+            source=self.hand.source,
+            max_seats=self.max_seats,
+            button=self.button,
+            tournament=self.tournament,
+            mixed=self.mixed,
+            hero=self.hero,
+            total_pot=self.total_pot,
+            rake=self.rake,
+            notes=self.notes,
+            findings=self.findings,
+        )
+
+    def _largest(self, kind: EventKind) -> int:
+        """A forced bet's size as posted, when the header does not state it: the largest
+        complete post (an all-in post is short of the stake), else the largest post at all."""
+        complete = [e.amount for e in self.events if e.kind is kind and not e.all_in]
+        return max(complete or [e.amount for e in self.events if e.kind is kind], default=0)

@@ -1,0 +1,426 @@
+"""The shared reader of every text room, in the manner of sqlglot's dialects: the handlers of
+the line kinds all rooms print alike live here once; a room's module states only how it
+differs (its header, its verb and post tables, its streets, its quirks).
+
+A handler `on_kind(token)` serves the line kind `KIND` of the room's grammar and reads the
+line's parts by their plain names (`common.lark` lists them): `token.player` (already pinned
+to the seat list), `token.field("amount")`, ... A part a room's terminal lacks reads as None,
+so one handler serves rooms whose lines say more or less.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, ClassVar, Final
+
+from studdraw.parsers.dialects.base import LineToken, line_token
+from studdraw.parsers.dialects.builder import HandBuilder, HandParseError
+from studdraw.parsers.dialects.lines import LineSyntax
+from studdraw.parsers.findings import UNKNOWN_LINE, UNKNOWN_MONEY_LINE, Finding
+from studdraw.parsers.model import EventKind, HandRecord, HandText, Outcome
+
+
+class Reads(Enum):
+    """How an action line states its amount."""
+
+    NOTHING = "nothing"  # folds, checks
+    PUT_IN = "put in"  # the chips this action adds ("calls 2", "bets 4")
+    TOTAL_TO = "total to"  # the player's street total after it ("raises 2 to 4", "raises to 4")
+
+
+@dataclass(frozen=True, slots=True)
+class Verb:
+    """One entry of a room's verb table. `quirk` names a method of the room's reader that
+    reads the line itself, for a verb that says more than an action (Party's "double bets")."""
+
+    kind: EventKind
+    reads: Reads = Reads.PUT_IN
+    quirk: str | None = None
+
+
+FOLD: Final = Verb(EventKind.FOLD, Reads.NOTHING)
+CHECK: Final = Verb(EventKind.CHECK, Reads.NOTHING)
+CALL: Final = Verb(EventKind.CALL)
+BET: Final = Verb(EventKind.BET)
+RAISE_TO: Final = Verb(EventKind.RAISE, Reads.TOTAL_TO)
+COMPLETE_TO: Final = Verb(EventKind.COMPLETE, Reads.TOTAL_TO)
+BRING_IN: Final = Verb(EventKind.BRING_IN)
+
+# A line "can carry money or cards" when, with the seated names taken out, it holds a digit or
+# a bracket: such an unknown line rejects the hand instead of being skipped.
+_MONEY_OR_CARDS: Final = re.compile(r"[\d\[\]]")
+
+
+class DialectTransformer:
+    """The reader of one room: one `HandBuilder` per parse, reset by `begin`.
+
+    Each line kind `KIND` is handled by a method `on_kind(token)`, run by the lexer as the line
+    is read, so handlers see the lines in text order. The grammar's rules need no callbacks
+    except `start`, which finishes the record.
+
+    Beware: Lark takes any attribute named like a grammar rule as that rule's callback (an
+    attribute `_settle` would serve a rule `_settle`), so helpers must not share rule names.
+    """
+
+    site: ClassVar[str]
+    verbs: ClassVar[dict[str, Verb]] = {}
+    """Action verb as printed -> what it does and how its amount reads."""
+    posts: ClassVar[dict[str, EventKind]] = {}
+    """Forced-bet wording as printed (the `post` part) -> its event."""
+    stud_streets: ClassVar[dict[str, int]] = {}
+    """Stud street marker as printed (the `street` part) -> betting round index."""
+    draw_streets: ClassVar[dict[str, int]] = {}
+    """Draw street marker as printed -> betting round index."""
+    counts_known_draws: ClassVar[bool] = False
+    """Whether a draw whose cards are shown also states their `count` (Full Tilt's records do,
+    as its "is dealt 2 cards" lines for the opponents do)."""
+
+    def __init__(self) -> None:
+        self.b: HandBuilder  # the hand being read, set by `begin`
+        self.syntax: LineSyntax
+        self.handlers: dict[str, Any] = {}
+
+    def attach(self, syntax: LineSyntax) -> None:
+        """Bind the room's line kinds to their handlers; a kind without one is a bug."""
+        self.syntax = syntax
+        self.handlers = {kind: getattr(self, f"on_{kind.lower()}") for kind in syntax.kinds}
+
+    def begin(self, hand: HandText) -> None:
+        self.b = HandBuilder(hand, self.site)
+
+    def start(self, _: list[Any]) -> HandRecord:
+        return self.b.finish()
+
+    # --- names and unknown lines ------------------------------------------------------------
+    def pin(self, token: LineToken) -> str:
+        """Set `token.player` to the seated name the line names, and return the line's kind.
+
+        The classifier's guess stands when it is a seated name no other seated name extends.
+        Otherwise the line is read again with each seated name it holds pinned in place of the
+        player part, longest name first, every kind with a player part in the grammar's order:
+        `Dealt to PC [Mittel] [5c]` deals [5c] to "PC [Mittel]" when that name is seated, and
+        "A: B folds" is a fold of "A: B", not chat of "A". A name outside the seat list (a
+        player joining) stays as read.
+        """
+        name = token.match["player"]
+        b = self.b
+        if name is None or (name in b.names and name not in b.prefixes):
+            token.player = name
+            return token.type
+        pinned = self._repin(token)
+        if pinned is None:
+            token.player = name
+            return token.type
+        token.type, token.match, token.player = pinned
+        token.parts = self.syntax.parts[token.type]
+        return token.type
+
+    def _repin(self, text: str) -> tuple[str, re.Match[str], str] | None:
+        """The first kind whose pattern matches the line with a seated name as its player."""
+        # Longest first, then the earliest in the line: never the order of a set.
+        names = sorted(
+            (n for n in self.b.names if n in text), key=lambda n: (-len(n), text.find(n), n)
+        )
+        syntax = self.syntax
+        for name in names:
+            for kind in syntax.with_player_in_order:
+                found = syntax.pinned(kind, name)(text)
+                if found is not None:
+                    return kind, found, name
+        return None
+
+    def unknown_line(self, text: str, number: int) -> LineToken | None:
+        """A line the classifier does not know. It may still be a known kind whose player's
+        seated name broke the classifier's guess; else it is a finding: a warning, or the
+        hand's error when the line could carry money or cards (see parsers/findings.py)."""
+        pinned = self._repin(text)
+        if pinned is not None:
+            kind, found, player = pinned
+            token = line_token(kind, text, found, number, self.syntax.parts[kind])
+            token.player = player
+            return token
+        bare = text
+        for name in sorted(self.b.names, key=lambda n: (-len(n), n)):  # "Player10" before "Player1"
+            bare = bare.replace(name, "")
+        if _MONEY_OR_CARDS.search(bare):
+            raise HandParseError(
+                f"{UNKNOWN_MONEY_LINE.title}: {text.strip()!r}",
+                number,
+                code=UNKNOWN_MONEY_LINE.code,
+            )
+        self.b.findings.append(
+            Finding(UNKNOWN_LINE.code, UNKNOWN_LINE.severity, number, text.strip())
+        )
+        return None
+
+    def player(self, token: LineToken) -> str:
+        """The line's player (as pinned, or as printed on a seat line); a kind whose terminal
+        has no player part is a grammar bug."""
+        player = token.player or token.match["player"]
+        if player is None:
+            raise HandParseError(f"no player on a {token.type} line", token.number)
+        return player
+
+    def amount(self, token: LineToken, part: str = "amount") -> int:
+        text = token.match[part]
+        if text is None:
+            raise HandParseError(f"{token.type} line without its {part}", token.number)
+        return self.b.money(text, token.number)
+
+    def cards(self, token: LineToken, part: str = "cards") -> tuple[str | None, ...]:
+        text = token.field(part)
+        return () if text is None else self.b.cards(text, token.number)
+
+    @staticmethod
+    def flag(token: LineToken, part: str) -> bool:
+        return bool(token.field(part))
+
+    # --- seats and streets ------------------------------------------------------------------
+    def on_seat(self, token: LineToken) -> None:
+        """`seat`, `player` and `stack` are required parts of a seat line."""
+        found = token.match
+        self.b.seat(
+            int(found["seat"]),
+            found["player"],
+            self.b.money(found["stack"], token.number),
+            sitting_out="sitting_out" in token.parts and found["sitting_out"] is not None,
+        )
+
+    def street_index(self, token: LineToken) -> int:
+        name = token.match["street"]
+        game = self.b.game
+        assert game is not None
+        index = (self.stud_streets if game.is_stud else self.draw_streets).get(name)
+        if index is None:
+            raise HandParseError(f"{name} is not a street of {game}", token.number)
+        return index
+
+    def on_street(self, token: LineToken) -> None:
+        b = self.b
+        b.new_street(self.street_index(token), token.number, token.match["street"])
+        if "cards" in token.parts and token.match["cards"]:
+            cards = self.cards(token)
+            b.add(EventKind.COMMUNITY, token.number, cards=cards, up=(True,) * len(cards))
+
+    def on_dealt(self, token: LineToken) -> None:
+        """`Dealt to X [cards]` or `[cards] [new]`: a stud hero's 3rd street is three cards
+        in one bracket or "[down down] [door]"; an opponent's, the door card alone; later
+        streets deal the new card(s). In draw games the first deal, then the draws."""
+        b = self.b
+        assert b.game is not None
+        line, player = token.number, token.player or self.player(token)
+        found = token.match
+        first = b.cards(found["cards"], line)
+        new = (
+            b.cards(found["new"], line)
+            if "new" in token.parts and found["new"] is not None
+            else None
+        )
+        if b.game.is_draw:
+            if b.street == 0:
+                b.hero = player
+                cards = first + (new or ())
+                b.add(EventKind.DEAL, line, player, cards=cards, up=(False,) * len(cards))
+            else:  # "Dealt to Hero [kept] [drawn]"
+                drawn = first if new is None else new
+                b.hero = player
+                count = len(drawn) if self.counts_known_draws else None
+                b.add(
+                    EventKind.DRAW, line, player, cards=drawn, up=(False,) * len(drawn), count=count
+                )
+            return
+        up: tuple[bool, ...]
+        if b.street == 0:
+            if new is not None:  # the hero: "[down down] [door]"
+                b.hero = player
+                cards, up = first + new, (False,) * len(first) + (True,) * len(new)
+            elif len(first) == 3:
+                b.hero = player
+                cards, up = first, (False, False, True)
+            elif len(first) == 1:  # an opponent: only the door card is shown
+                cards, up = (None, None, *first), (False, False, True)
+            else:
+                raise HandParseError(f"3rd street deals 3 cards, not {len(first)}", line)
+        else:  # "[cards so far] [new card]"
+            cards = first if new is None else new
+            up = (b.street < 4,) * len(cards)
+        b.add(EventKind.DEAL, line, player, cards=cards, up=up)
+
+    # --- forced bets and actions ------------------------------------------------------------
+    def on_post(self, token: LineToken) -> None:
+        b = self.b
+        found = token.match
+        kind = self.posts.get(found["post"])
+        if kind is None:
+            raise HandParseError(f"unknown forced bet {found['post']!r}", token.number)
+        player, amount = token.player or self.player(token), self.amount(token)
+        all_in = "all_in" in token.parts and found["all_in"] is not None
+        if kind in (EventKind.ANTE, EventKind.DEAD):
+            b.add(kind, token.number, player, amount=amount, all_in=all_in)
+        else:
+            b.wager(kind, token.number, player, amount=amount, all_in=all_in)
+
+    on_ante = on_post
+
+    def on_action(self, token: LineToken) -> None:
+        """An action line: `verb` looked up in the room's verb table, `amount` (and `to`)
+        read as the table says, `all_in` when the room marks it."""
+        b = self.b
+        found = token.match
+        verb = self.verbs.get(found["verb"])
+        if verb is None:
+            raise HandParseError(f"unknown action {found['verb']!r}", token.number)
+        if verb.quirk is not None:
+            getattr(self, verb.quirk)(token)
+            return
+        player, line = token.player or self.player(token), token.number
+        kind, reads = verb.kind, verb.reads
+        if reads is Reads.NOTHING:
+            b.add(kind, line, player)
+            return
+        parts = token.parts
+        all_in = "all_in" in parts and found["all_in"] is not None
+        if reads is Reads.TOTAL_TO:
+            to = self.amount(token, "to" if "to" in parts and found["to"] is not None else "amount")
+            if kind is EventKind.RAISE and to <= b.small_bet and self._bring_in_open():
+                kind = EventKind.COMPLETE  # "raises $280 to $400" over the bring-in completes
+            b.wager(kind, line, player, to=to, all_in=all_in)
+            return
+        if kind is EventKind.BET and self._bring_in_open():
+            kind = EventKind.COMPLETE  # stud: the first bet over the bring-in completes it
+        b.wager(kind, line, player, amount=self.amount(token), all_in=all_in)
+
+    def _bring_in_open(self) -> bool:
+        """Whether this is stud's 3rd street with a bring-in and nothing above it yet."""
+        b = self.b
+        if b.street != 0 or b.game is None or not b.game.is_stud:
+            return False
+        kinds = [e.kind for e in b.events if e.street == 0]
+        return EventKind.BRING_IN in kinds and not any(
+            kind in (EventKind.COMPLETE, EventKind.BET, EventKind.RAISE) for kind in kinds
+        )
+
+    # --- draws ------------------------------------------------------------------------------
+    def on_discard(self, token: LineToken) -> None:
+        cards = self.cards(token)
+        count = int(token.field("count") or len(cards))
+        self.b.add(EventKind.DISCARD, token.number, self.player(token), count=count, cards=cards)
+
+    def on_drawn(self, token: LineToken) -> None:
+        count = int(token.field("count") or 0)
+        self.b.add(
+            EventKind.DRAW,
+            token.number,
+            self.player(token),
+            count=count,
+            cards=(None,) * count,
+            up=(False,) * count,
+        )
+
+    def on_stand_pat(self, token: LineToken) -> None:
+        cards = self.cards(token)
+        self.b.add(EventKind.STAND_PAT, token.number, self.player(token), count=0, cards=cards)
+
+    def on_reshuffle(self, token: LineToken) -> None:
+        self.b.add(EventKind.RESHUFFLE, token.number)
+
+    # --- room announcements -----------------------------------------------------------------
+    def on_capped(self, token: LineToken) -> None:
+        self.b.add(EventKind.CAPPED, token.number)
+
+    def on_open_pair(self, token: LineToken) -> None:
+        self.b.add(EventKind.OPEN_PAIR, token.number)
+
+    def on_cancelled(self, token: LineToken) -> None:
+        game = str(self.b.game) if self.b.game else None
+        raise HandParseError(
+            "hand cancelled by the room", token.number, Outcome.UNSUPPORTED, game_label=game
+        )
+
+    def on_no_low(self, token: LineToken) -> None:
+        self.b.add(EventKind.NOTE, token.number, text="no low hand qualified")
+
+    # --- showdown and money out -------------------------------------------------------------
+    def on_showdown(self, token: LineToken) -> None:
+        """A section marker: the grammar checks its place; it carries no event."""
+
+    def on_shows(self, token: LineToken) -> None:
+        self.b.add(
+            EventKind.SHOW,
+            token.number,
+            self.player(token),
+            cards=self.cards(token),
+            text=token.field("text"),
+        )
+
+    def on_mucks(self, token: LineToken) -> None:
+        self.b.add(EventKind.MUCK, token.number, self.player(token), cards=self.cards(token))
+
+    def on_no_show(self, token: LineToken) -> None:
+        """ "X doesn't show hand": the player keeps the cards hidden; kept as a note."""
+        self.b.add(EventKind.NOTE, token.number, self.player(token), text="doesn't show hand")
+
+    def on_uncalled(self, token: LineToken) -> None:
+        amount = self.amount(token)
+        self.b.add(EventKind.UNCALLED, token.number, self.player(token), amount=amount)
+
+    def pot_name(self, token: LineToken) -> str:
+        """Which pot a collect line names: "main", "sideN", with ":hi"/":lo" for a half.
+        Read from the parts `pot` ("main", "side", "side pot-2"), `side` (its number) and
+        `half` ("hi"/"high", "lo"/"low"), whichever the room's terminal has."""
+        pot = (token.field("pot") or "").lower()
+        side = token.field("side")
+        if "side" in pot or side:
+            number = side or "".join(ch for ch in pot if ch.isdigit()) or "1"
+            name = f"side{int(number)}"
+        else:
+            name = "main"
+        half = (token.field("half") or "").lower()
+        if half:
+            name += ":hi" if half.startswith("h") else ":lo"
+        return name
+
+    def on_collect(self, token: LineToken) -> None:
+        amount = self.amount(token)
+        self.b.add(
+            EventKind.COLLECT,
+            token.number,
+            self.player(token),
+            amount=amount,
+            pot=self.pot_name(token),
+        )
+
+    # --- summary ----------------------------------------------------------------------------
+    def on_summary(self, token: LineToken) -> None:
+        """A section marker: the grammar checks its place; it carries no event."""
+
+    def on_total(self, token: LineToken) -> None:
+        self.b.total_pot = self.amount(token)
+        if token.field("rake") is not None:
+            self.b.rake = self.amount(token, "rake")
+
+    def on_board(self, token: LineToken) -> None:
+        """The summary's board repeats the community card already read on its street."""
+
+    # --- table life and informational lines -------------------------------------------------
+    def on_chat(self, token: LineToken) -> None:
+        self.b.add(EventKind.CHAT, token.number, token.player, text=token.field("text"))
+
+    def on_join(self, token: LineToken) -> None:
+        self.b.add(EventKind.JOIN, token.number, token.player)
+
+    def on_leave(self, token: LineToken) -> None:
+        self.b.add(EventKind.LEAVE, token.number, token.player)
+
+    def on_sit_out(self, token: LineToken) -> None:
+        self.b.add(EventKind.SIT_OUT, token.number, token.player)
+
+    def on_sit_in(self, token: LineToken) -> None:
+        self.b.add(EventKind.SIT_IN, token.number, token.player)
+
+    def on_info(self, token: LineToken) -> None:
+        """A line the room prints for information only (a timeout, a disconnection, a
+        tournament finish): known, so kept as a note with its text."""
+        self.b.add(EventKind.NOTE, token.number, token.player, text=token.strip())

@@ -1,0 +1,73 @@
+"""Parse findings: what a room's reader noticed in a hand's text, with stable codes.
+
+A room reads no line silently. A line that no line kind of the room knows is a finding: a
+warning kept on the record when it cannot carry money or cards (no digit, no bracket once the
+seated names are taken out), else an error that rejects the hand, since reading on could get
+the money or the cards wrong. Codes are stable, like the rules engine's violation codes, and
+reach the store: warnings as rows of `violations`, errors as the reason of a `rejects` row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final
+
+
+class Severity(StrEnum):
+    WARNING = "warning"
+    ERROR = "error"
+
+
+@dataclass(frozen=True, slots=True)
+class FindingCode:
+    code: str
+    severity: Severity
+    title: str
+    why: str
+
+
+UNKNOWN_LINE: Final = FindingCode(
+    "TXT001",
+    Severity.WARNING,
+    "unknown line",
+    "A line no line kind of the room knows, holding neither an amount nor a card: the hand is "
+    "kept, the line is reported with its text.",
+)
+UNKNOWN_MONEY_LINE: Final = FindingCode(
+    "TXT002",
+    Severity.ERROR,
+    "unknown line with money or cards",
+    "A line no line kind of the room knows that holds a number or a bracket (an amount, a "
+    "card, a seat): reading on could get the hand wrong, so the hand is rejected.",
+)
+LINE_OUT_OF_PLACE: Final = FindingCode(
+    "TXT003",
+    Severity.ERROR,
+    "line out of place",
+    "A known line where the room's grammar does not allow it (a second header, an action "
+    "after the summary).",
+)
+HAND_ENDS_EARLY: Final = FindingCode(
+    "TXT004",
+    Severity.ERROR,
+    "hand ends early",
+    "The text stops before the hand's last section (a truncated export).",
+)
+CODES: Final = {
+    c.code: c for c in (UNKNOWN_LINE, UNKNOWN_MONEY_LINE, LINE_OUT_OF_PLACE, HAND_ENDS_EARLY)
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One finding on a parsed hand: its code, the source line and the raw text of the line."""
+
+    code: str
+    severity: Severity
+    line: int
+    text: str
+
+    @property
+    def message(self) -> str:
+        return f"{CODES[self.code].title}: {self.text.strip()!r}"
