@@ -30,7 +30,14 @@ from lark.common import LexerConf
 from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.lexer import Lexer
 
-from studdraw.parsers.files import Encoding, Line, iter_lines, split_lines, split_stream
+from studdraw.parsers.files import (
+    Encoding,
+    Line,
+    iter_lines,
+    split_lines,
+    split_stream,
+    with_cut_lines,
+)
 from studdraw.parsers.model import (
     RANKS,
     SUITS,
@@ -485,9 +492,13 @@ class Room:
         return split_lines(lines, self.hand_start, path, self.name)
 
     def hand_texts(self, stream: BinaryIO, encoding: Encoding, path: str) -> Iterator[HandText]:
-        """Stream a file's hands: the fast chunked splitter unless the room has its own `split`."""
+        """Stream a file's hands: the fast chunked splitter unless the room has its own `split`
+        (whose hands holding a line cut for length get their defect, as the shared splitter's
+        do)."""
         if type(self).split is not Room.split:
-            return self.split(iter_lines(stream, encoding), path)
+            return with_cut_lines(
+                iter_lines(stream, encoding), lambda lines: self.split(lines, path)
+            )
         return split_stream(stream, encoding, self.hand_start, path, self.name)
 
     def parse(self, hand: HandText) -> ParsedHand:
