@@ -136,7 +136,9 @@ def _iter_byte_lines(stream: BinaryIO, start: int, first_number: int) -> Iterato
         chunk = stream.read(CHUNK_SIZE)
         data = carry + chunk if carry else chunk
         position = 0
-        while (found := _LINE_END.search(data, position)) is not None:
+        # `carry` holds no line end but maybe a last CR: search from there, not from 0 again.
+        start = max(len(carry) - 1, 0)
+        while (found := _LINE_END.search(data, max(position, start))) is not None:
             # A CR at the very end of the data may be the first half of a CRLF.
             if chunk and found.end() == len(data) and found.group() == b"\r":
                 break
@@ -178,7 +180,8 @@ def _iter_utf16_lines(stream: BinaryIO, encoding: Encoding) -> Iterator[Line]:
         # a U+FFFD on its last line; the incomplete code unit is simply not text.
         data = carry + decoder.decode(chunk)
         position = 0
-        while (found := _TEXT_LINE_END.search(data, position)) is not None:
+        start = max(len(carry) - 1, 0)
+        while (found := _TEXT_LINE_END.search(data, max(position, start))) is not None:
             if chunk and found.end() == len(data) and found.group() == "\r":
                 break
             text = data[position : found.start()]
@@ -339,7 +342,7 @@ def split_stream(
     carry = b""  # bytes after the last line end of the data read so far
     at_hand = False  # whether `pending` begins with a hand start
     while True:
-        chunk = stream.read(CHUNK_SIZE)
+        chunk = stream.read(min(CHUNK_SIZE, MAX_LINE))  # a line within one read is whole
         data = carry + chunk
         cut = data.rfind(b"\n") + 1 if chunk else len(data)
         if chunk and not cut:

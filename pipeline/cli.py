@@ -357,10 +357,10 @@ def prepare(
 ) -> None:
     """Keep the analytics' per-hand rows in the store, so stats and the dashboard stay fast on
     big stores (idempotent: afterwards only new hands are derived)."""
+    _check_store(db, write=True)
     if not db.is_file():
         console(stderr=True).print(f"[red]error:[/red] no DuckDB store at {db}")
         raise typer.Exit(code=2)
-    _check_store(db, write=True)
     try:
         done = analytics.prepare(db)
     except duckdb.Error as error:

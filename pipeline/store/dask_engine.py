@@ -583,7 +583,13 @@ class _Importer:
         task = _Task(0)
         for path, reason in self.problems:
             row = ImportRow(
-                self.next_import_id, ledger_path(path), None, None, None, "running", _now()
+                self.next_import_id,
+                display_path(path.absolute()),
+                None,
+                None,
+                None,
+                "running",
+                _now(),
             )
             self.rows[row.import_id] = row
             task.delta(row.import_id)

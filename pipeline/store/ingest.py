@@ -18,6 +18,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import multiprocessing
+import os
 import signal
 import time
 import uuid
@@ -148,7 +149,8 @@ def ingest(
         importer = _Importer(store, options)
         for path, reason in path_problems or ():
             importer.unreadable(path, reason)
-        with stop_on_signals():
+        with stop_on_signals() as switch:
+            importer.check_stop = switch.check
             importer.run(files, executor, advance)
         executor.shutdown()
         summary = summarize(importer.rows.values(), importer.reasons, options.workers)
@@ -203,12 +205,17 @@ def _executor(workers: int) -> Executor:
     # Not fork: the main process holds DuckDB's threads. A forkserver starts clean; the workers
     # import the pipeline themselves (once each: they live as long as the pool).
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_init)
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=context,
+        initializer=_worker_init,
+        initargs=(os.getpid(),),
+    )
 
 
-def _worker_init() -> None:
+def _worker_init(main: int) -> None:
     collect_garbage_less()
-    worker_init()
+    worker_init(main)
 
 
 @dataclass(slots=True)
@@ -248,6 +255,7 @@ class _Importer:
         self.inflight: deque[_Batch] = deque()
         self.dataset = ParquetDataset(options.parquet) if options.parquet else None
         self.token = uuid.uuid4().hex[:12]
+        self.check_stop: Callable[[], None] = lambda: None  # raises when a stop was asked
         if self.dataset is not None:
             self.dataset.recover(store.committed_parts(self.dataset.root))
 
@@ -268,6 +276,7 @@ class _Importer:
             batch.future = executor.submit(process_hands, batch.items)
         self.inflight.append(batch)
         while len(self.inflight) > limit:
+            self.check_stop()
             self._write(self.inflight.popleft())
 
     # -- the main process's side: cut files, recognise known hands --------------------------
@@ -286,7 +295,9 @@ class _Importer:
         in the ledger, written with the first batch."""
         import_id = self.next_import_id
         self.next_import_id += 1
-        row = ImportRow(import_id, ledger_path(path), None, None, None, "running", _now())
+        row = ImportRow(
+            import_id, display_path(path.absolute()), None, None, None, "running", _now()
+        )
         self.rows[import_id] = row
         self.batch.delta(import_id)
         self.batch.finished[import_id] = ("failed", reason)
@@ -315,6 +326,7 @@ class _Importer:
             row.site = history.room.name if history.room else None
             row.note = file_note(history) or row.note
             for hand in history.hand_texts():
+                self.check_stop()
                 room = BY_NAME.get(hand.site) if hand.site and not hand.stray else None
                 self._classify(hand, room.hand_id(hand.text) if room else None, import_id)
                 if len(self.batch.items) >= self.options.batch_size:

@@ -210,14 +210,19 @@ def out_of_range(record: HandRecord) -> ParseProblem | None:
         *((record.tournament.buy_in, record.tournament.fee) if record.tournament else ()),
         *(seat.stack for seat in record.seats),
     ]
-    found = [(value, line) for value in head if value is not None]
-    found += [(event.amount, event.line) for event in record.events]
-    found += [(event.to, event.line) for event in record.events if event.to is not None]
-    for value, where in found:
+    header = f"in the header or seats of the hand starting on line {line}"
+    found = [(value, header, line) for value in head if value is not None]
+    found += [(event.amount, f"on line {event.line}", event.line) for event in record.events]
+    found += [
+        (event.to, f"on line {event.line}", event.line)
+        for event in record.events
+        if event.to is not None
+    ]
+    for value, where, number in found:
         if abs(value) > AMOUNT_BOUND:
             message = (
-                f"an amount of {value:,} smallest units on line {where} is beyond what the store "
-                f"holds (at most {AMOUNT_BOUND:,}); the hand is kept as a reject"
+                f"an amount of {value:,} smallest units {where} is beyond what the store holds "
+                f"(at most {AMOUNT_BOUND:,}); the hand is kept as a reject"
             )
-            return ParseProblem(Outcome.ERROR, message, where)
+            return ParseProblem(Outcome.ERROR, message, number)
     return None

@@ -1,10 +1,12 @@
 """Stopping an import cleanly: signals in the main process, workers that never outlive it.
 
-Ctrl-C (SIGINT) raises `KeyboardInterrupt` as always; while an import runs, SIGTERM and SIGHUP
-raise `StopRequested` the same way, so both unwind through the writer: the transaction of the
-batch being written rolls back, the workers are stopped, and the files' ledger rows are marked
-interrupted. Workers ignore SIGINT (the terminal sends it to the whole process group; the main
-process decides) and watch their parent: when it dies, even by `kill -9`, they exit.
+While an import runs, Ctrl-C (SIGINT), SIGTERM and SIGHUP turn a switch that the import checks
+between hands and between batches (never inside a DuckDB query, which DuckDB would abort with a
+bare "Query interrupted"); it then raises `StopRequested`, which unwinds through the writer:
+no transaction is left half done, the workers are stopped, and the files' ledger rows are
+marked interrupted. A second signal stops at once. Workers ignore SIGINT (the terminal sends
+it to the whole process group; the main process decides) and watch their parent: when it
+dies, even by `kill -9`, they exit.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import Executor
+from pathlib import Path
 from types import FrameType
 from typing import Final
 
@@ -35,19 +38,36 @@ class StopRequested(BaseException):
         self.signum = signum
 
 
-def _raise_stop(signum: int, _frame: FrameType | None) -> None:
-    raise StopRequested(signum)
+class StopSwitch:
+    """Set by a stop signal; the import checks it at safe points (between hands, between
+    batches), so a signal never lands inside a DuckDB query. A second signal stops at once."""
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+
+    def check(self) -> None:
+        """Raise `StopRequested` if a stop signal arrived."""
+        if self.signum is not None:
+            raise StopRequested(self.signum)
+
+    def _handle(self, signum: int, _frame: FrameType | None) -> None:
+        if self.signum is not None:
+            raise StopRequested(signum)
+        self.signum = signum
 
 
 @contextlib.contextmanager
-def stop_on_signals() -> Iterator[None]:
-    """While the block runs, SIGTERM and SIGHUP raise `StopRequested` (main thread only)."""
+def stop_on_signals() -> Iterator[StopSwitch]:
+    """While the block runs, SIGINT, SIGTERM and SIGHUP set the yielded switch (main thread
+    only; elsewhere the switch never turns)."""
+    switch = StopSwitch()
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield switch
         return
-    previous = {signum: signal.signal(signum, _raise_stop) for signum in STOP_SIGNALS}
+    signums = (signal.SIGINT, *STOP_SIGNALS)
+    previous = {signum: signal.signal(signum, switch._handle) for signum in signums}
     try:
-        yield
+        yield switch
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
@@ -82,23 +102,38 @@ def exit_code(signum: int) -> int:
     return 128 + signum
 
 
-def worker_init() -> None:
+def worker_init(main: int) -> None:
     """A pool worker's start: Ctrl-C is the main process's to handle, and the worker dies with
-    its parent (Linux's parent-death signal where available, and a lifeline thread that sees
-    the parent change on any system)."""
+    the import's main process `main`. Its parent is the pool's fork server, which the workers
+    themselves keep alive, so Linux's parent-death signal is not enough: a lifeline thread
+    watches the main process and ends the worker once it is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    parent = os.getppid()
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL))
-    if os.getppid() != parent:  # the parent died before the signal was asked for
+    if process_gone(main):
         os._exit(1)
-    threading.Thread(target=_lifeline, args=(parent,), daemon=True, name="lifeline").start()
+    threading.Thread(target=_lifeline, args=(main,), daemon=True, name="lifeline").start()
 
 
-def _lifeline(parent: int) -> None:
+def process_gone(pid: int) -> bool:
+    """Whether a process has exited (a zombie, not yet reaped by its parent, has)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False  # no /proc: `kill` answered, the process is there
+    return stat.rsplit(")", 1)[1].split()[0] in ("Z", "X")
+
+
+def _lifeline(main: int) -> None:
     while True:
         time.sleep(LIFELINE_SECONDS)
-        if os.getppid() != parent:
+        if process_gone(main):
             os._exit(1)
 
 
