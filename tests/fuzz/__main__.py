@@ -11,7 +11,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .harness import Harness, run, summary_lines
+from .harness import Harness, Tally, run, summary_lines
 
 
 def main() -> int:
@@ -23,13 +23,22 @@ def main() -> int:
     parser.add_argument("--report", type=Path, default=None, help="write the figures as JSON")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="studdraw-fuzz-") as scratch:
-        harness = Harness(Path(scratch), args.keep, args.batch)
+        harness = Harness(Path(scratch), args.keep, args.batch, progress=_progress)
         tally = run(harness, args.inputs, args.seed)
     for line in summary_lines(tally):
         print(line)
     if args.report is not None:
         args.report.write_text(json.dumps(tally.as_dict(), indent=2) + "\n", encoding="utf-8")
     return 1 if tally.crashes or tally.hangs or tally.hands_lost else 0
+
+
+def _progress(tally: Tally) -> None:
+    figures = tally.as_dict()
+    print(
+        f"{figures['inputs']} inputs, {figures['crashes']} crashes, {figures['hangs_over_2s']} "
+        f"hangs, {figures['hands_lost']} hands lost",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 import time
 import traceback
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -66,7 +66,14 @@ class Harness:
     """Feeds inputs one by one; `ingest` runs on each batch of `batch` inputs, in a fresh
     store, and every file's ledger row must account for each hand the reader cut."""
 
-    def __init__(self, workdir: Path, crash_dir: Path | None = None, batch: int = 100) -> None:
+    def __init__(
+        self,
+        workdir: Path,
+        crash_dir: Path | None = None,
+        batch: int = 100,
+        progress: Callable[[Tally], None] | None = None,
+    ) -> None:
+        self.progress = progress
         self.workdir = workdir
         self.crash_dir = crash_dir
         self.batch = batch
@@ -129,6 +136,8 @@ class Harness:
         shutil.rmtree(self.folder)
         self.folder.mkdir()
         self.pending.clear()
+        if self.progress is not None:
+            self.progress(self.tally)
 
     def _account(self, db: Path) -> None:
         con = duckdb.connect(str(db), read_only=True)
