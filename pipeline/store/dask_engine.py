@@ -546,6 +546,7 @@ class _Importer:
         self.window = 2 * threads + 2
         if options.parquet is not None:
             self.dataset = ParquetDataset(options.parquet)
+            store.claim_dataset(self.dataset.root)
             self.dataset.recover(store.committed_parts(self.dataset.root))
             self.scratch = False
         else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
+import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -58,6 +59,14 @@ class StoreLockedError(Exception):
 
 class StoreVersionError(Exception):
     """The database was written by an incompatible schema version."""
+
+
+class DatasetMismatchError(Exception):
+    """A Parquet dataset folder that another store wrote."""
+
+
+DATASET_MARKER = "_studdraw_store_id"
+"""The file beside a Parquet dataset's tables naming the store it belongs to."""
 
 
 class StoreOpenError(Exception):
@@ -214,11 +223,44 @@ class Store:
             con.execute(
                 f"INSERT INTO {META.name} VALUES ('schema_version', ?)", [str(SCHEMA_VERSION)]
             )
+        if con.execute(f"SELECT 1 FROM {META.name} WHERE key = 'store_id'").fetchone() is None:
+            con.execute(f"INSERT INTO {META.name} VALUES ('store_id', ?)", [uuid.uuid4().hex])
         con.execute("COMMIT")
         if found is not None and found[0] != str(SCHEMA_VERSION):
             raise StoreVersionError(
                 f"the store has schema version {found[0]}, this studdraw writes {SCHEMA_VERSION}"
             )
+
+    def store_id(self) -> str:
+        """This store's own id (made when it was created): what ties a Parquet dataset to it."""
+        row = self.connection.execute(
+            f"SELECT value FROM {META.name} WHERE key = 'store_id'"
+        ).fetchone()
+        assert row is not None
+        return str(row[0])
+
+    def claim_dataset(self, root: Path) -> None:
+        """Tie the Parquet dataset at `root` to this store, or raise `DatasetMismatchError`
+        when it belongs to another one: its hands would be written twice (the other store's
+        ids say nothing of what this one holds)."""
+        marker = root / DATASET_MARKER
+        mine = self.store_id()
+        if marker.is_file():
+            theirs = marker.read_text(encoding="utf-8").strip()
+            if theirs != mine:
+                raise DatasetMismatchError(
+                    f"the Parquet dataset {root} belongs to another store (id {theirs}, this "
+                    f"one is {mine}); give --parquet a new folder, or delete it to rebuild it"
+                )
+            return
+        has_parts = root.is_dir() and any(root.rglob("*.parquet"))
+        if has_parts and not self.committed_parts(root.resolve()):
+            raise DatasetMismatchError(
+                f"the Parquet dataset {root} was written by another store (none of its parts "
+                "are this store's); give --parquet a new folder, or delete it to rebuild it"
+            )
+        root.mkdir(parents=True, exist_ok=True)
+        marker.write_text(mine + "\n", encoding="utf-8")
 
     def next_ids(self) -> tuple[int, int]:
         """The next free hand id and import id."""

@@ -257,6 +257,7 @@ class _Importer:
         self.token = uuid.uuid4().hex[:12]
         self.check_stop: Callable[[], None] = lambda: None  # raises when a stop was asked
         if self.dataset is not None:
+            store.claim_dataset(self.dataset.root)
             self.dataset.recover(store.committed_parts(self.dataset.root))
 
     def run(self, files: list[Path], executor: Executor, advance: Callable[[Path], None]) -> None:

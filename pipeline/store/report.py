@@ -22,7 +22,7 @@ from studdraw.parsers.files import discover_files
 from studdraw.pipeline.console import console
 from studdraw.pipeline.progress import file_progress
 
-from .db import StoreLockedError, StoreOpenError, StoreVersionError
+from .db import DatasetMismatchError, StoreLockedError, StoreOpenError, StoreVersionError
 from .ingest import (
     COUNTS,
     DEFAULT_TASK_BYTES,
@@ -83,7 +83,13 @@ def run_ingest(
                 summary = ingest(
                     paths, options, advance, on_wait=on_wait, files=files, path_problems=problems
                 )
-    except (StoreLockedError, StoreVersionError, StoreOpenError, EngineUnavailableError) as error:
+    except (
+        StoreLockedError,
+        StoreVersionError,
+        StoreOpenError,
+        DatasetMismatchError,
+        EngineUnavailableError,
+    ) as error:
         stderr.print(f"[red]error:[/red] {escape(str(error))}")
         return 2
     except ImportInterruptedError as stop:

@@ -202,3 +202,39 @@ def test_a_full_disk_is_one_line_and_the_store_stays_as_it_was(
     assert len(captured.err.strip().splitlines()) == 1
     monkeypatch.undo()
     assert ledger(db) == before
+
+
+def test_a_parquet_dataset_is_tied_to_its_store(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    parquet = tmp_path / "pq"
+    first = ingest([RAZZ], IngestOptions(tmp_path / "a.duckdb", parquet=parquet, workers=1))
+    assert first.stored == RAZZ_HANDS
+    parts = sorted(parquet.rglob("*.parquet"))
+    again = ingest([RAZZ], IngestOptions(tmp_path / "a.duckdb", parquet=parquet, workers=1))
+    assert again.skipped_files == 1  # its own store: fine
+    code = run_ingest(
+        [RAZZ],
+        db=tmp_path / "b.duckdb",
+        parquet=parquet,
+        workers=1,
+        batch_size=100,
+        wait=1,
+        json_output=True,
+    )
+    err = capsys.readouterr().err
+    assert code == 2
+    assert f"the Parquet dataset {parquet.resolve()} belongs to another store" in err
+    assert sorted(parquet.rglob("*.parquet")) == parts  # nothing written twice
+    (parquet / "_studdraw_store_id").unlink()  # a dataset older than the marker
+    code = run_ingest(
+        [RAZZ],
+        db=tmp_path / "c.duckdb",
+        parquet=parquet,
+        workers=1,
+        batch_size=100,
+        wait=1,
+        json_output=True,
+    )
+    assert code == 2 and "was written by another store" in capsys.readouterr().err
+    assert sorted(parquet.rglob("*.parquet")) == parts
