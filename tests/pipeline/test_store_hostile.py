@@ -238,3 +238,19 @@ def test_a_parquet_dataset_is_tied_to_its_store(
     )
     assert code == 2 and "was written by another store" in capsys.readouterr().err
     assert sorted(parquet.rglob("*.parquet")) == parts
+
+
+def test_an_older_store_gains_the_ledger_columns(tmp_path: Path) -> None:
+    db = tmp_path / "old.duckdb"
+    ingest([RAZZ], IngestOptions(db, workers=1))
+    con = duckdb.connect(str(db))
+    for column in ("interrupted", "note", "stray_texts"):
+        con.execute(f"ALTER TABLE imports DROP COLUMN {column}")
+    con.close()
+    again = ingest([RAZZ], IngestOptions(db, workers=1))
+    assert again.skipped_files == 1
+    rows = ledger(db)
+    assert [(status, stray) for _, status, _, _, _, stray in rows] == [
+        ("complete", 0),
+        ("skipped", 0),
+    ]

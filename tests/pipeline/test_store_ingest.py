@@ -12,7 +12,7 @@ from studdraw.parsers.files import discover_files
 from studdraw.parsers.reader import open_history
 from studdraw.pipeline.store import IngestOptions, IngestSummary, ingest
 from studdraw.pipeline.store import process as process_module
-from studdraw.pipeline.store.schema import BATCH_TABLES
+from studdraw.pipeline.store.schema import BATCH_TABLES, IMPORTS
 from tests.conftest import CORPUS, SAMPLES, corpus_file
 from tests.pipeline.store_support import counts, differences, parquet_differences
 
@@ -307,5 +307,9 @@ def test_schema_matches_the_definitions(tmp_path: Path) -> None:
     for table in BATCH_TABLES:
         described = con.execute(f"DESCRIBE {table.name}").fetchall()
         assert [row[0] for row in described] == table.column_names
-    assert con.execute("SELECT value FROM studdraw_meta").fetchall() == [("1",)]
+    meta = con.execute("SELECT key, value FROM studdraw_meta ORDER BY key").fetchall()
+    assert [key for key, _ in meta] == ["schema_version", "store_id"]  # the id ties a dataset
+    assert meta[0][1] == "1"
+    described = con.execute("DESCRIBE imports").fetchall()
+    assert [row[0] for row in described] == IMPORTS.column_names
     con.close()
