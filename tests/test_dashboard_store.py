@@ -10,6 +10,8 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
 from studdraw.dashboard import store
@@ -111,3 +113,34 @@ def test_a_page_during_an_import_says_so(
     app.run()
     assert not app.exception, [error.value for error in app.exception]
     assert any("Import in progress" in info.value for info in app.info)
+
+
+QUERY_VALUES = st.one_of(
+    st.text(max_size=40),
+    st.integers(-(2**70), 2**70).map(str),
+    st.sampled_from(["²", "١٢", "0", "1", "9" * 30, "SIZ014", "%00", "<script>", "'; DROP"]),
+)
+
+
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@example(name="replayer", hand="²", code="")  # a digit to str.isdigit, not to int()
+@example(name="replayer", hand="9" * 30, code="")  # beyond 64 bits
+@given(
+    name=st.sampled_from(["replayer", "violation_codes", "overview", "data_quality"]),
+    hand=QUERY_VALUES,
+    code=QUERY_VALUES,
+)
+def test_no_url_parameter_breaks_a_page(
+    db: Path, monkeypatch: pytest.MonkeyPatch, name: str, hand: str, code: str
+) -> None:
+    monkeypatch.setenv(ENV_VAR, str(db))
+    app = AppTest.from_file(APP, default_timeout=60)
+    app.run()
+    app.switch_page(page(name))
+    app.query_params.update({"hand": hand, "code": code})
+    app.run()
+    assert not app.exception, [error.value for error in app.exception]
