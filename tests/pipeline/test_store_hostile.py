@@ -16,7 +16,7 @@ import pytest
 from studdraw.pipeline.store import IngestOptions, IngestSummary, ingest
 from studdraw.pipeline.store.db import Store
 from studdraw.pipeline.store.ingest import COUNTS
-from studdraw.pipeline.store.report import run_ingest
+from studdraw.pipeline.store.report import resource_failure, run_ingest
 from tests.conftest import SAMPLES
 
 RAZZ = SAMPLES / "pokerstars" / "razz.txt"
@@ -254,3 +254,25 @@ def test_an_older_store_gains_the_ledger_columns(tmp_path: Path) -> None:
         ("complete", 0),
         ("skipped", 0),
     ]
+
+
+@pytest.mark.parametrize(
+    ("error", "expected"),
+    [
+        (
+            duckdb.OutOfMemoryException("Out of Memory Error: failed to allocate"),
+            "ran out of memory",
+        ),
+        (OSError(28, "No space left on device"), "the disk is full"),
+        (duckdb.IOException("IO Error: Could not write: No space left on device"), "disk is full"),
+        (duckdb.IOException("IO Error: Input/output error"), "cannot write the store"),
+        (ValueError("a bug"), None),
+    ],
+)
+def test_machine_failures_are_named_in_one_line(error: BaseException, expected: str | None) -> None:
+    message = resource_failure(error, Path("s.duckdb"))
+    if expected is None:
+        assert message is None  # a bug is not dressed up as the machine's fault
+    else:
+        assert message is not None and expected in message and "\n" not in message
+        assert "the store" in message and "as it was before" in message
