@@ -88,15 +88,22 @@ def many_hands(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+@pytest.mark.parametrize(
+    ("engine", "signum", "code"),
+    [("local", signal.SIGINT, 130), ("local", signal.SIGTERM, 143), ("dask", signal.SIGTERM, 143)],
+)
 def test_a_stop_signal_ends_the_import_cleanly_and_a_rerun_resumes(
-    many_hands: tuple[Path, int], tmp_path: Path, signum: int, code: int
+    many_hands: tuple[Path, int], tmp_path: Path, engine: str, signum: int, code: int
 ) -> None:
     folder, hands = many_hands
     db = tmp_path / "s.duckdb"
-    victim = start(folder, db, "--workers", "2", "--batch-size", "50")
+    options = ["--engine", engine, "--workers", "2", "--batch-size", "50", "--task-mb", "1"]
+    victim = start(folder, db, *options)
     wait_for_stored(db, victim)
-    os.killpg(victim.pid, signum)  # as a terminal's Ctrl-C, or a service manager's stop
+    if engine == "local":
+        os.killpg(victim.pid, signum)  # as a terminal's Ctrl-C, or a service manager's stop
+    else:
+        os.kill(victim.pid, signum)  # the main process alone: it stops its cluster itself
     out, err = victim.communicate(timeout=120)
     assert victim.returncode == code, err
     assert "Traceback" not in err and out == ""

@@ -65,6 +65,7 @@ from studdraw.parsers.reader import HistoryFile, open_history
 from .db import ImportRow, Key, Store, open_store, record_key
 from .ingest import (
     DEFAULT_TASK_BYTES,
+    ImportInterruptedError,
     IngestOptions,
     IngestSummary,
     apply_counts,
@@ -72,6 +73,7 @@ from .ingest import (
     collect_garbage_less,
     file_note,
     ledger_path,
+    mark_interrupted,
     name_note,
     quality,
     summarize,
@@ -89,6 +91,7 @@ from .process import (
     process_hands,
 )
 from .schema import HANDS, REJECTS
+from .stopping import StopRequested, signals_ignored, stop_on_signals
 
 RETRIES: Final = 2
 FAULT_ENV: Final = "STUDDRAW_DASK_FAULT"
@@ -453,7 +456,15 @@ def ingest_dask(
             importer = _Importer(store, options, dask, client, threads)
             importer.problems = list(path_problems or ())
             try:
-                importer.run(files, advance)
+                with stop_on_signals() as switch:
+                    importer.check_stop = switch.check
+                    importer.run(files, advance)
+            except StopRequested as stop:
+                with signals_ignored():
+                    mark_interrupted(store, importer.rows.values())
+                summary = summarize(importer.rows.values(), importer.reasons, threads)
+                summary.files, summary.seconds = len(files), time.perf_counter() - start
+                raise ImportInterruptedError(stop.signum, summary) from None
             finally:
                 importer.close()
             summary = summarize(importer.rows.values(), importer.reasons, threads)
@@ -532,6 +543,7 @@ class _Importer:
         self.fault = os.environ.get(FAULT_ENV, "")
         self.token = uuid.uuid4().hex[:12]
         self.problems: list[tuple[Path, str]] = []  # folders that could not be read
+        self.check_stop: Callable[[], None] = lambda: None  # raises when a stop was asked
         self.next_hand_id, self.first_import = store.next_ids()
         self.next_import_id = self.first_import
         self.rows: dict[int, ImportRow] = {}
@@ -564,6 +576,7 @@ class _Importer:
         tasks = self._plan(files, advance)
         planned = False
         while True:
+            self.check_stop()
             while not planned and len(self.queue) < self.window:
                 task = next(tasks, None)
                 if task is None:

@@ -283,13 +283,7 @@ class _Importer:
     # -- the main process's side: cut files, recognise known hands --------------------------
 
     def mark_interrupted(self) -> None:
-        """After a stop: every file not finished in the store is marked interrupted (its
-        counts are those of the batches committed), in one transaction."""
-        rows = [row for row in self.rows.values() if row.status == "running"]
-        for row in rows:
-            row.interrupted = True
-        if rows:
-            self.store.write({}, rows)
+        mark_interrupted(self.store, self.rows.values())
 
     def unreadable(self, path: Path, reason: str) -> None:
         """A folder (or path) that could not be read while discovering files: a `failed` row
@@ -436,6 +430,16 @@ class _Importer:
         self.store.write(tables, touched, parts, self.dataset.root if self.dataset else None)
         if self.dataset is not None:
             self.dataset.publish(parts)
+
+
+def mark_interrupted(store: Store, rows: Iterable[ImportRow]) -> None:
+    """After a stop: every file not finished in the store is marked interrupted (its counts
+    are those of the batches committed), in one transaction."""
+    running = [row for row in rows if row.status == "running"]
+    for row in running:
+        row.interrupted = True
+    if running:
+        store.write({}, running)
 
 
 def ledger_path(path: Path) -> str:
