@@ -147,6 +147,9 @@ def _part_hand_texts(part: HistoryPart, stream: BinaryIO, name: str) -> Iterator
     if not part.rooms:  # text, but no room's hand anywhere: one stray text, never a hand
         yield from split_lines(iter_lines(stream, part.encoding), _NO_START, name, None)
         return
+    if part.whole_file:  # a room that reads whole files its own way says what a hand is
+        yield from part.rooms[0].hand_texts(stream, part.encoding, name)
+        return
     if len(part.rooms) == 1:
         room = part.rooms[0]
         yield from _strays_marked(room, room.hand_texts(stream, part.encoding, name))

@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 
-from studdraw.parsers import files
+from studdraw.parsers import files, reader
 from studdraw.parsers.dialects import BY_NAME
+from studdraw.parsers.dialects.base import Room
 from studdraw.parsers.files import MAX_LINE, Encoding, iter_lines
 from studdraw.parsers.model import HandText, Outcome, SourceRef
 from studdraw.parsers.reader import MAX_REASON, open_history, parse_file, parse_hand
@@ -195,3 +196,28 @@ def test_problem_messages_are_bounded_sentences(monkeypatch: pytest.MonkeyPatch)
     message = failed.problem.message
     assert message.startswith("the pokerstars reader failed on this hand (AssertionError at ")
     assert "test_hostile_files.py:" in message
+
+
+def test_a_room_reading_whole_files_keeps_its_own_splitting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A room that overrides `hand_texts` (an XML room) is handed the file whole, and what it
+    yields is taken as it is: no line scan, no stray marking of its own hand texts."""
+
+    class WholeFile(Room):
+        name = "whole"
+        hand_start = re.compile(r"<hands>")
+        hand_id_pattern = re.compile(r"id=(?P<hand_id>\d+)")
+
+        def hand_texts(self, stream: Any, encoding: Any, path: str) -> Any:
+            stream.seek(0)
+            yield HandText(stream.read().decode(), SourceRef(path, 0, 1), self.name)
+
+    room = WholeFile()
+    monkeypatch.setattr(reader, "sniff", lambda head: room if "<hands>" in head else None)
+    path = tmp_path / "hands.xml"
+    path.write_text('<?xml version="1.0"?>\n<hands>\n<hand id=1/>\n</hands>\n', "utf-8")
+    history = open_history(path)
+    assert history.room is room and history.parts[0].whole_file
+    [hand] = list(history.hand_texts())
+    assert hand.site == "whole" and not hand.stray and hand.text.startswith("<?xml")
