@@ -153,12 +153,14 @@ def alive(pid: int) -> bool:
 
 @pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads the process tree from /proc")
+@pytest.mark.parametrize("engine", ["local", "dask"])
 def test_workers_exit_when_the_import_is_killed(
-    many_hands: tuple[Path, int], tmp_path: Path
+    many_hands: tuple[Path, int], tmp_path: Path, engine: str
 ) -> None:
     folder, _ = many_hands
     db = tmp_path / "s.duckdb"
-    victim = start(folder, db, "--workers", "2", "--batch-size", "50")
+    options = ["--engine", engine, "--workers", "2", "--batch-size", "50", "--task-mb", "1"]
+    victim = start(folder, db, *options)
     wait_for_stored(db, victim)
     workers = descendants(victim.pid)
     assert workers, "the import should run worker processes"
