@@ -110,7 +110,7 @@ def parse(
         counts[(parsed.hand.site or "unknown", game, parsed.outcome)] += 1
     if not jsonl:
         table = _summary_table(counts)
-        table.caption = f"{strays} stray texts (text that starts no room's hand; not hands)"
+        table.caption = stray_caption(strays)
         console().print(table)
     if unreadable.count:
         raise typer.Exit(code=1)
@@ -136,9 +136,14 @@ def validate(
         else:
             sys.stdout.write(line + "\n")
     if strays:
-        stderr.print(f"{len(strays)} stray texts (text that starts no room's hand; not hands)")
+        stderr.print(stray_caption(len(strays)))
     if validation.failed or unreadable.count:
         raise typer.Exit(code=1)
+
+
+def stray_caption(count: int) -> str:
+    texts = "stray text" if count == 1 else "stray texts"
+    return f"{count} {texts} (text that starts no room's hand; not counted as hands)"
 
 
 def _without_strays(
