@@ -170,3 +170,21 @@ def test_workers_exit_when_the_import_is_killed(
     while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not [pid for pid in workers if alive(pid)], "orphan workers outlived the import"
+
+
+def test_parse_and_validate_report_stray_text_and_junk_apart(tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "empty.txt").write_bytes(b"")
+    (folder / "late.txt").write_text("a tracker's header\n\n" + RAZZ.read_text("utf-8"), "utf-8")
+    hands = RAZZ.read_text("utf-8").count("PokerStars Hand #")
+    parsed = runner.invoke(app, ["parse", str(folder)])
+    assert parsed.exit_code == 0, parsed.output
+    assert "1 stray text (text that starts no room's hand" in parsed.output
+    lines = runner.invoke(app, ["parse", str(folder), "--jsonl"]).stdout.splitlines()
+    outcomes = [json.loads(line)["outcome"] for line in lines]
+    assert outcomes.count("stray") == 1 and outcomes.count("parsed") == hands == len(lines) - 1
+    assert "empty.txt: an empty file: no hands" in parsed.output
+    validated = runner.invoke(app, ["validate", str(folder)])
+    assert "late.txt:1: STRAY [warning] text that starts no room's hand: " in validated.output
+    assert f"late.txt: {hands} hands, {hands} replayed" in validated.output
