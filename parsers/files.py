@@ -306,10 +306,7 @@ def _hand_text(
     if over or len(text) > bound:
         text = text[:bound] + "\n… [cut: the text runs on]"
         if not stray and defect is None:
-            defect = (
-                f"the hand starting on line {number} runs over {MAX_HAND:,} characters (no next "
-                "hand start); it is kept as an excerpt"
-            )
+            defect = long_hand_defect(number)
     source = SourceRef(path, offset, number)
     if stray:
         return HandText(text, source, site, stray=True)
@@ -415,6 +412,14 @@ def _line_ends(text: str) -> int:
     return text.count("\n") + text.count("\r") - text.count("\r\n")
 
 
+def long_hand_defect(number: int) -> str:
+    """A hand's defect when its text runs over `MAX_HAND`."""
+    return (
+        f"the hand starting on line {number} runs over {MAX_HAND:,} characters (no next hand "
+        "start); it is kept as an excerpt"
+    )
+
+
 def cut_defect(line: Line) -> str:
     """A hand's defect for a line over `MAX_LINE`."""
     return (
@@ -424,27 +429,44 @@ def cut_defect(line: Line) -> str:
 
 
 def with_cut_lines(
-    lines: Iterable[Line], split: Callable[[Iterator[Line]], Iterable[HandText]]
+    lines: Iterable[Line],
+    split: Callable[[Iterator[Line]], Iterable[HandText]],
+    hand_start: re.Pattern[str] | None = None,
 ) -> Iterator[HandText]:
-    """Run a room's own splitter over `lines`, giving each hand that holds a line cut to an
-    excerpt (over `MAX_LINE`) its defect, as `split_lines` does."""
+    """Run a room's own splitter over `lines` with the shared splitter's bounds: a hand that
+    holds a line cut to an excerpt (over `MAX_LINE`) gets its defect, and with `hand_start`,
+    the lines of a hand past `MAX_HAND` characters are not passed on (the hand gets its defect),
+    so a hand start followed by a gigabyte of lines costs no memory in the room's splitter."""
     cut: list[Line] = []
+    over: set[int] = set()  # first lines of the hands cut for length
 
     def watched() -> Iterator[Line]:
+        size, first, dropping = 0, 0, False
         for line in lines:
             if line.cut:
                 cut.append(line)
+            if hand_start is not None:
+                if hand_start.match(line.text):
+                    size, first, dropping = 0, line.number, False
+                else:
+                    size += len(line.text) + 1
+                    if size > MAX_HAND and first and (dropping or line.text.strip()):
+                        over.add(first)
+                        dropping = True
+                        continue
             yield line
 
     for hand in split(watched()):
+        defect = hand.defect
         if cut and not hand.stray:
             first, last = hand.source.line, hand.source.line + hand.text.count("\n")
             inside = [line for line in cut if first <= line.number <= last]
             cut[:] = [line for line in cut if line.number > last]
-            if inside and hand.defect is None:
-                yield dataclasses.replace(hand, defect=cut_defect(inside[0]))
-                continue
-        yield hand
+            if inside and defect is None:
+                defect = cut_defect(inside[0])
+        if hand.source.line in over and defect is None and not hand.stray:
+            defect = long_hand_defect(hand.source.line)
+        yield hand if defect is hand.defect else dataclasses.replace(hand, defect=defect)
 
 
 def display_path(path: Path | str) -> str:

@@ -184,7 +184,8 @@ def _split_rooms(lines: Iterator[Line], rooms: Sequence[Room], name: str) -> Ite
         yield from split_lines(run(None), _NO_START, name, None)
     while current is not None and current_owner is not None:
         room, before = current_owner, current
-        yield from _strays_marked(room, with_cut_lines(run(room), partial(_split_with, room, name)))
+        hands = with_cut_lines(run(room), partial(_split_with, room, name), room.hand_start)
+        yield from _strays_marked(room, hands)
         if current is before:  # a splitter that read nothing: never loop on the same line
             current = next(lines, None)
             current_owner = owner(current)

@@ -493,12 +493,10 @@ class Room:
 
     def hand_texts(self, stream: BinaryIO, encoding: Encoding, path: str) -> Iterator[HandText]:
         """Stream a file's hands: the fast chunked splitter unless the room has its own `split`
-        (whose hands holding a line cut for length get their defect, as the shared splitter's
-        do)."""
+        (held to the shared splitter's bounds on lines and hands: `with_cut_lines`)."""
         if type(self).split is not Room.split:
-            return with_cut_lines(
-                iter_lines(stream, encoding), lambda lines: self.split(lines, path)
-            )
+            lines = iter_lines(stream, encoding)
+            return with_cut_lines(lines, lambda part: self.split(part, path), self.hand_start)
         return split_stream(stream, encoding, self.hand_start, path, self.name)
 
     def parse(self, hand: HandText) -> ParsedHand:

@@ -221,3 +221,21 @@ def test_a_room_reading_whole_files_keeps_its_own_splitting(
     assert history.room is room and history.parts[0].whole_file
     [hand] = list(history.hand_texts())
     assert hand.site == "whole" and not hand.stray and hand.text.startswith("<?xml")
+
+
+def test_a_room_with_its_own_splitter_is_held_to_the_hand_bound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Full Tilt splits its files itself; a hand start followed by megabytes of lines still
+    becomes one bounded hand with its defect, and the next hand is read as it is."""
+    monkeypatch.setattr(files, "MAX_HAND", 1 << 16)
+    junk = "\n".join(f"line {i} of a log pasted into the export" for i in range(20_000))
+    second = FIRST_TILT.replace("Game #", "Game #9")
+    data = "\n\n".join([FIRST_TILT + "\n" + junk, second]).encode()
+    room = BY_NAME["fulltilt"]
+    first, last = list(room.hand_texts(io.BytesIO(data), Encoding("utf-8", 0), "t.txt"))
+    assert first.defect is not None and "runs over 65,536 characters" in first.defect
+    assert len(first.text) <= (1 << 16) + 1000
+    assert last.defect is None and last.text == second
+    assert last.source.line == FIRST_TILT.count("\n") + 20_000 + 3
+    assert parse_hand(last).record is not None
