@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 TYPECHECK := .typecheck/studdraw
 
-.PHONY: install demo test lint typecheck unit samples clean
+.PHONY: install demo test lint typecheck unit samples fuzz clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -42,6 +42,11 @@ unit: install $(CHROMIUM)
 	$(BIN)/pytest
 
 test: lint typecheck unit
+
+# A long fuzz run (docs/reliability.md): hostile files through parse, validate and ingest.
+FUZZ_INPUTS ?= 100000
+fuzz: install
+	nice -n 19 $(BIN)/python -m tests.fuzz --inputs $(FUZZ_INPUTS) --report test-artifacts/fuzz-report.json
 
 # Import the samples (again: a re-import adds nothing) and serve the dashboard on them.
 demo: install

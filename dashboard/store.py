@@ -1,15 +1,20 @@
-"""The dashboard's handle on the store: which store, one shared read-only connection, and
+"""The dashboard's handle on the store: which store, a read-only connection per query, and
 cached queries.
 
 `studdraw dashboard` names the store in the environment (`STUDDRAW_DB`). Every cache is keyed
 by a `StoreRef` (the path and the newest modification time of its files), so a re-ingest shows up
 on the next rerun while every unchanged answer is served from memory.
+
+The dashboard never blocks an import: DuckDB lets no writer in while any process holds the file
+open, so the store is opened read-only for each query that misses the caches and closed at once.
+While an import holds the file, the pages say "import in progress" (`StoreBusyError`) instead
+of failing. Each connection is locked down: no file access outside a Parquet dataset's own
+folder (no `COPY ... TO`, no `read_csv` of other files), and that setting cannot be undone.
 """
 
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import astuple, dataclass
@@ -48,6 +53,7 @@ def store_ref() -> StoreRef:
     path = Path(value).resolve()
     if not path.exists():
         raise StoreError(f"{path} does not exist: run `studdraw ingest PATH --db {path}` first")
+    probe(path)
     return StoreRef(str(path), _stamp(path))
 
 
@@ -62,27 +68,57 @@ def _stamp(path: Path) -> int:
     return max(file.stat().st_mtime_ns for file in files)
 
 
-class _Shared:
-    """The store's one connection and the lock that serialises its use: Streamlit serves each
-    browser session on its own thread, and the analytics' `player_hands` is a temporary view
-    that only this connection sees (a cursor would not)."""
-
-    def __init__(self, ref: StoreRef) -> None:
-        self.connection = analytics.open_store(Path(ref.path))
-        self.lock = threading.Lock()
+class StoreBusyError(StoreError):
+    """An import is writing to the store: its pages come back when it ends."""
 
 
-@st.cache_resource(max_entries=2, show_spinner="Opening the store…")
-def _shared(ref: StoreRef) -> _Shared:
-    return _Shared(ref)
+BUSY_MESSAGE = (
+    "Import in progress: an import is writing to {path}. The pages come back as soon as it "
+    "ends (reload then)."
+)
+
+
+def _busy(path: Path, error: duckdb.Error) -> bool:
+    return isinstance(error, duckdb.IOException) and "lock" in str(error).lower()
+
+
+def probe(path: Path) -> None:
+    """Raise `StoreBusyError` when an import holds a DuckDB store (a cheap open and close)."""
+    if not path.is_file():
+        return
+    try:
+        duckdb.connect(str(path), read_only=True).close()
+    except duckdb.Error as error:
+        if _busy(path, error):
+            raise StoreBusyError(BUSY_MESSAGE.format(path=path)) from None
+        raise StoreError(f"cannot open {path}: {' '.join(str(error).split())[:300]}") from None
+
+
+def open_locked_down(path: Path) -> duckdb.DuckDBPyConnection:
+    """A read-only connection to the store whose SQL can reach no other file: external access
+    off (a Parquet dataset keeps its own folder), the configuration locked."""
+    try:
+        con = analytics.open_store(path)
+    except duckdb.Error as error:
+        if _busy(path, error):
+            raise StoreBusyError(BUSY_MESSAGE.format(path=path)) from None
+        raise
+    if path.is_dir():
+        con.execute("SET allowed_directories = ?", [[str(path.resolve()) + os.sep]])
+    con.execute("SET enable_external_access = false")
+    con.execute("SET lock_configuration = true")
+    return con
 
 
 @contextmanager
 def connection(ref: StoreRef) -> Iterator[duckdb.DuckDBPyConnection]:
-    """The store's connection, held by this thread for the duration of the block."""
-    shared = _shared(ref)
-    with shared.lock:
-        yield shared.connection
+    """A read-only connection to the store for the duration of the block, closed after it so
+    that an import can take the file (the caches make most page runs open none)."""
+    con = open_locked_down(Path(ref.path))
+    try:
+        yield con
+    finally:
+        con.close()
 
 
 @st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False)

@@ -16,7 +16,7 @@ from studdraw.pipeline.analytics import Filters
 
 from . import store
 from .render import GAME_NAMES, STRUCTURE_NAMES, stakes, stylesheet
-from .store import StoreError, StoreRef
+from .store import StoreBusyError, StoreError, StoreRef
 
 
 def start_page(title: str, caption: str) -> StoreRef:
@@ -26,6 +26,9 @@ def start_page(title: str, caption: str) -> StoreRef:
     st.caption(caption)
     try:
         ref = store.store_ref()
+    except StoreBusyError as busy:
+        st.info(str(busy), icon=":material/hourglass_top:")
+        st.stop()
     except StoreError as error:
         st.error(str(error))
         st.stop()

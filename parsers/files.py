@@ -9,9 +9,10 @@ offset and the 1-based number of its first line, so every later message can poin
 from __future__ import annotations
 
 import codecs
+import dataclasses
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Final
@@ -21,8 +22,6 @@ from studdraw.parsers.model import HandText, SourceRef
 CHUNK_SIZE: Final = 1 << 20
 SNIFF_SIZE: Final = 8192
 
-_BYTE_LINE: Final = re.compile(rb"[^\r\n]*(?:\r\n|\r|\n)")
-_TEXT_LINE: Final = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)")
 
 IGNORED_SUFFIXES: Final = frozenset(
     {".hp", ".hands", ".gt", ".md", ".json", ".jsonl", ".csv", ".py", ".png", ".parquet", ".duckdb"}
@@ -83,15 +82,43 @@ def decode_line(raw: bytes) -> str:
 
 @dataclass(slots=True, frozen=True)
 class Line:
-    """A line without its terminator, with the byte offset of its start and its 1-based number."""
+    """A line without its terminator, with the byte offset of its start and its 1-based number.
+
+    cut: 0, or the line's whole length in bytes when it ran over `MAX_LINE` and `text` is only
+    an excerpt of it (see `cut_line`).
+    """
 
     text: str
     offset: int
     number: int
+    cut: int = 0
+
+
+MAX_LINE: Final = 1 << 20
+"""The longest line kept whole, in bytes (characters in UTF-16). Rooms print lines of a few
+hundred characters; a longer one is damage (a NUL tail, a binary blob), kept as an excerpt so a
+50 MB line costs neither memory nor time, and its hand becomes a reject saying so."""
+MAX_HAND: Final = 4 << 20
+"""The longest hand text kept whole, in characters; past it the text is an excerpt and the hand
+a reject (a hand start followed by megabytes of lines is damage too)."""
+MAX_STRAY: Final = 4096
+"""Characters kept of text that starts no room's hand (a finding, not a hand)."""
+EXCERPT: Final = 200
+"""Characters kept of a line over `MAX_LINE`."""
+_LINE_END: Final = re.compile(rb"\r\n|\r|\n")
+_TEXT_LINE_END: Final = re.compile(r"\r\n|\r|\n")
+
+
+def cut_line(excerpt: str, length: int) -> str:
+    """The text kept of a line of `length` bytes that ran over `MAX_LINE`."""
+    return f"{excerpt}… [a line of {length:,} bytes, cut]"
 
 
 def iter_lines(stream: BinaryIO, encoding: Encoding) -> Iterator[Line]:
-    """Yield the lines of a binary stream, positioned at its start, with exact byte offsets."""
+    """Yield the lines of a binary stream, positioned at its start, with exact byte offsets.
+
+    Linear in the input whatever its shape: line ends are found with one search each, and a line
+    longer than `MAX_LINE` is skipped through chunk by chunk, only its excerpt kept."""
     stream.seek(encoding.bom)
     if encoding.is_utf16:
         yield from _iter_utf16_lines(stream, encoding)
@@ -103,25 +130,42 @@ def _iter_byte_lines(stream: BinaryIO, start: int, first_number: int) -> Iterato
     """Lines of a UTF-8/cp1252 stream positioned at byte `start`, numbered from `first_number`."""
     offset = start
     number = first_number
-    carry = b""
+    carry = b""  # the start of the current line (only its excerpt once it runs over MAX_LINE)
+    dropped = 0  # bytes of the current line skipped after its excerpt
     while True:
         chunk = stream.read(CHUNK_SIZE)
-        data = carry + chunk
-        end = 0
-        for match in _BYTE_LINE.finditer(data):
-            raw = match.group()
-            # A CR at the very end of a chunk may be the first half of a CRLF.
-            if chunk and match.end() == len(data) and raw.endswith(b"\r"):
+        data = carry + chunk if carry else chunk
+        position = 0
+        # `carry` holds no line end but maybe a last CR: search from there, not from 0 again.
+        start = max(len(carry) - 1, 0)
+        while (found := _LINE_END.search(data, max(position, start))) is not None:
+            # A CR at the very end of the data may be the first half of a CRLF.
+            if chunk and found.end() == len(data) and found.group() == b"\r":
                 break
-            end = match.end()
-            yield Line(decode_line(raw.rstrip(b"\r\n")), offset, number)
-            offset += len(raw)
+            length = found.start() - position + dropped
+            yield _byte_line(data[position : found.start()], offset, number, length)
+            offset += length + len(found.group())
             number += 1
-        carry = data[end:]
+            position, dropped = found.end(), 0
+        rest = data[position:]
         if not chunk:
-            if carry:
-                yield Line(decode_line(carry), offset, number)
+            if rest or dropped:
+                yield _byte_line(rest, offset, number, len(rest) + dropped)
             return
+        if len(rest) + dropped > MAX_LINE:
+            pending_cr = rest.endswith(b"\r")  # stays last: it may pair with an LF
+            keep = rest[:EXCERPT]
+            dropped += len(rest) - len(keep) - pending_cr
+            carry = keep + (b"\r" if pending_cr else b"")
+        else:
+            carry = rest
+
+
+def _byte_line(raw: bytes, offset: int, number: int, length: int) -> Line:
+    """A line of `length` bytes (its terminator left out) of which `raw` was kept."""
+    if length <= MAX_LINE:
+        return Line(decode_line(raw), offset, number)
+    return Line(cut_line(decode_line(raw[:EXCERPT]), length), offset, number, length)
 
 
 def _iter_utf16_lines(stream: BinaryIO, encoding: Encoding) -> Iterator[Line]:
@@ -129,36 +173,57 @@ def _iter_utf16_lines(stream: BinaryIO, encoding: Encoding) -> Iterator[Line]:
     offset = encoding.bom
     number = 1
     carry = ""
+    dropped = 0  # bytes of the current line skipped after its excerpt
     while True:
         chunk = stream.read(CHUNK_SIZE)
         # Never `final=True`: a file that ends in a stray odd byte (some exports do) would get
         # a U+FFFD on its last line; the incomplete code unit is simply not text.
         data = carry + decoder.decode(chunk)
-        end = 0
-        for match in _TEXT_LINE.finditer(data):
-            text = match.group()
-            if chunk and match.end() == len(data) and text.endswith("\r"):
+        position = 0
+        start = max(len(carry) - 1, 0)
+        while (found := _TEXT_LINE_END.search(data, max(position, start))) is not None:
+            if chunk and found.end() == len(data) and found.group() == "\r":
                 break
-            end = match.end()
-            yield Line(text.rstrip("\r\n"), offset, number)
-            offset += _utf16_length(text)
+            text = data[position : found.start()]
+            length = _utf16_length(text) + dropped
+            yield _text_line(text, offset, number, length)
+            offset += length + 2 * len(found.group())
             number += 1
-        carry = data[end:]
+            position, dropped = found.end(), 0
+        rest = data[position:]
         if not chunk:
-            if carry:
-                yield Line(carry, offset, number)
+            if rest or dropped:
+                yield _text_line(rest, offset, number, _utf16_length(rest) + dropped)
             return
+        if 2 * len(rest) + dropped > MAX_LINE:
+            pending_cr = rest.endswith("\r")
+            keep = rest[:EXCERPT]
+            dropped += _utf16_length(rest[len(keep) : len(rest) - pending_cr])
+            carry = keep + ("\r" if pending_cr else "")
+        else:
+            carry = rest
+
+
+def _text_line(text: str, offset: int, number: int, length: int) -> Line:
+    if length <= MAX_LINE:
+        return Line(text, offset, number)
+    return Line(cut_line(text[:EXCERPT], length), offset, number, length)
 
 
 def _utf16_length(text: str) -> int:
     """Bytes a text takes in UTF-16: two per code unit, four for characters outside the BMP."""
-    return 2 * len(text) + 2 * sum(1 for char in text if ord(char) > 0xFFFF)
+    return len(text.encode("utf-16-le", "surrogatepass"))
 
 
 def read_head(path: Path) -> tuple[Encoding, str]:
     """The file's encoding and its first few thousand characters, for site sniffing."""
     with path.open("rb") as stream:
         head = stream.read(SNIFF_SIZE)
+    return decode_head(head)
+
+
+def decode_head(head: bytes) -> tuple[Encoding, str]:
+    """The encoding of a stream whose first bytes are `head`, and `head` decoded."""
     encoding = detect_encoding(head)
     body = head[encoding.bom :]
     if encoding.is_utf16:
@@ -174,33 +239,78 @@ def split_lines(
     """Cut a stream of lines into hand texts, each starting at a line `hand_start` matches.
 
     Blank lines around hands are dropped. Non-blank text before the first hand start is yielded
-    too, as a hand text of its own, so a truncated hand at the top of a file is reported rather
-    than silently skipped. `split_stream` is the fast path with the same results.
+    too, as a stray text (`HandText.stray`): a finding with its line, never a hand. A line over
+    `MAX_LINE`, or a hand over `MAX_HAND`, is kept as an excerpt and the hand gets a `defect`.
+    `split_stream` is the fast path with the same results.
     """
     buffer: list[str] = []
     first: Line | None = None
+    stray = False
+    size = 0  # characters in `buffer`, line ends included
+    over = False  # a non-blank line came after the bound was reached
+    cut: list[Line] = []  # the hand's lines over MAX_LINE
     for line in lines:
         if hand_start.match(line.text):
             if first is not None:
-                yield _hand_text(buffer, first.offset, first.number, path, site)
-            buffer = [line.text]
-            first = line
+                yield _hand_text(
+                    buffer, first.offset, first.number, path, site, stray=stray, over=over, cut=cut
+                )
+            buffer, first, stray, size, over, cut = (
+                [line.text],
+                line,
+                False,
+                len(line.text),
+                False,
+                [],
+            )
         elif first is None:
             if line.text.strip():
-                buffer = [line.text]
-                first = line
-        else:
+                buffer, first, stray, size, over, cut = (
+                    [line.text],
+                    line,
+                    True,
+                    len(line.text),
+                    False,
+                    [],
+                )
+        elif size <= (MAX_STRAY if stray else MAX_HAND):
             buffer.append(line.text)
+            size += len(line.text) + 1
+        elif line.text.strip():
+            over = True
+        if line.cut and first is not None and not stray and not over:
+            cut.append(line)
     if first is not None:
-        yield _hand_text(buffer, first.offset, first.number, path, site)
+        yield _hand_text(
+            buffer, first.offset, first.number, path, site, stray=stray, over=over, cut=cut
+        )
 
 
 def _hand_text(
-    buffer: list[str], offset: int, number: int, path: str, site: str | None
+    buffer: list[str],
+    offset: int,
+    number: int,
+    path: str,
+    site: str | None,
+    *,
+    stray: bool = False,
+    over: bool = False,
+    cut: Sequence[Line] = (),
 ) -> HandText:
-    while buffer and not buffer[-1].strip():
-        buffer.pop()
-    return HandText("\n".join(buffer), SourceRef(path, offset, number), site)
+    if not over:
+        while buffer and not buffer[-1].strip():
+            buffer.pop()
+    text = "\n".join(buffer)
+    bound = MAX_STRAY if stray else MAX_HAND
+    defect = cut_defect(cut[0]) if cut else None
+    if over or len(text) > bound:
+        text = text[:bound] + "\n… [cut: the text runs on]"
+        if not stray and defect is None:
+            defect = long_hand_defect(number)
+    source = SourceRef(path, offset, number)
+    if stray:
+        return HandText(text, source, site, stray=True)
+    return HandText(text, source, site, defect)
 
 
 _LEADING_BLANK_LINES: Final = re.compile(r"(?:[^\S\r\n]*(?:\r\n|\r|\n))*")
@@ -214,7 +324,8 @@ def split_stream(
     A chunk is decoded at once, hand starts are found with one multiline search, and byte
     offsets and line numbers come from counting. The results are identical to the line path,
     which still serves UTF-16 files and takes over for the rest of a file at the first chunk
-    that is not valid UTF-8 (cp1252 exports decode line by line).
+    that is not valid UTF-8 (cp1252 exports decode line by line), or that holds a line or a
+    hand over the bounds (`MAX_LINE`, `MAX_HAND`), which the line path cuts linearly.
     """
     if encoding.is_utf16:
         yield from split_lines(iter_lines(stream, encoding), hand_start, path, site)
@@ -228,15 +339,20 @@ def split_stream(
     carry = b""  # bytes after the last line end of the data read so far
     at_hand = False  # whether `pending` begins with a hand start
     while True:
-        chunk = stream.read(CHUNK_SIZE)
+        chunk = stream.read(min(CHUNK_SIZE, MAX_LINE))  # a line within one read is whole
         data = carry + chunk
         cut = data.rfind(b"\n") + 1 if chunk else len(data)
         if chunk and not cut:
             cut = data.rfind(b"\r", 0, len(data) - 1) + 1  # bare-CR files have no LF at all
+        # The line running on from the previous read, measured up to its end in this one.
+        run_end = _LINE_END.search(data, len(carry)) if carry else None
+        run = (run_end.start() if run_end else len(data)) if carry else 0
         body, carry = data[:cut], data[cut:]
         try:
+            if max(run, len(carry)) > MAX_LINE or len(pending) + len(body) > MAX_HAND:
+                raise _HandOverError
             pending += body.decode("utf-8")
-        except UnicodeDecodeError:
+        except (UnicodeDecodeError, _HandOverError):
             stream.seek(offset)
             lines = _iter_byte_lines(stream, offset, number)
             yield from split_lines(lines, hand_start, path, site)
@@ -267,6 +383,7 @@ def split_stream(
                         number + _line_ends(head),
                         path,
                         site,
+                        stray=True,
                     )
             offset += _utf8_length(segment)
             number += _line_ends(segment)
@@ -276,9 +393,15 @@ def split_stream(
             return
 
 
-def _segment_hand(segment: str, offset: int, number: int, path: str, site: str | None) -> HandText:
+class _HandOverError(Exception):
+    """The fast path meets a line or a hand over the bounds: the line path takes over."""
+
+
+def _segment_hand(
+    segment: str, offset: int, number: int, path: str, site: str | None, *, stray: bool = False
+) -> HandText:
     lines = segment.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    return _hand_text(lines, offset, number, path, site)
+    return _hand_text(lines, offset, number, path, site, stray=stray)
 
 
 def _utf8_length(text: str) -> int:
@@ -289,20 +412,169 @@ def _line_ends(text: str) -> int:
     return text.count("\n") + text.count("\r") - text.count("\r\n")
 
 
-def discover_files(paths: Iterable[Path]) -> Iterator[Path]:
+def long_hand_defect(number: int) -> str:
+    """A hand's defect when its text runs over `MAX_HAND`."""
+    return (
+        f"the hand starting on line {number} runs over {MAX_HAND:,} characters (no next hand "
+        "start); it is kept as an excerpt"
+    )
+
+
+def cut_defect(line: Line) -> str:
+    """A hand's defect for a line over `MAX_LINE`."""
+    return (
+        f"line {line.number} is {line.cut:,} bytes long, over the {MAX_LINE:,}-byte bound of a "
+        "hand-history line; the hand is kept with an excerpt of it"
+    )
+
+
+def with_cut_lines(
+    lines: Iterable[Line],
+    split: Callable[[Iterator[Line]], Iterable[HandText]],
+    hand_start: re.Pattern[str] | None = None,
+) -> Iterator[HandText]:
+    """Run a room's own splitter over `lines` with the shared splitter's bounds: a hand that
+    holds a line cut to an excerpt (over `MAX_LINE`) gets its defect, and with `hand_start`,
+    the lines of a hand past `MAX_HAND` characters are not passed on (the hand gets its defect),
+    so a hand start followed by a gigabyte of lines costs no memory in the room's splitter."""
+    cut: list[Line] = []
+    over: set[int] = set()  # first lines of the hands cut for length
+
+    def watched() -> Iterator[Line]:
+        size, first, dropping = 0, 0, False
+        for line in lines:
+            if line.cut:
+                cut.append(line)
+            if hand_start is not None:
+                if hand_start.match(line.text):
+                    size, first, dropping = 0, line.number, False
+                else:
+                    size += len(line.text) + 1
+                    if size > MAX_HAND and first and (dropping or line.text.strip()):
+                        over.add(first)
+                        dropping = True
+                        continue
+            yield line
+
+    for hand in split(watched()):
+        defect = hand.defect
+        if cut and not hand.stray:
+            first, last = hand.source.line, hand.source.line + hand.text.count("\n")
+            inside = [line for line in cut if first <= line.number <= last]
+            cut[:] = [line for line in cut if line.number > last]
+            if inside and defect is None:
+                defect = cut_defect(inside[0])
+        if hand.source.line in over and defect is None and not hand.stray:
+            defect = long_hand_defect(hand.source.line)
+        yield hand if defect is hand.defect else dataclasses.replace(hand, defect=defect)
+
+
+def display_path(path: Path | str) -> str:
+    """A path as text that any store or terminal takes: bytes of the name that are not UTF-8
+    (a name from another system) are shown as \\xNN escapes instead of failing later."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+_LOOKAHEAD: Final = 4096
+"""Characters kept after the last line end of a chunk while scanning: hand-start patterns
+match a line's first few dozen characters."""
+
+
+def scan_starts(
+    stream: BinaryIO, encoding: Encoding, patterns: Sequence[re.Pattern[str]], limit: int = 2
+) -> list[int]:
+    """Which of `patterns` (hand starts, in priority order) start a line anywhere in the stream:
+    their indexes in order of first appearance, at most `limit` of them.
+
+    One regex search over the whole decoded stream, chunk by chunk (linear, C speed); a line
+    belongs to the first pattern that matches it, as in the splitters."""
+    if not patterns:
+        return []
+    found: list[int] = []
+
+    def searcher(skip: Sequence[int]) -> re.Pattern[str] | None:
+        rest = [p.pattern for i, p in enumerate(patterns) if i not in skip]
+        if not rest:
+            return None
+        return re.compile("[\r\n](?=" + "|".join(f"(?:{r})" for r in rest) + ")")
+
+    search = searcher(found)
+    name = encoding.name if encoding.is_utf16 else "utf-8"
+    decoder = codecs.getincrementaldecoder(name)(errors="replace")
+    stream.seek(encoding.bom)
+    carry = "\n"  # a line end before the first line, so it is searched like any other
+    while search is not None:
+        chunk = stream.read(CHUNK_SIZE)
+        text = carry + decoder.decode(chunk)
+        last = max(text.rfind("\n"), text.rfind("\r")) if chunk else len(text)
+        position = 0
+        while search is not None:
+            match = search.search(text, position)
+            if match is None or match.start() >= last:
+                break  # a line not whole yet is searched again with the next chunk
+            position = match.end()
+            owner = next(i for i, p in enumerate(patterns) if p.match(text, position))
+            if owner not in found:
+                found.append(owner)
+                if len(found) >= limit:
+                    return found
+                search = searcher(found)
+        if not chunk:
+            break
+        carry = text[last : last + _LOOKAHEAD] if last >= 0 else ""
+    return found
+
+
+PathProblem = Callable[[Path, str], None]
+"""Told of each path that cannot be read while discovering files: the path and why."""
+
+
+def discover_files(paths: Iterable[Path], on_problem: PathProblem | None = None) -> Iterator[Path]:
     """Files named on the command line, and hand-history files found recursively in folders,
-    in a stable (sorted) order so every run sees the same sequence."""
+    in a stable (sorted) order so every run sees the same sequence.
+
+    Symlinked folders are followed, each folder read once (a symlink loop is told, not walked
+    forever); a folder that cannot be read, or vanishes mid-walk, is told to `on_problem` with
+    the reason and the walk goes on. Files are yielded as found: one that cannot be opened is
+    the reader's to report."""
+    tell = on_problem or (lambda _path, _reason: None)
     for path in paths:
-        if path.is_dir():
-            found: list[Path] = []
-            for folder, dirs, files in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                found.extend(
-                    Path(folder, name)
-                    for name in files
-                    if not name.startswith(".")
-                    and Path(name).suffix.lower() not in IGNORED_SUFFIXES
-                )
-            yield from sorted(found)
+        if _is_folder(path):
+            yield from sorted(_walk(path, tell))
         else:
             yield path
+
+
+def _is_folder(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except OSError:  # a symlink loop on Python < 3.12
+        return False
+
+
+def _walk(root: Path, tell: PathProblem) -> list[Path]:
+    found: list[Path] = []
+    seen: set[tuple[int, int]] = set()
+
+    def failed(error: OSError) -> None:
+        tell(Path(error.filename or root), error.strerror or str(error))
+
+    for folder, dirs, names in os.walk(root, onerror=failed, followlinks=True):
+        try:
+            info = Path(folder).stat()
+        except OSError as error:
+            failed(error)
+            dirs[:] = []
+            continue
+        if (info.st_dev, info.st_ino) in seen:
+            tell(Path(folder), "a symlink loop: this folder is already being read")
+            dirs[:] = []
+            continue
+        seen.add((info.st_dev, info.st_ino))
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        found.extend(
+            Path(folder, name)
+            for name in names
+            if not name.startswith(".") and Path(name).suffix.lower() not in IGNORED_SUFFIXES
+        )
+    return found

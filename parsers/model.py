@@ -228,12 +228,19 @@ class HandText:
     text: str
     source: SourceRef
     site: str | None  # the dialect that recognised the file, None if no dialect did
+    defect: str | None = None
+    """Why the text cannot be read as it stands (a line or a hand over the splitter's length
+    bound, kept as an excerpt): the hand is a reject with this reason, never parsed."""
+    stray: bool = False
+    """Text that starts no room's hand (before a file's first hand, or a whole file that holds
+    none): a finding with its line, never counted as a hand."""
 
 
 class Outcome(StrEnum):
     PARSED = "parsed"
     UNSUPPORTED = "unsupported"  # a game or hand kind outside scope (hold'em, five-card draw, ...)
     ERROR = "error"  # a hand of a supported game that could not be read (truncated, corrupted)
+    STRAY = "stray"  # text that starts no room's hand: a finding, not a hand
 
 
 @dataclass(slots=True, frozen=True)

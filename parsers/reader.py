@@ -1,56 +1,321 @@
-"""From paths to parsed hands: sniff each file's room, split it, parse each hand.
+"""From paths to parsed hands: find each file's rooms, split it, parse each hand.
 
 This is the parsers stage's whole public surface for the pipeline:
 `open_history(path).hand_texts()` streams hand texts, `parse_hand` turns one into a
 `ParsedHand`, and `parse_file` chains both.
+
+Rooms are found in the whole stream, not in a file's first lines: a file whose first hand comes
+after a preamble, a file holding the hands of several rooms (each hand gets its own room), and a
+gzip or zip export are all read through. Text that starts no room's hand is a stray text (a
+finding with its line, never a hand); a file with no text at all (empty, a byte-order mark only,
+binary data) is junk, said so, and yields nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
+import gzip
+import re
+import traceback
+import zipfile
+import zlib
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
+from typing import BinaryIO, Final
 
-from studdraw.parsers.dialects import BY_NAME, sniff
+from studdraw.parsers.dialects import BY_NAME, ROOMS, sniff
 from studdraw.parsers.dialects.base import Room
-from studdraw.parsers.files import Encoding, read_head
-from studdraw.parsers.model import HandText, Outcome, ParsedHand, ParseProblem, SourceRef
+from studdraw.parsers.files import (
+    MAX_STRAY,
+    SNIFF_SIZE,
+    Encoding,
+    Line,
+    decode_head,
+    display_path,
+    iter_lines,
+    scan_starts,
+    split_lines,
+    with_cut_lines,
+)
+from studdraw.parsers.model import HandText, Outcome, ParsedHand, ParseProblem
+
+GZIP_MAGIC: Final = b"\x1f\x8b"
+ZIP_MAGICS: Final = (b"PK\x03\x04", b"PK\x05\x06")
+MAX_REASON: Final = 300
+"""Characters of a problem's message kept: a reason is a sentence, never a 16 MB line."""
+_NO_START: Final = re.compile(r"(?!)")
+
+DecompressionErrors: Final = (EOFError, zlib.error, zipfile.BadZipFile, gzip.BadGzipFile)
+
+
+class DamagedArchiveError(OSError):
+    """A gzip or zip export that cannot be read through (truncated, corrupted)."""
+
+
+def _line_rooms() -> tuple[Room, ...]:
+    """Rooms that cut their files line by line (the others read a whole file their own way)."""
+    return tuple(room for room in ROOMS if type(room).hand_texts is Room.hand_texts)
+
+
+LINE_ROOMS: Final = _line_rooms()
+
+
+@dataclass(slots=True, frozen=True)
+class HistoryPart:
+    """One stream of history text: the file itself, its gzip content, or a member of its zip.
+
+    rooms: the rooms whose hands it holds, in order of first appearance (the first two found);
+    junk: why it holds no text at all (empty, a byte-order mark only, binary), else None.
+    """
+
+    name: str
+    member: str | None
+    encoding: Encoding
+    head: str
+    rooms: tuple[Room, ...]
+    junk: str | None = None
+
+    @property
+    def whole_file(self) -> bool:
+        """Whether its one room reads the whole stream its own way (not line by line)."""
+        return len(self.rooms) == 1 and type(self.rooms[0]).hand_texts is not Room.hand_texts
 
 
 @dataclass(slots=True, frozen=True)
 class HistoryFile:
-    """A hand-history file with its encoding and the room that wrote it (None if unknown)."""
+    """A hand-history file: its parts (one, or a zip's members) and the rooms found in them."""
 
     path: Path
-    encoding: Encoding
-    room: Room | None
-    head: str
+    parts: tuple[HistoryPart, ...]
+    compression: str | None = None  # "gzip", "zip" or None
 
-    def hand_texts(self) -> Iterator[HandText]:
-        """Stream the file's hands. A file no room recognises becomes one unsupported item
-        holding its first few thousand characters, so it is counted and never silently lost."""
-        if self.room is None:
-            yield HandText(self.head, SourceRef(str(self.path), 0, 1), None)
-            return
-        with self.path.open("rb") as stream:
-            yield from self.room.hand_texts(stream, self.encoding, str(self.path))
+    @property
+    def room(self) -> Room | None:
+        """The room of the file's first hand (None when no room's hand starts anywhere)."""
+        return next((part.rooms[0] for part in self.parts if part.rooms), None)
+
+    @property
+    def encoding(self) -> Encoding:
+        return self.parts[0].encoding if self.parts else Encoding("utf-8", 0)
+
+    @property
+    def head(self) -> str:
+        return self.parts[0].head if self.parts else ""
+
+    @property
+    def junk(self) -> str | None:
+        """Why the file holds nothing to read, when none of its parts does."""
+        if not self.parts:
+            return "an empty archive" if self.compression == "zip" else "an empty file"
+        reasons = [part.junk for part in self.parts]
+        return reasons[0] if all(reasons) else None
+
+    @property
+    def single_room(self) -> bool:
+        """One plain part of one line room: what a byte range of the file can be split as."""
+        return (
+            self.compression is None
+            and len(self.parts) == 1
+            and len(self.parts[0].rooms) == 1
+            and not self.parts[0].whole_file
+        )
+
+    def hand_texts(self, name: str | None = None) -> Iterator[HandText]:
+        """Stream the file's hands (and stray texts) in order; `name` is what their source
+        path says (default: the file's path). Raises OSError when the file cannot be read."""
+        for part in self.parts:
+            shown = part.name if name is None else _renamed(part, name)
+            try:
+                with self._open(part) as stream:
+                    yield from _part_hand_texts(part, stream, shown)
+            except DecompressionErrors as error:
+                raise DamagedArchiveError(f"damaged {self.compression} archive: {error}") from None
+
+    def _open(self, part: HistoryPart) -> AbstractContextManager[BinaryIO]:
+        return _open_stream(self.path, self.compression, part.member)
+
+
+def _renamed(part: HistoryPart, name: str) -> str:
+    return name if part.member is None else f"{name}!/{part.member}"
+
+
+def _part_hand_texts(part: HistoryPart, stream: BinaryIO, name: str) -> Iterator[HandText]:
+    if part.junk is not None:
+        return
+    if not part.rooms:  # text, but no room's hand anywhere: one stray text, never a hand
+        yield from split_lines(iter_lines(stream, part.encoding), _NO_START, name, None)
+        return
+    if part.whole_file:  # a room that reads whole files its own way says what a hand is
+        yield from part.rooms[0].hand_texts(stream, part.encoding, name)
+        return
+    if len(part.rooms) == 1:
+        room = part.rooms[0]
+        yield from _strays_marked(room, room.hand_texts(stream, part.encoding, name))
+        return
+    yield from _split_rooms(iter_lines(stream, part.encoding), LINE_ROOMS, name)
+
+
+def _split_rooms(lines: Iterator[Line], rooms: Sequence[Room], name: str) -> Iterator[HandText]:
+    """Cut a stream holding the hands of several rooms: each run of one room's hands goes to
+    that room's own splitter, and text before the first hand is a stray text."""
+    any_start = re.compile("|".join(f"(?:{room.hand_start.pattern})" for room in rooms))
+
+    def owner(line: Line | None) -> Room | None:
+        if line is None or not any_start.match(line.text):
+            return None
+        return next((room for room in rooms if room.hand_start.match(line.text)), None)
+
+    current = next(lines, None)
+    current_owner = owner(current)
+
+    def run(room: Room | None) -> Iterator[Line]:
+        """The current line and those after it, up to a hand start of another room."""
+        nonlocal current, current_owner
+        while current is not None:
+            yield current
+            current = next(lines, None)
+            current_owner = owner(current)
+            if current_owner is not None and current_owner is not room:
+                return
+
+    if current is not None and current_owner is None:
+        yield from split_lines(run(None), _NO_START, name, None)
+    while current is not None and current_owner is not None:
+        room, before = current_owner, current
+        hands = with_cut_lines(run(room), partial(_split_with, room, name), room.hand_start)
+        yield from _strays_marked(room, hands)
+        if current is before:  # a splitter that read nothing: never loop on the same line
+            current = next(lines, None)
+            current_owner = owner(current)
+
+
+def _split_with(room: Room, name: str, lines: Iterator[Line]) -> Iterator[HandText]:
+    return room.split(lines, name)
+
+
+def _strays_marked(room: Room, hands: Iterable[HandText]) -> Iterator[HandText]:
+    """A room's hand texts, those that do not begin with its hand start marked stray (the
+    text some rooms' splitters yield before a file's first hand)."""
+    for hand in hands:
+        if hand.stray or room.hand_start.match(hand.text):
+            yield hand
+        else:
+            yield replace(hand, text=hand.text[:MAX_STRAY], stray=True, defect=None)
+
+
+@contextmanager
+def _open_stream(path: Path, compression: str | None, member: str | None) -> Iterator[BinaryIO]:
+    with path.open("rb") as raw:
+        if compression == "gzip":
+            with gzip.GzipFile(fileobj=raw, mode="rb") as unpacked:
+                yield unpacked  # type: ignore[misc]
+        elif compression == "zip":
+            with zipfile.ZipFile(raw) as archive, archive.open(member or "") as unpacked:
+                yield unpacked  # type: ignore[misc]
+        else:
+            yield raw
 
 
 def open_history(path: Path) -> HistoryFile:
-    """Sniff a file; raises OSError when it cannot be read."""
-    encoding, head = read_head(path)
-    return HistoryFile(path, encoding, sniff(head), head)
+    """Find a file's encoding and rooms (reading the whole stream); raises OSError when it
+    cannot be read (a damaged archive included)."""
+    with path.open("rb") as stream:
+        magic = stream.read(4)
+    try:
+        if magic.startswith(GZIP_MAGIC):
+            part = _analyse(path, "gzip", None, display_path(path))
+            return HistoryFile(path, (part,), "gzip")
+        if magic in ZIP_MAGICS:
+            with zipfile.ZipFile(path) as archive:
+                members = [info.filename for info in archive.infolist() if not info.is_dir()]
+            name = display_path(path)
+            parts = tuple(_analyse(path, "zip", m, f"{name}!/{m}") for m in sorted(members))
+            return HistoryFile(path, parts, "zip")
+    except DecompressionErrors as error:
+        raise DamagedArchiveError(f"damaged archive: {error}") from None
+    return HistoryFile(path, (_analyse(path, None, None, display_path(path)),))
+
+
+def _analyse(path: Path, compression: str | None, member: str | None, name: str) -> HistoryPart:
+    with _open_stream(path, compression, member) as stream:
+        head_bytes = stream.read(SNIFF_SIZE)
+        encoding, head = decode_head(head_bytes)
+        room = sniff(head)
+        if room is not None and type(room).hand_texts is not Room.hand_texts:
+            return HistoryPart(name, member, encoding, head, (room,))
+        found = scan_starts(stream, encoding, [room.hand_start for room in LINE_ROOMS])
+    rooms = tuple(LINE_ROOMS[i] for i in found)
+    junk = None if rooms else junk_reason(head_bytes, encoding, head)
+    return HistoryPart(name, member, encoding, head, rooms, junk)
+
+
+_CONTROL: Final = frozenset(range(32)) - {9, 10, 12, 13}
+
+
+def junk_reason(head: bytes, encoding: Encoding, text: str) -> str | None:
+    """Why a stream without any hand holds nothing to read, judged from its first bytes; None
+    for text (which is kept as a stray text)."""
+    if not head:
+        return "an empty file"
+    if len(head) == encoding.bom:
+        return "only a byte-order mark, no text"
+    if not text.strip(" \t\r\n\f\x00\ufeff"):
+        return "only blank space, no text"
+    body = head[encoding.bom :] if not encoding.is_utf16 else text.encode("utf-8", "replace")
+    controls = sum(1 for byte in body if byte in _CONTROL)
+    if controls * 20 > len(body):  # over 5% of control bytes: not a text export
+        return "binary data, not text"
+    return None
+
+
+def _bounded(message: str) -> str:
+    """A problem's message as one short line: never empty, never megabytes."""
+    text = " ".join(message.split()) or "no reason given"
+    return text if len(text) <= MAX_REASON else text[: MAX_REASON - 1] + "…"
+
+
+def stray_message(hand: HandText) -> str:
+    excerpt = hand.text.split("\n", 1)[0].strip()[:80]
+    return f"text that starts no room's hand: {excerpt!r}"
 
 
 def parse_hand(hand: HandText) -> ParsedHand:
-    """Parse one hand text with its room's dialect; never raises."""
+    """Parse one hand text with its room's dialect; never raises. Every problem's message is
+    one bounded sentence; a dialect's own failure is reported with where it happened."""
+    if hand.stray:
+        problem = ParseProblem(Outcome.STRAY, _bounded(stray_message(hand)), hand.source.line)
+        return ParsedHand(hand, None, problem=problem)
     room = BY_NAME.get(hand.site) if hand.site else None
     if room is None:
         problem = ParseProblem(
             Outcome.UNSUPPORTED, "no dialect recognises this file", hand.source.line
         )
         return ParsedHand(hand, None, problem=problem)
-    return room.parse(hand)
+    if hand.defect is not None:
+        problem = ParseProblem(Outcome.ERROR, _bounded(hand.defect), hand.source.line)
+        return ParsedHand(hand, room.hand_id(hand.text), problem=problem)
+    try:
+        parsed = room.parse(hand)
+    except Exception as error:  # a dialect bug must not stop anything: report it as data
+        message = f"the {room.name} reader failed on this hand ({describe_failure(error)})"
+        problem = ParseProblem(Outcome.ERROR, _bounded(message), hand.source.line)
+        return ParsedHand(hand, None, problem=problem)
+    found = parsed.problem
+    if found is not None and _bounded(found.message) != found.message:
+        parsed = replace(parsed, problem=replace(found, message=_bounded(found.message)))
+    return parsed
+
+
+def describe_failure(error: BaseException) -> str:
+    """An internal failure in a few words: its kind, its message (or none) and where it was
+    raised (file:line of the innermost frame), never an empty "AssertionError"."""
+    frames = traceback.extract_tb(error.__traceback__)
+    where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+    detail = str(error).strip()
+    detail = f": {detail}" if detail else ""
+    return _bounded(f"{type(error).__name__}{detail}{where}")
 
 
 def parse_file(path: Path) -> Iterator[ParsedHand]:

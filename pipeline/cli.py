@@ -17,9 +17,10 @@ from typing import Annotated
 import duckdb
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
-from studdraw.parsers.files import discover_files
+from studdraw.parsers.files import discover_files, display_path
 from studdraw.parsers.model import Game, Outcome, ParsedHand, Structure
 from studdraw.parsers.reader import open_history, parse_hand
 from studdraw.parsers.serialize import parsed_hand_to_dict
@@ -28,7 +29,8 @@ from studdraw.pipeline.analytics import report as analytics_report
 from studdraw.pipeline.console import console
 from studdraw.pipeline.progress import file_progress
 from studdraw.pipeline.rules.validate import Validation
-from studdraw.pipeline.store.ingest import DEFAULT_BATCH, DEFAULT_TASK_BYTES
+from studdraw.pipeline.store.db import StoreOpenError, check_store_path, one_line
+from studdraw.pipeline.store.ingest import DEFAULT_BATCH, DEFAULT_TASK_BYTES, file_note
 from studdraw.pipeline.store.report import Engine, run_ingest
 from studdraw.pipeline.synth import DEFAULT_START, SynthOptions, render, synthesize
 
@@ -59,17 +61,25 @@ class UnreadableFiles:
         self.count = 0
 
     def report(self, path: Path, error: OSError) -> None:
+        self.problem(path, error.strerror or str(error))
+
+    def problem(self, path: Path, reason: str) -> None:
         self.count += 1
-        self.console.print(f"[red]error:[/red] cannot read {path}: {error.strerror or error}")
+        self.console.print(f"[red]error:[/red] cannot read {escape(display_path(path))}: {reason}")
 
 
 def iter_parsed(paths: list[Path], unreadable: UnreadableFiles) -> Iterator[ParsedHand]:
-    """Every hand of every file under `paths`, parsed, in a stable order."""
-    files = list(discover_files(paths))
+    """Every hand (and stray text) of every file under `paths`, parsed, in a stable order; a
+    file with nothing to read, or no room's hand, is said so on stderr."""
+    files = list(discover_files(paths, unreadable.problem))
     with file_progress(files, unreadable.console) as advance:
         for path in files:
             try:
                 history = open_history(path)
+                note = file_note(history)
+                if note:
+                    shown = escape(display_path(path))
+                    unreadable.console.print(f"[yellow]note:[/yellow] {shown}: {note}")
                 for hand in history.hand_texts():
                     yield parse_hand(hand)
             except OSError as error:
@@ -89,17 +99,23 @@ def parse(
     unreadable = UnreadableFiles(stderr)
     counts: Counter[tuple[str, str, Outcome]] = Counter()
     warnings: Counter[tuple[str, str]] = Counter()
+    strays = 0
     out = sys.stdout
     for parsed in iter_parsed(paths, unreadable):
         if jsonl:
             out.write(json.dumps(parsed_hand_to_dict(parsed), ensure_ascii=False) + "\n")
+        if parsed.outcome is Outcome.STRAY:
+            strays += 1
+            continue
         game = str(parsed.record.game) if parsed.record else _label(parsed)
         site = parsed.hand.site or "unknown"
         counts[(site, game, parsed.outcome)] += 1
         if parsed.record:
             warnings[(site, game)] += len(parsed.record.findings)
     if not jsonl:
-        console().print(_summary_table(counts, warnings))
+        table = _summary_table(counts, warnings)
+        table.caption = stray_caption(strays)
+        console().print(table)
     if unreadable.count:
         raise typer.Exit(code=1)
 
@@ -116,13 +132,47 @@ def validate(
     stderr = console(stderr=True)
     unreadable = UnreadableFiles(stderr)
     validation = Validation(jsonl=jsonl)
-    for line, is_summary in validation.lines(iter_parsed(paths, unreadable)):
+    strays: list[ParsedHand] = []
+    hands = _without_strays(iter_parsed(paths, unreadable), strays, jsonl)
+    for line, is_summary in validation.lines(hands):
         if is_summary and jsonl:
             stderr.print(line, markup=False, highlight=False)
         else:
             sys.stdout.write(line + "\n")
+    if strays:
+        stderr.print(stray_caption(len(strays)))
     if validation.failed or unreadable.count:
         raise typer.Exit(code=1)
+
+
+def stray_caption(count: int) -> str:
+    texts = "stray text" if count == 1 else "stray texts"
+    return f"{count} {texts} (text that starts no room's hand; not counted as hands)"
+
+
+def _without_strays(
+    parsed: Iterator[ParsedHand], strays: list[ParsedHand], jsonl: bool
+) -> Iterator[ParsedHand]:
+    """The hands for the validation; each stray text is printed as a finding of its own (a
+    warning at its line: it is no hand, so neither replayed nor counted as one)."""
+    for item in parsed:
+        if item.outcome is not Outcome.STRAY:
+            yield item
+            continue
+        strays.append(item)
+        problem = item.problem
+        message = problem.message if problem else "stray text"
+        source = item.hand.source
+        if jsonl:
+            record = {
+                "source": source.path,
+                "line": source.line,
+                "code": "STRAY",
+                "message": message,
+            }
+            sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
+        else:
+            sys.stdout.write(f"{source.path}:{source.line}: STRAY [warning] {message}\n")
 
 
 @app.command()
@@ -262,6 +312,7 @@ def dashboard(
             f"[red]error:[/red] {db} does not exist; build it with `studdraw ingest PATH --db {db}`"
         )
         raise typer.Exit(code=2)
+    _check_store(db, write=False)
     from studdraw.dashboard.launch import serve  # noqa: PLC0415 - Streamlit only loads here
 
     serve(db, port, address)
@@ -315,10 +366,15 @@ def prepare(
 ) -> None:
     """Keep the analytics' per-hand rows in the store, so stats and the dashboard stay fast on
     big stores (idempotent: afterwards only new hands are derived)."""
+    _check_store(db, write=True)
     if not db.is_file():
         console(stderr=True).print(f"[red]error:[/red] no DuckDB store at {db}")
         raise typer.Exit(code=2)
-    done = analytics.prepare(db)
+    try:
+        done = analytics.prepare(db)
+    except duckdb.Error as error:
+        console(stderr=True).print(f"[red]error:[/red] cannot prepare {db}: {one_line(error)}")
+        raise typer.Exit(code=2) from None
     console().print(
         f"derived {done.derived_hands} hands; rows cover hand ids up to {done.covered_through}"
         + (" (rebuilt: the definitions changed)" if done.rebuilt else "")
@@ -327,10 +383,21 @@ def prepare(
 
 def _open_analytics(db: Path) -> duckdb.DuckDBPyConnection:
     """The store for a report, or exit 2 with the reason."""
+    _check_store(db, write=False)
     try:
         return analytics.open_store(db)
     except (OSError, duckdb.Error) as error:
-        console(stderr=True).print(f"[red]error:[/red] cannot open {db}: {error}")
+        console(stderr=True).print(f"[red]error:[/red] cannot open {db}: {one_line(error)}")
+        raise typer.Exit(code=2) from None
+
+
+def _check_store(db: Path, *, write: bool) -> None:
+    """Exit 2 with one line when `db` cannot be a store (a folder, another kind of file, not
+    writable), before DuckDB would answer with a traceback."""
+    try:
+        check_store_path(db, write=write)
+    except StoreOpenError as error:
+        console(stderr=True).print(f"[red]error:[/red] {escape(str(error))}")
         raise typer.Exit(code=2) from None
 
 

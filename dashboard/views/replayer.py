@@ -66,7 +66,10 @@ def render() -> None:
 
 def _query_hand() -> int | None:
     value = st.query_params.get("hand")
-    return int(value) if value and value.isdigit() else None
+    # ASCII digits only ("²" is a digit to isdigit, not to int), and an id a BIGINT can hold.
+    if not (value and value.isascii() and value.isdigit()) or len(value) > 18:
+        return None
+    return int(value)
 
 
 def _set_query_hand(key: str) -> None:

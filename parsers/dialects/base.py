@@ -41,7 +41,14 @@ from studdraw.parsers.dialects.builder import (
     to_utc,
 )
 from studdraw.parsers.dialects.lines import LineSyntax
-from studdraw.parsers.files import Encoding, Line, iter_lines, split_lines, split_stream
+from studdraw.parsers.files import (
+    Encoding,
+    Line,
+    iter_lines,
+    split_lines,
+    split_stream,
+    with_cut_lines,
+)
 from studdraw.parsers.findings import HAND_ENDS_EARLY, LINE_OUT_OF_PLACE
 from studdraw.parsers.model import (
     HandRecord,
@@ -201,9 +208,11 @@ class Room:
         return split_lines(lines, self.hand_start, path, self.name)
 
     def hand_texts(self, stream: BinaryIO, encoding: Encoding, path: str) -> Iterator[HandText]:
-        """Stream a file's hands: the fast chunked splitter unless the room has its own `split`."""
+        """Stream a file's hands: the fast chunked splitter unless the room has its own `split`
+        (held to the shared splitter's bounds on lines and hands: `with_cut_lines`)."""
         if type(self).split is not Room.split:
-            return self.split(iter_lines(stream, encoding), path)
+            lines = iter_lines(stream, encoding)
+            return with_cut_lines(lines, lambda part: self.split(part, path), self.hand_start)
         return split_stream(stream, encoding, self.hand_start, path, self.name)
 
     def parse(self, hand: HandText) -> ParsedHand:

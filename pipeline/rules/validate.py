@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from studdraw.parsers.model import Outcome, ParsedHand
+from studdraw.parsers.reader import describe_failure
 
 from .codes import CODES, Violation
 from .house import HouseRules
@@ -22,7 +23,12 @@ def check_hand(parsed: ParsedHand, rules: HouseRules | None = None) -> list[Viol
     """The violations of one parsed hand: the replay's, PRS001 for a hand that failed to parse,
     none for an unsupported hand."""
     if parsed.record is not None:
-        return replay(parsed.record, rules).violations
+        try:
+            return replay(parsed.record, rules).violations
+        except Exception as error:  # an engine bug must not stop the run: report it as data
+            message = f"the rules engine failed on this hand ({describe_failure(error)})"
+            line = parsed.record.source.line
+            return [Violation("PRS001", CODES["PRS001"].severity, None, None, line, message)]
     problem = parsed.problem
     if problem is None or problem.outcome is not Outcome.ERROR:
         return []

@@ -29,6 +29,7 @@ tried as a task of its own, and the hands of a file that fails again are stored 
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import hashlib
 import io
@@ -49,19 +50,31 @@ from typing import Any, BinaryIO, Final
 import pyarrow as pa
 from distributed import Client, Future, LocalCluster, wait
 
+from studdraw.parsers.dialects import BY_NAME
 from studdraw.parsers.dialects.base import Room
-from studdraw.parsers.files import CHUNK_SIZE, Encoding, decode_line, discover_files
+from studdraw.parsers.files import (
+    CHUNK_SIZE,
+    Encoding,
+    decode_line,
+    discover_files,
+    display_path,
+)
 from studdraw.parsers.model import HandText, SourceRef
 from studdraw.parsers.reader import HistoryFile, open_history
 
 from .db import ImportRow, Key, Store, open_store, record_key
 from .ingest import (
     DEFAULT_TASK_BYTES,
+    ImportInterruptedError,
     IngestOptions,
     IngestSummary,
     apply_counts,
     changed_reject,
     collect_garbage_less,
+    file_note,
+    ledger_path,
+    mark_interrupted,
+    name_note,
     quality,
     summarize,
 )
@@ -70,6 +83,7 @@ from .parquet import ParquetDataset, Part
 from .process import (
     REJECTED,
     STORED,
+    STRAY_FATE,
     PendingHand,
     ProcessedBatch,
     content_hash,
@@ -77,6 +91,7 @@ from .process import (
     process_hands,
 )
 from .schema import HANDS, REJECTS
+from .stopping import StopRequested, signals_ignored, stop_on_signals
 
 RETRIES: Final = 2
 FAULT_ENV: Final = "STUDDRAW_DASK_FAULT"
@@ -116,6 +131,7 @@ def can_cut(history: HistoryFile) -> bool:
     room = history.room
     return (
         room is not None
+        and history.single_room
         and not history.encoding.is_utf16
         and type(room).hand_texts is Room.hand_texts
         and type(room).split is Room.split
@@ -196,6 +212,7 @@ class HandKeys:
     import_ids: list[int] = field(default_factory=list)
     paths: list[str] = field(default_factory=list)
     poison: dict[int, str] = field(default_factory=dict)
+    strays: set[int] = field(default_factory=set)  # positions of stray texts (not hands)
 
 
 @dataclass(slots=True)
@@ -215,6 +232,7 @@ class SplitHands:
         keys.import_ids += more.import_ids
         keys.paths += more.paths
         keys.poison.update({offset + i: reason for i, reason in more.poison.items()})
+        keys.strays.update(offset + i for i in more.strays)
 
 
 def split_segment(segment: Segment) -> SplitHands:
@@ -223,11 +241,8 @@ def split_segment(segment: Segment) -> SplitHands:
     location = Path(segment.location)
     history = open_history(location)
     room = history.room
-    if room is None:
-        texts = [HandText(history.head, SourceRef(segment.path, 0, 1), None)]
-    elif segment.start == 0 and segment.end is None:
-        with location.open("rb") as stream:
-            texts = list(room.hand_texts(stream, history.encoding, segment.path))
+    if room is None or (segment.start == 0 and segment.end is None):
+        texts = list(history.hand_texts(segment.path))
     else:
         with location.open("rb") as stream:
             stream.seek(segment.start)
@@ -235,26 +250,32 @@ def split_segment(segment: Segment) -> SplitHands:
             window = io.BytesIO(stream.read(size))
         encoding = history.encoding if segment.start == 0 else Encoding(history.encoding.name, 0)
         texts = [
-            HandText(
-                hand.text,
-                SourceRef(
+            dataclasses.replace(
+                hand,
+                source=SourceRef(
                     hand.source.path,
                     hand.source.offset + segment.start,
                     hand.source.line + segment.line - 1,
                 ),
-                hand.site,
             )
             for hand in room.hand_texts(window, encoding, segment.path)
         ]
     count = len(texts)
     keys = HandKeys(
         [hand.site for hand in texts],
-        [room.hand_id(hand.text) if room else None for hand in texts],
+        [_hand_id(hand) for hand in texts],
         [content_hash(hand.text) for hand in texts],
         [segment.import_id] * count,
         [segment.path] * count,
+        strays={i for i, hand in enumerate(texts) if hand.stray},
     )
     return SplitHands(texts, keys)
+
+
+def _hand_id(hand: HandText) -> str | None:
+    """The id read from a hand's first line by its own room (a file may hold several)."""
+    room = BY_NAME.get(hand.site) if hand.site and not hand.stray else None
+    return room.hand_id(hand.text) if room else None
 
 
 def split_task(segments: Sequence[Segment], fault: str, key: str) -> SplitHands:
@@ -421,17 +442,29 @@ def ingest_dask(
     advance: Callable[[Path], None] = lambda _path: None,
     on_wait: Callable[[str], None] | None = None,
     files: list[Path] | None = None,
+    path_problems: list[tuple[Path, str]] | None = None,
 ) -> IngestSummary:
     """`ingest` on a Dask cluster (see the module docstring); the same store and summary."""
     start = time.perf_counter()
-    files = list(discover_files(paths)) if files is None else files
+    if files is None:
+        path_problems = []
+        files = list(discover_files(paths, lambda path, why: path_problems.append((path, why))))
     store = open_store(options.db, options.wait_seconds, on_wait)
     try:
         with _cluster(dask.scheduler, options.workers) as client:
             threads = max(1, sum(client.nthreads().values()))  # type: ignore[no-untyped-call]
             importer = _Importer(store, options, dask, client, threads)
+            importer.problems = list(path_problems or ())
             try:
-                importer.run(files, advance)
+                with stop_on_signals() as switch:
+                    importer.check_stop = switch.check
+                    importer.run(files, advance)
+            except StopRequested as stop:
+                with signals_ignored():
+                    mark_interrupted(store, importer.rows.values())
+                summary = summarize(importer.rows.values(), importer.reasons, threads)
+                summary.files, summary.seconds = len(files), time.perf_counter() - start
+                raise ImportInterruptedError(stop.signum, summary) from None
             finally:
                 importer.close()
             summary = summarize(importer.rows.values(), importer.reasons, threads)
@@ -509,6 +542,8 @@ class _Importer:
         self.client = client
         self.fault = os.environ.get(FAULT_ENV, "")
         self.token = uuid.uuid4().hex[:12]
+        self.problems: list[tuple[Path, str]] = []  # folders that could not be read
+        self.check_stop: Callable[[], None] = lambda: None  # raises when a stop was asked
         self.next_hand_id, self.first_import = store.next_ids()
         self.next_import_id = self.first_import
         self.rows: dict[int, ImportRow] = {}
@@ -523,6 +558,7 @@ class _Importer:
         self.window = 2 * threads + 2
         if options.parquet is not None:
             self.dataset = ParquetDataset(options.parquet)
+            store.claim_dataset(self.dataset.root)
             self.dataset.recover(store.committed_parts(self.dataset.root))
             self.scratch = False
         else:
@@ -540,6 +576,7 @@ class _Importer:
         tasks = self._plan(files, advance)
         planned = False
         while True:
+            self.check_stop()
             while not planned and len(self.queue) < self.window:
                 task = next(tasks, None)
                 if task is None:
@@ -558,10 +595,25 @@ class _Importer:
         """Tasks of about `task_bytes`: ranges of big files, bundles of small ones. A file's
         ledger row travels with the tasks holding its hands; its final status with the last."""
         task = _Task(0)
+        for path, reason in self.problems:
+            row = ImportRow(
+                self.next_import_id,
+                display_path(path.absolute()),
+                None,
+                None,
+                None,
+                "running",
+                _now(),
+            )
+            self.rows[row.import_id] = row
+            task.delta(row.import_id)
+            task.finished[row.import_id] = ("failed", reason)
+            self.next_import_id += 1
         for path in files:
             import_id = self.next_import_id
             self.next_import_id += 1
-            row = ImportRow(import_id, str(path.resolve()), None, None, None, "running", _now())
+            row = ImportRow(import_id, ledger_path(path), None, None, None, "running", _now())
+            row.note = name_note(path)
             self.rows[import_id] = row
             task.delta(import_id)
             try:
@@ -582,6 +634,8 @@ class _Importer:
                 advance(path)
                 continue
             row.site = history.room.name if history.room else None
+            row.note = file_note(history) or row.note
+            location = str(path.absolute())
             bounds = [start for start, _ in ranges[1:]] + [size]
             for (start, line), end in zip(ranges, bounds, strict=True):
                 if task.segments and task.size + (end - start) > self.task_bytes:
@@ -589,7 +643,12 @@ class _Importer:
                     task = _Task(task.number + 1)
                 task.segments.append(
                     Segment(
-                        str(path), row.path, import_id, start, None if end == size else end, line
+                        display_path(path),
+                        location,
+                        import_id,
+                        start,
+                        None if end == size else end,
+                        line,
                     )
                 )
                 task.size += end - start
@@ -669,8 +728,14 @@ class _Importer:
             zip(keys.sites, keys.hand_ids, keys.digests, keys.import_ids, keys.paths, strict=True)
         ):
             delta = task.delta(import_id)
-            delta["hands_seen"] += 1
             key = record_key(site, path, digest)
+            if position in keys.strays:  # a finding, not a hand: counted apart, recorded once
+                delta["stray_texts"] += 1
+                if key not in self.recorded and key not in self.pending:
+                    self.pending.add(key)
+                    task.pending[position] = key
+                continue
+            delta["hands_seen"] += 1
             stored = None
             if site is not None and hand_id is not None:
                 stored = at_start.get((site, hand_id))
@@ -737,6 +802,8 @@ class _Importer:
                     delta["rejected"] += 1
                     delta["changed"] += 1
                 hand_index += 1
+            elif fate == STRAY_FATE:
+                self.recorded.add(key)  # counted when it was split
             else:
                 self.recorded.add(key)
                 delta["rejected" if fate == REJECTED else "unsupported"] += 1

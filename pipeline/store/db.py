@@ -7,7 +7,10 @@ lock error, which `open_store` turns into a bounded wait and then a clear `Store
 
 from __future__ import annotations
 
+import contextlib
+import os
 import time
+import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -24,6 +27,7 @@ from .schema import (
     BATCH_TABLES,
     HANDS,
     IMPORTS,
+    IMPORTS_ADDED,
     INDEXES,
     META,
     PARQUET_PARTS,
@@ -57,20 +61,73 @@ class StoreVersionError(Exception):
     """The database was written by an incompatible schema version."""
 
 
+class DatasetMismatchError(Exception):
+    """A Parquet dataset folder that another store wrote."""
+
+
+DATASET_MARKER = "_studdraw_store_id"
+"""The file beside a Parquet dataset's tables naming the store it belongs to."""
+
+
+class StoreOpenError(Exception):
+    """The store path cannot be a store: a folder, a file of another kind, not writable. Its
+    message is one line naming the path and the cause."""
+
+
+DUCKDB_MAGIC = b"DUCK"
+DUCKDB_MAGIC_OFFSET = 8
+
+
+def check_store_path(path: Path, *, write: bool) -> None:
+    """Raise `StoreOpenError` when `path` cannot be a DuckDB store (to write, or to read: a
+    Parquet dataset folder is a store to read too), before DuckDB says so in a traceback."""
+    if path.is_dir():
+        if write:
+            raise StoreOpenError(f"{path} is a folder, not a DuckDB file; give a file path")
+        if not (path / HANDS.name).is_dir():
+            raise StoreOpenError(f"{path} is a folder without a Parquet dataset (no `hands`)")
+        return
+    if not path.exists():
+        if not write:
+            raise StoreOpenError(f"no store at {path}; build it with `studdraw ingest`")
+        parent = path.absolute().parent
+        if not parent.is_dir():
+            raise StoreOpenError(f"cannot create {path}: the folder {parent} does not exist")
+        if not os.access(parent, os.W_OK):
+            raise StoreOpenError(f"cannot create {path}: the folder {parent} is not writable")
+        return
+    try:
+        with path.open("rb") as stream:
+            head = stream.read(DUCKDB_MAGIC_OFFSET + len(DUCKDB_MAGIC))
+    except OSError as error:
+        raise StoreOpenError(f"cannot read {path}: {error.strerror or error}") from None
+    if head and head[DUCKDB_MAGIC_OFFSET:] != DUCKDB_MAGIC:
+        raise StoreOpenError(f"{path} is not a DuckDB database file")
+    if write and not os.access(path, os.W_OK):
+        raise StoreOpenError(f"{path} is not writable")
+
+
+def one_line(error: BaseException) -> str:
+    """A DuckDB or OS error as one line (DuckDB's messages may run over several)."""
+    text = " ".join(str(error).split())
+    return text if len(text) <= 300 else text[:299] + "…"
+
+
 def open_store(
     path: Path, wait_seconds: float, on_wait: Callable[[str], None] | None = None
 ) -> Store:
     """Open (creating if needed) the store at `path`; if another process holds it, wait up to
     `wait_seconds`, calling `on_wait(message)` once, then raise `StoreLockedError`."""
+    check_store_path(path, write=True)
     deadline = time.monotonic() + wait_seconds
     told = False
     while True:
         try:
             connection = duckdb.connect(str(path))
-        except duckdb.IOException as error:
+        except duckdb.Error as error:
             text = str(error)
-            if "lock" not in text.lower():
-                raise
+            if not isinstance(error, duckdb.IOException) or "lock" not in text.lower():
+                raise StoreOpenError(f"cannot open {path}: {one_line(error)}") from None
             if time.monotonic() >= deadline:
                 raise StoreLockedError(
                     f"{path} is in use by another process ({_holder(text)}); "
@@ -133,6 +190,9 @@ class ImportRow:
     changed: int = 0
     with_errors: int = 0
     error: str | None = None
+    stray_texts: int = 0
+    note: str | None = None
+    interrupted: bool = False
 
     def values(self) -> tuple[object, ...]:
         return tuple(getattr(self, name) for name in IMPORTS.column_names)
@@ -152,6 +212,8 @@ class Store:
         con.execute("BEGIN")
         for table in ALL_TABLES:
             con.execute(table.ddl())
+        for statement in IMPORTS_ADDED:
+            con.execute(statement)
         for statement in (*INDEXES, *VIEWS):
             con.execute(statement)
         found = con.execute(
@@ -161,11 +223,44 @@ class Store:
             con.execute(
                 f"INSERT INTO {META.name} VALUES ('schema_version', ?)", [str(SCHEMA_VERSION)]
             )
+        if con.execute(f"SELECT 1 FROM {META.name} WHERE key = 'store_id'").fetchone() is None:
+            con.execute(f"INSERT INTO {META.name} VALUES ('store_id', ?)", [uuid.uuid4().hex])
         con.execute("COMMIT")
         if found is not None and found[0] != str(SCHEMA_VERSION):
             raise StoreVersionError(
                 f"the store has schema version {found[0]}, this studdraw writes {SCHEMA_VERSION}"
             )
+
+    def store_id(self) -> str:
+        """This store's own id (made when it was created): what ties a Parquet dataset to it."""
+        row = self.connection.execute(
+            f"SELECT value FROM {META.name} WHERE key = 'store_id'"
+        ).fetchone()
+        assert row is not None
+        return str(row[0])
+
+    def claim_dataset(self, root: Path) -> None:
+        """Tie the Parquet dataset at `root` to this store, or raise `DatasetMismatchError`
+        when it belongs to another one: its hands would be written twice (the other store's
+        ids say nothing of what this one holds)."""
+        marker = root / DATASET_MARKER
+        mine = self.store_id()
+        if marker.is_file():
+            theirs = marker.read_text(encoding="utf-8").strip()
+            if theirs != mine:
+                raise DatasetMismatchError(
+                    f"the Parquet dataset {root} belongs to another store (id {theirs}, this "
+                    f"one is {mine}); give --parquet a new folder, or delete it to rebuild it"
+                )
+            return
+        has_parts = root.is_dir() and any(root.rglob("*.parquet"))
+        if has_parts and not self.committed_parts(root.resolve()):
+            raise DatasetMismatchError(
+                f"the Parquet dataset {root} was written by another store (none of its parts "
+                "are this store's); give --parquet a new folder, or delete it to rebuild it"
+            )
+        root.mkdir(parents=True, exist_ok=True)
+        marker.write_text(mine + "\n", encoding="utf-8")
 
     def next_ids(self) -> tuple[int, int]:
         """The next free hand id and import id."""
@@ -283,7 +378,10 @@ class Store:
             yield con
             con.execute("COMMIT")
         except BaseException:
-            con.execute("ROLLBACK")
+            # DuckDB may have ended the transaction itself (a failed COMMIT on a full disk):
+            # the rollback must not hide the error that matters.
+            with contextlib.suppress(duckdb.Error):
+                con.execute("ROLLBACK")
             raise
 
     def _record(

@@ -18,6 +18,8 @@ from __future__ import annotations
 import gc
 import hashlib
 import multiprocessing
+import os
+import signal
 import time
 import uuid
 from collections import Counter, deque
@@ -30,9 +32,10 @@ from typing import Any, Final
 
 import pyarrow as pa
 
-from studdraw.parsers.files import discover_files
+from studdraw.parsers.dialects import BY_NAME
+from studdraw.parsers.files import discover_files, display_path
 from studdraw.parsers.model import HandText
-from studdraw.parsers.reader import open_history
+from studdraw.parsers.reader import HistoryFile, open_history
 
 from .db import ImportRow, Key, KnownHands, Store, open_store, record_key
 from .normalize import Reject, Tables, keep_hands, normalize_rejects, shift_hand_ids
@@ -40,12 +43,14 @@ from .parquet import ParquetDataset, Part
 from .process import (
     REJECTED,
     STORED,
+    STRAY_FATE,
     PendingHand,
     ProcessedBatch,
     content_hash,
     process_hands,
 )
 from .schema import HANDS, REJECTS, UNSUPPORTED
+from .stopping import signals_ignored, stop_on_signals, stop_signal, stop_workers, worker_init
 
 DEFAULT_BATCH: Final = 2500
 """Hands per transaction: enough that commits cost little, few enough that the batches in flight
@@ -79,8 +84,11 @@ class IngestSummary:
     unsupported: int = 0
     with_errors: int = 0
     changed: int = 0
+    stray_texts: int = 0
     skipped_files: int = 0
     failed_files: list[tuple[str, str]] = field(default_factory=list)
+    notes: list[tuple[str, str]] = field(default_factory=list)
+    interrupted: bool = False
     by_site: dict[str, Counter[str]] = field(default_factory=dict)
     unsupported_reasons: Counter[tuple[str, str, str]] = field(default_factory=Counter)
     seconds: float = 0.0
@@ -96,11 +104,14 @@ class IngestSummary:
             "unsupported": self.unsupported,
             "with_errors": self.with_errors,
             "changed": self.changed,
+            "stray_texts": self.stray_texts,
             "seconds": round(self.seconds, 3),
             "hands_per_second": round(self.hands_seen / self.seconds) if self.seconds else None,
             "workers": self.workers,
             "skipped_files": self.skipped_files,
             "failed_files": [{"path": p, "error": e} for p, e in self.failed_files],
+            "notes": [{"path": p, "note": n} for p, n in self.notes],
+            "interrupted": self.interrupted,
             "by_site": {
                 site: {name: counts[name] for name in COUNTS}
                 for site, counts in sorted(self.by_site.items())
@@ -116,27 +127,59 @@ def ingest(
     paths: Iterable[Path],
     options: IngestOptions,
     advance: Callable[[Path], None] = lambda _path: None,
+    *,
     on_wait: Callable[[str], None] | None = None,
     files: list[Path] | None = None,
+    path_problems: list[tuple[Path, str]] | None = None,
 ) -> IngestSummary:
     """Import every hand-history file under `paths` into the store (see the module docstring).
-    `advance(path)` is called as each file has been read; `on_wait` once if the store is busy."""
+    `advance(path)` is called as each file has been read; `on_wait` once if the store is busy.
+    `files` and `path_problems` (folders that could not be read): what `discover_files` found,
+    when the caller already walked the paths."""
     start = time.perf_counter()
-    files = list(discover_files(paths)) if files is None else files
+    if files is None:
+        path_problems = []
+        files = list(discover_files(paths, lambda path, why: path_problems.append((path, why))))
     store = open_store(options.db, options.wait_seconds, on_wait)
     thresholds = gc.get_threshold()
     collect_garbage_less()
+    importer: _Importer | None = None
+    executor = _executor(options.workers)
     try:
         importer = _Importer(store, options)
-        with _executor(options.workers) as executor:
+        for path, reason in path_problems or ():
+            importer.unreadable(path, reason)
+        with stop_on_signals() as switch:
+            importer.check_stop = switch.check
             importer.run(files, executor, advance)
+        executor.shutdown()
         summary = summarize(importer.rows.values(), importer.reasons, options.workers)
+    except BaseException as error:
+        signum = stop_signal(error)
+        with signals_ignored():
+            stop_workers(executor)
+            if signum is None or importer is None:
+                raise
+            importer.mark_interrupted()
+        summary = summarize(importer.rows.values(), importer.reasons, options.workers)
+        summary.files, summary.seconds = len(files), time.perf_counter() - start
+        raise ImportInterruptedError(signum, summary) from None
     finally:
         gc.set_threshold(*thresholds)
         store.close()
     summary.files = len(files)
     summary.seconds = time.perf_counter() - start
     return summary
+
+
+class ImportInterruptedError(Exception):
+    """An import stopped by a signal: what its committed batches hold (`summary`, marked
+    interrupted in the ledger); a re-run resumes it."""
+
+    def __init__(self, signum: int, summary: IngestSummary) -> None:
+        super().__init__(f"interrupted by {signal.Signals(signum).name}")
+        self.signum = signum
+        self.summary = summary
 
 
 class _InProcess(Executor):
@@ -163,8 +206,16 @@ def _executor(workers: int) -> Executor:
     # import the pipeline themselves (once each: they live as long as the pool).
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     return ProcessPoolExecutor(
-        max_workers=workers, mp_context=context, initializer=collect_garbage_less
+        max_workers=workers,
+        mp_context=context,
+        initializer=_worker_init,
+        initargs=(os.getpid(),),
     )
+
+
+def _worker_init(main: int) -> None:
+    collect_garbage_less()
+    worker_init(main)
 
 
 @dataclass(slots=True)
@@ -204,7 +255,9 @@ class _Importer:
         self.inflight: deque[_Batch] = deque()
         self.dataset = ParquetDataset(options.parquet) if options.parquet else None
         self.token = uuid.uuid4().hex[:12]
+        self.check_stop: Callable[[], None] = lambda: None  # raises when a stop was asked
         if self.dataset is not None:
+            store.claim_dataset(self.dataset.root)
             self.dataset.recover(store.committed_parts(self.dataset.root))
 
     def run(self, files: list[Path], executor: Executor, advance: Callable[[Path], None]) -> None:
@@ -224,15 +277,32 @@ class _Importer:
             batch.future = executor.submit(process_hands, batch.items)
         self.inflight.append(batch)
         while len(self.inflight) > limit:
+            self.check_stop()
             self._write(self.inflight.popleft())
 
     # -- the main process's side: cut files, recognise known hands --------------------------
+
+    def mark_interrupted(self) -> None:
+        mark_interrupted(self.store, self.rows.values())
+
+    def unreadable(self, path: Path, reason: str) -> None:
+        """A folder (or path) that could not be read while discovering files: a `failed` row
+        in the ledger, written with the first batch."""
+        import_id = self.next_import_id
+        self.next_import_id += 1
+        row = ImportRow(
+            import_id, display_path(path.absolute()), None, None, None, "running", _now()
+        )
+        self.rows[import_id] = row
+        self.batch.delta(import_id)
+        self.batch.finished[import_id] = ("failed", reason)
 
     def _scan(self, path: Path) -> Iterable[_Batch]:
         """Cut one file into hands, queueing the new ones; yields each batch that fills up."""
         import_id = self.next_import_id
         self.next_import_id += 1
-        row = ImportRow(import_id, str(path.resolve()), None, None, None, "running", _now())
+        row = ImportRow(import_id, ledger_path(path), None, None, None, "running", _now())
+        row.note = name_note(path)
         self.rows[import_id] = row
         self.batch.delta(import_id)
         try:
@@ -249,10 +319,11 @@ class _Importer:
                 return
             history = open_history(path)
             row.site = history.room.name if history.room else None
-            room = history.room
+            row.note = file_note(history) or row.note
             for hand in history.hand_texts():
-                hand_id = room.hand_id(hand.text) if room else None
-                self._classify(hand, hand_id, import_id)
+                self.check_stop()
+                room = BY_NAME.get(hand.site) if hand.site and not hand.stray else None
+                self._classify(hand, room.hand_id(hand.text) if room else None, import_id)
                 if len(self.batch.items) >= self.options.batch_size:
                     yield self.batch
         except OSError as error:
@@ -263,10 +334,17 @@ class _Importer:
     def _classify(self, hand: HandText, hand_id: str | None, import_id: int) -> None:
         batch = self.batch
         delta = batch.delta(import_id)
-        delta["hands_seen"] += 1
         digest = content_hash(hand.text)
         site = hand.site
         key = record_key(site, hand.source.path, digest)
+        if hand.stray:  # a finding, not a hand: counted apart, recorded once
+            delta["stray_texts"] += 1
+            if key not in self.known.recorded and key not in self.pending_keys:
+                self.pending_keys.add(key)
+                batch.keys.append(key)
+                batch.items.append(PendingHand(hand, None, digest, import_id))
+            return
+        delta["hands_seen"] += 1
         if site is not None and hand_id is not None:
             stored = self.known.stored.get(site, {}).get(hand_id)
             if stored is not None:
@@ -323,6 +401,8 @@ class _Importer:
                     delta["rejected"] += 1
                     delta["changed"] += 1
                 hand_index += 1
+            elif fate == STRAY_FATE:
+                self.known.recorded.add(key)  # counted when it was cut
             else:
                 self.known.recorded.add(key)
                 delta["rejected" if fate == REJECTED else "unsupported"] += 1
@@ -350,6 +430,44 @@ class _Importer:
         self.store.write(tables, touched, parts, self.dataset.root if self.dataset else None)
         if self.dataset is not None:
             self.dataset.publish(parts)
+
+
+def mark_interrupted(store: Store, rows: Iterable[ImportRow]) -> None:
+    """After a stop: every file not finished in the store is marked interrupted (its counts
+    are those of the batches committed), in one transaction."""
+    running = [row for row in rows if row.status == "running"]
+    for row in running:
+        row.interrupted = True
+    if running:
+        store.write({}, running)
+
+
+def ledger_path(path: Path) -> str:
+    """The file as the ledger names it: absolute, symlinks resolved where they can be (a
+    symlink loop cannot), as text any store takes (see `display_path`)."""
+    try:
+        resolved = path.resolve()
+    except (OSError, RuntimeError):  # Python 3.11 raises RuntimeError on a symlink loop
+        resolved = path.absolute()
+    return display_path(resolved)
+
+
+def name_note(path: Path) -> str | None:
+    """A note for a file name that is not valid UTF-8 (imported all the same)."""
+    if display_path(path) == str(path):
+        return None
+    return "the file name is not valid UTF-8; shown with \\x escapes"
+
+
+def file_note(history: HistoryFile) -> str | None:
+    """What the ledger says of a file beyond its counts: junk, or no room's hand in it."""
+    if history.junk is not None:
+        return f"{history.junk}: no hands"
+    if history.room is None:
+        return "no room's hand starts in this file"
+    if len({room.name for part in history.parts for room in part.rooms}) > 1:
+        return "holds the hands of several rooms"
+    return None
 
 
 def changed_reject(hand: HandText, hand_id: str, digest: int, import_id: int) -> Reject:
@@ -412,8 +530,11 @@ def summarize(
     """The run's summary from its imports' rows (files, seconds: the caller's)."""
     summary = IngestSummary(workers=workers, unsupported_reasons=reasons)
     for row in rows:
-        for name in (*COUNTS, "changed", "with_errors"):
+        for name in (*COUNTS, "changed", "with_errors", "stray_texts"):
             setattr(summary, name, getattr(summary, name) + getattr(row, name))
+        if row.note:
+            summary.notes.append((row.path, row.note))
+        summary.interrupted |= row.interrupted
         site = summary.by_site.setdefault(row.site or "unknown", Counter())
         site.update({name: getattr(row, name) for name in COUNTS})
         if row.status == "skipped":

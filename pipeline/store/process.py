@@ -2,7 +2,8 @@
 
 `process_hands` is what an import's process pool runs (and what a Dask task would run); it never
 raises on a bad hand. Every input hand gets exactly one fate, returned in input order, so the
-writer can account for each one: stored, rejected or unsupported.
+writer can account for each one: stored, rejected or unsupported (or, for a stray text that is
+no hand, recorded as a finding).
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from typing import Final
 
 import pyarrow as pa
 
-from studdraw.parsers.model import HandText, Outcome
-from studdraw.parsers.reader import parse_hand
+from studdraw.parsers.model import HandRecord, HandText, Outcome, ParseProblem
+from studdraw.parsers.reader import describe_failure, parse_hand
 from studdraw.pipeline.rules import replay
 
 from .normalize import (
@@ -33,7 +34,11 @@ from .schema import BATCH_TABLES, HANDS, REJECTS, UNSUPPORTED
 STORED: Final = ord("S")
 REJECTED: Final = ord("R")
 UNSUPPORTED_FATE: Final = ord("U")
+STRAY_FATE: Final = ord("T")
 CHUNK: Final = 500
+AMOUNT_BOUND: Final = (1 << 63) // 1024
+"""The largest amount stored, in smallest units: sums of a hand's amounts (pots, nets) must stay
+within DuckDB's 64-bit integers, and no real stake comes near (9 * 10**15 cents)."""
 
 
 def content_hash(text: str) -> int:
@@ -95,6 +100,9 @@ def _process_chunk(items: Sequence[PendingHand]) -> ProcessedBatch:
         parsed = parse_hand(item.hand)
         site_hand_id = parsed.site_hand_id or item.site_hand_id
         record, problem = parsed.record, parsed.problem
+        too_big = out_of_range(record) if record is not None else None
+        if too_big is not None:
+            record, problem = None, too_big
         if record is not None:
             try:
                 result = replay(record)
@@ -117,6 +125,19 @@ def _process_chunk(items: Sequence[PendingHand]) -> ProcessedBatch:
                 )
             )
             fates.append(UNSUPPORTED_FATE)
+        elif problem is not None and problem.outcome is Outcome.STRAY:
+            rejects.append(
+                Reject(
+                    item.hand,
+                    None,
+                    item.content_hash,
+                    "stray_text",
+                    problem.message,
+                    problem.line,
+                    item.import_id,
+                )
+            )
+            fates.append(STRAY_FATE)
         else:
             message = problem.message if problem else "no record and no problem"
             line = problem.line if problem else None
@@ -166,7 +187,42 @@ def _internal(item: PendingHand, site_hand_id: str | None, stage: str, error: Ex
         site_hand_id,
         item.content_hash,
         "internal_error",
-        f"{stage} failed: {type(error).__name__}: {error}",
-        None,
+        f"the {stage} failed on this hand, a studdraw bug to report ({describe_failure(error)})",
+        item.hand.source.line,
         item.import_id,
     )
+
+
+def out_of_range(record: HandRecord) -> ParseProblem | None:
+    """The first amount of a hand too large for the store, as a problem naming it and its line
+    (a corrupted or hostile export), or None."""
+    line = record.source.line
+    stakes = record.stakes
+    head: list[int | None] = [
+        record.total_pot,
+        record.rake,
+        stakes.small_bet,
+        stakes.big_bet,
+        stakes.ante,
+        stakes.bring_in,
+        stakes.small_blind,
+        stakes.big_blind,
+        *((record.tournament.buy_in, record.tournament.fee) if record.tournament else ()),
+        *(seat.stack for seat in record.seats),
+    ]
+    header = f"in the header or seats of the hand starting on line {line}"
+    found = [(value, header, line) for value in head if value is not None]
+    found += [(event.amount, f"on line {event.line}", event.line) for event in record.events]
+    found += [
+        (event.to, f"on line {event.line}", event.line)
+        for event in record.events
+        if event.to is not None
+    ]
+    for value, where, number in found:
+        if abs(value) > AMOUNT_BOUND:
+            message = (
+                f"an amount of {value:,} smallest units {where} is beyond what the store holds "
+                f"(at most {AMOUNT_BOUND:,}); the hand is kept as a reject"
+            )
+            return ParseProblem(Outcome.ERROR, message, number)
+    return None

@@ -5,13 +5,16 @@ Kept out of cli.py so the command there stays a thin declaration of its options.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import signal
 import sys
 from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
 
+import duckdb
 from rich.markup import escape
 from rich.table import Table
 
@@ -19,8 +22,16 @@ from studdraw.parsers.files import discover_files
 from studdraw.pipeline.console import console
 from studdraw.pipeline.progress import file_progress
 
-from .db import StoreLockedError, StoreVersionError
-from .ingest import COUNTS, DEFAULT_TASK_BYTES, IngestOptions, IngestSummary, ingest
+from .db import DatasetMismatchError, StoreLockedError, StoreOpenError, StoreVersionError
+from .ingest import (
+    COUNTS,
+    DEFAULT_TASK_BYTES,
+    ImportInterruptedError,
+    IngestOptions,
+    IngestSummary,
+    ingest,
+)
+from .stopping import exit_code, stop_signal
 
 
 class Engine(StrEnum):
@@ -43,11 +54,14 @@ def run_ingest(
     scheduler: str | None = None,
     task_bytes: int = DEFAULT_TASK_BYTES,
 ) -> int:
-    """Run an import and print its summary; the exit code (0 ok, 1 unreadable files, 2 the
-    store could not be opened, or the Dask engine could not start)."""
+    """Run an import and print its summary; the exit code: 0 ok, 1 unreadable files or
+    folders, 2 the store could not be opened (busy, another version, not a DuckDB file, a
+    folder, not writable) or the Dask engine could not start, 3 the disk is full or DuckDB ran
+    out of memory, 130/143 stopped by Ctrl-C/SIGTERM (a re-run resumes)."""
     stderr = console(stderr=True)
     options = IngestOptions(db, parquet, workers or os.cpu_count() or 1, batch_size, wait)
-    files = list(discover_files(paths))
+    problems: list[tuple[Path, str]] = []
+    files = list(discover_files(paths, lambda path, why: problems.append((path, why))))
 
     def on_wait(message: str) -> None:
         stderr.print(f"[yellow]waiting:[/yellow] {message}")
@@ -63,14 +77,41 @@ def run_ingest(
                     advance=advance,
                     on_wait=on_wait,
                     files=files,
+                    path_problems=problems,
                 )
             else:
-                summary = ingest(paths, options, advance, on_wait=on_wait, files=files)
-    except (StoreLockedError, StoreVersionError, EngineUnavailableError) as error:
+                summary = ingest(
+                    paths, options, advance, on_wait=on_wait, files=files, path_problems=problems
+                )
+    except (
+        StoreLockedError,
+        StoreVersionError,
+        StoreOpenError,
+        DatasetMismatchError,
+        EngineUnavailableError,
+    ) as error:
         stderr.print(f"[red]error:[/red] {escape(str(error))}")
         return 2
+    except ImportInterruptedError as stop:
+        stderr.print(f"[yellow]interrupted:[/yellow] {escape(interrupted_message(stop, db))}")
+        return exit_code(stop.signum)
+    except BaseException as error:
+        signum = stop_signal(error)
+        if signum is not None:  # the Dask engine's stop: its committed tasks are kept
+            stderr.print(
+                f"[yellow]interrupted:[/yellow] {signal.Signals(signum).name}; what was "
+                "committed is kept, run the same command again to resume"
+            )
+            return exit_code(signum)
+        cause = resource_failure(error, db)
+        if cause is None:
+            raise
+        stderr.print(f"[red]error:[/red] {escape(cause)}")
+        return 3
     for path, reason in summary.failed_files:
-        stderr.print(f"[red]error:[/red] cannot read {path}: {reason}")
+        stderr.print(f"[red]error:[/red] cannot read {escape(path)}: {reason}")
+    for path, note in summary.notes:
+        stderr.print(f"[yellow]note:[/yellow] {escape(path)}: {note}")
     if json_output:
         sys.stdout.write(json.dumps(summary.as_dict(), ensure_ascii=False) + "\n")
     else:
@@ -79,6 +120,36 @@ def run_ingest(
         if summary.unsupported_reasons:
             out.print(unsupported_table(summary))
     return 1 if summary.failed_files else 0
+
+
+def interrupted_message(stop: ImportInterruptedError, db: Path) -> str:
+    summary = stop.summary
+    return (
+        f"{signal.Signals(stop.signum).name} stopped the import into {db}: {summary.stored:,} "
+        f"hands were stored, {summary.hands_seen:,} seen, in the batches committed before it; "
+        "the files not finished are marked interrupted. Run the same command again to resume."
+    )
+
+
+def resource_failure(error: BaseException, db: Path) -> str | None:
+    """One line naming the cause when the machine, not the input, stopped the import: a full
+    disk or DuckDB out of memory (the batch's transaction rolled back: the store is as it was
+    before it); None for any other error."""
+    text = " ".join(str(error).split())[:300]
+    if isinstance(error, duckdb.OutOfMemoryException):
+        return (
+            f"DuckDB ran out of memory writing to {db} ({text}); the store is as it was before "
+            "the batch; try a smaller --batch-size or fewer --workers"
+        )
+    no_space = isinstance(error, OSError) and error.errno == errno.ENOSPC
+    if no_space or (isinstance(error, duckdb.Error) and "no space left" in text.lower()):
+        return (
+            f"the disk is full ({text}); the store {db} is as it was before the batch that "
+            "failed; free some space and run the same command again to resume"
+        )
+    if isinstance(error, duckdb.IOException | OSError):
+        return f"cannot write the store {db}: {text}; it is as it was before the batch"
+    return None
 
 
 class EngineUnavailableError(Exception):
@@ -94,6 +165,7 @@ def _ingest_dask(
     advance: Callable[[Path], None],
     on_wait: Callable[[str], None],
     files: list[Path],
+    path_problems: list[tuple[Path, str]],
 ) -> IngestSummary:
     """The Dask runner, imported only when asked for: Dask is an optional extra."""
     try:
@@ -112,6 +184,7 @@ def _ingest_dask(
             advance=advance,
             on_wait=on_wait,
             files=files,
+            path_problems=path_problems,
         )
     except ClusterError as error:
         raise EngineUnavailableError(str(error)) from None
@@ -123,7 +196,10 @@ def summary_table(summary: IngestSummary, db: Path) -> Table:
         title=f"Ingest into {db}: {summary.files} files, {summary.seconds:.1f} s, {rate}",
         caption=(
             f"{summary.with_errors} stored hands with rule errors; {summary.changed} changed "
-            f"hands kept in rejects; {summary.skipped_files} files already imported"
+            f"hands kept in rejects; {summary.skipped_files} files already imported; "
+            f"{summary.stray_texts} stray texts (no room's hand: not counted as hands, kept in "
+            "rejects); "
+            f"{len(summary.failed_files)} paths not read"
         ),
     )
     table.add_column("site")

@@ -90,8 +90,9 @@ IMPORTS = TableDef(
         _c(
             "status",
             STR,
-            "`running` (in progress or interrupted), `complete`, `skipped` (the same content "
-            "was fully imported before) or `failed` (the file could not be read; see `error`).",
+            "`running` (in progress or stopped; see `interrupted`), `complete`, `skipped` (the "
+            "same content was fully imported before) or `failed` (the file or folder could not "
+            "be read; see `error`).",
             False,
         ),
         _c("started_at", TIMESTAMP, "When the import of the file started (UTC).", False),
@@ -115,9 +116,38 @@ IMPORTS = TableDef(
         _c("changed", I64, "Of `rejected`: hands whose id was stored with other content.", False),
         _c("with_errors", I64, "Of `stored`: hands with error-severity violations.", False),
         _c("error", STR, "Why the file could not be read, for `failed` imports."),
+        _c(
+            "stray_texts",
+            I64,
+            "Texts that start no room's hand (before the first hand, or a whole file of other "
+            "text): findings, not hands, so not in `hands_seen`; each is in `rejects` with "
+            "`kind = stray_text`.",
+            False,
+        ),
+        _c(
+            "note",
+            STR,
+            "What else the reader said about the file: junk (an empty file, a byte-order mark "
+            "only, binary data), a file no room recognises, a name that is not valid UTF-8.",
+        ),
+        _c(
+            "interrupted",
+            BOOL,
+            "The import of this file was stopped (Ctrl-C, SIGTERM) before it ended; a re-run "
+            "resumes it.",
+            False,
+        ),
     ),
     ("PRIMARY KEY (import_id)",),
 )
+
+IMPORTS_ADDED: Final = (
+    "ALTER TABLE imports ADD COLUMN IF NOT EXISTS stray_texts BIGINT DEFAULT 0",
+    "ALTER TABLE imports ADD COLUMN IF NOT EXISTS note VARCHAR",
+    "ALTER TABLE imports ADD COLUMN IF NOT EXISTS interrupted BOOLEAN DEFAULT false",
+)
+"""Columns `imports` gained after version 1, added in place to an older store (at the end, in
+this order, as the definition has them)."""
 
 HANDS = TableDef(
     "hands",
@@ -361,7 +391,13 @@ REJECTS = TableDef(
         _c("site", STR, "Room of the file."),
         _c("site_hand_id", STR, "The room's hand id, when the first line gives it."),
         _c("content_hash", I64, "Hash of `raw_text` (as `hands.content_hash`).", False),
-        _c("kind", STR, "`parse_error`, `changed` or `internal_error`.", False),
+        _c(
+            "kind",
+            STR,
+            "`parse_error`, `changed`, `internal_error`, or `stray_text` (text that starts no "
+            "room's hand: a finding, counted in `imports.stray_texts`, not a hand).",
+            False,
+        ),
         _c("reason", STR, "What went wrong.", False),
         _c("error_line", I32, "Line that stopped the dialect, for parse errors."),
         _c("raw_text", STR, "The hand's text as split.", False),

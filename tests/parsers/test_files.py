@@ -105,12 +105,12 @@ def test_text_before_the_first_hand_is_kept_as_a_fragment(tmp_path: Path) -> Non
     assert parsed[1].record is not None and parsed[1].hand.source.line == 4
 
 
-def test_unknown_files_are_one_unsupported_item(tmp_path: Path) -> None:
+def test_unknown_files_are_one_stray_text(tmp_path: Path) -> None:
     path = tmp_path / "notes.txt"
-    path.write_text("my shopping list\n", encoding="utf-8")
+    path.write_text("\nmy shopping list\n", encoding="utf-8")
     [parsed] = list(parse_file(path))
-    assert parsed.hand.site is None
-    assert parsed.problem is not None and parsed.problem.outcome.value == "unsupported"
+    assert parsed.hand.site is None and parsed.hand.stray and parsed.hand.source.line == 2
+    assert parsed.problem is not None and parsed.problem.outcome.value == "stray"
 
 
 def test_splitting_streams_without_reading_the_whole_file(

@@ -12,7 +12,7 @@ from studdraw.parsers.files import discover_files
 from studdraw.parsers.reader import open_history
 from studdraw.pipeline.store import IngestOptions, IngestSummary, ingest
 from studdraw.pipeline.store import process as process_module
-from studdraw.pipeline.store.schema import BATCH_TABLES
+from studdraw.pipeline.store.schema import BATCH_TABLES, IMPORTS
 from tests.conftest import CORPUS, SAMPLES, corpus_file
 from tests.pipeline.store_support import counts, differences, parquet_differences
 
@@ -30,8 +30,12 @@ def assert_identity(summary: IngestSummary) -> None:
 
 
 def split_count(paths: list[Path]) -> int:
-    """Hand texts the reader cuts from the files, counted independently of the store."""
-    return sum(sum(1 for _ in open_history(path).hand_texts()) for path in discover_files(paths))
+    """Hand texts the reader cuts from the files (stray texts are findings, not hands), counted
+    independently of the store."""
+    return sum(
+        sum(1 for hand in open_history(path).hand_texts() if not hand.stray)
+        for path in discover_files(paths)
+    )
 
 
 @pytest.fixture(scope="module")
@@ -54,9 +58,12 @@ def test_corpus_nothing_lost(corpus_store: tuple[Path, IngestSummary]) -> None:
         assert seen["hands_seen"] > 0 and seen["unsupported"] == seen["hands_seen"], site
     tables = counts(db)
     assert tables["hands"] == summary.stored
-    assert tables["rejects"] == summary.rejected
+    # stray texts (text before a file's first hand) are findings kept in rejects, not hands
+    assert tables["rejects"] == summary.rejected + summary.stray_texts
     assert tables["unsupported"] == summary.unsupported
     con = duckdb.connect(str(db), read_only=True)
+    strays = con.execute("SELECT count(*) FROM rejects WHERE kind = 'stray_text'").fetchone()
+    assert strays == (summary.stray_texts,)
     rows = con.execute(
         "SELECT count(*), sum(hands_seen), sum(stored), sum(duplicates), sum(rejected), "
         "sum(unsupported), sum(with_errors) FROM imports WHERE status = 'complete'"
@@ -221,19 +228,22 @@ def test_unreadable_and_unknown_files(tmp_path: Path) -> None:
     assert summary.failed_files == [
         (str((folder / "broken.txt").resolve()), "No such file or directory")
     ]
-    assert (summary.files, summary.stored, summary.unsupported) == (3, 1, 1)
+    # a file no room recognises is no hand: a stray text and a note, not an unsupported hand
+    assert (summary.files, summary.stored, summary.unsupported, summary.stray_texts) == (3, 1, 0, 1)
+    notes_path = str((folder / "notes.txt").resolve())
+    assert summary.notes == [(notes_path, "no room's hand starts in this file")]
     con = duckdb.connect(str(db), read_only=True)
     assert con.execute("SELECT status, error FROM imports ORDER BY path").fetchall() == [
         ("failed", "No such file or directory"),
         ("complete", None),
         ("complete", None),
     ]
-    assert con.execute("SELECT site, reason FROM unsupported").fetchall() == [
-        (None, "no dialect recognises this file")
+    assert con.execute("SELECT site, kind, reason, source_line FROM rejects").fetchall() == [
+        (None, "stray_text", "text that starts no room's hand: 'not a hand history'", 1)
     ]
     con.close()
     again = run([folder], db)  # the failed file is retried, the others skipped
-    assert (again.skipped_files, len(again.failed_files), again.duplicates) == (2, 1, 2)
+    assert (again.skipped_files, len(again.failed_files), again.duplicates) == (2, 1, 1)
 
 
 def test_sample_rows(tmp_path: Path) -> None:
@@ -297,5 +307,9 @@ def test_schema_matches_the_definitions(tmp_path: Path) -> None:
     for table in BATCH_TABLES:
         described = con.execute(f"DESCRIBE {table.name}").fetchall()
         assert [row[0] for row in described] == table.column_names
-    assert con.execute("SELECT value FROM studdraw_meta").fetchall() == [("1",)]
+    meta = con.execute("SELECT key, value FROM studdraw_meta ORDER BY key").fetchall()
+    assert [key for key, _ in meta] == ["schema_version", "store_id"]  # the id ties a dataset
+    assert meta[0][1] == "1"
+    described = con.execute("DESCRIBE imports").fetchall()
+    assert [row[0] for row in described] == IMPORTS.column_names
     con.close()

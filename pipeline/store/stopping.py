@@ -1,0 +1,150 @@
+"""Stopping an import cleanly: signals in the main process, workers that never outlive it.
+
+While an import runs, Ctrl-C (SIGINT), SIGTERM and SIGHUP turn a switch that the import checks
+between hands and between batches (never inside a DuckDB query, which DuckDB would abort with a
+bare "Query interrupted"); it then raises `StopRequested`, which unwinds through the writer:
+no transaction is left half done, the workers are stopped, and the files' ledger rows are
+marked interrupted. A second signal stops at once. Workers ignore SIGINT (the terminal sends
+it to the whole process group; the main process decides) and watch their parent: when it
+dies, even by `kill -9`, they exit.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import Executor
+from pathlib import Path
+from types import FrameType
+from typing import Final
+
+import duckdb
+
+STOP_SIGNALS: Final = (signal.SIGTERM, signal.SIGHUP)
+PR_SET_PDEATHSIG: Final = 1
+LIFELINE_SECONDS: Final = 0.5
+
+
+class StopRequested(BaseException):
+    """A stop signal arrived (a BaseException, so no `except Exception` swallows it)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+class StopSwitch:
+    """Set by a stop signal; the import checks it at safe points (between hands, between
+    batches), so a signal never lands inside a DuckDB query. A second signal stops at once."""
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+
+    def check(self) -> None:
+        """Raise `StopRequested` if a stop signal arrived."""
+        if self.signum is not None:
+            raise StopRequested(self.signum)
+
+    def _handle(self, signum: int, _frame: FrameType | None) -> None:
+        if self.signum is not None:
+            raise StopRequested(signum)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def stop_on_signals() -> Iterator[StopSwitch]:
+    """While the block runs, SIGINT, SIGTERM and SIGHUP set the yielded switch (main thread
+    only; elsewhere the switch never turns)."""
+    switch = StopSwitch()
+    if threading.current_thread() is not threading.main_thread():
+        yield switch
+        return
+    signums = (signal.SIGINT, *STOP_SIGNALS)
+    previous = {signum: signal.signal(signum, switch._handle) for signum in signums}
+    try:
+        yield switch
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+@contextlib.contextmanager
+def signals_ignored() -> Iterator[None]:
+    """While cleaning up after a stop, a second Ctrl-C or SIGTERM must not cut the cleanup."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    signums = (signal.SIGINT, *STOP_SIGNALS)
+    previous = {signum: signal.signal(signum, signal.SIG_IGN) for signum in signums}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def stop_signal(error: BaseException) -> int | None:
+    """The signal an exception stands for (SIGINT for Ctrl-C), None for any other error."""
+    if isinstance(error, StopRequested):
+        return error.signum
+    if isinstance(error, KeyboardInterrupt | duckdb.InterruptException):
+        return int(signal.SIGINT)
+    return None
+
+
+def exit_code(signum: int) -> int:
+    """The shell's convention: 128 + the signal (130 for Ctrl-C, 143 for SIGTERM)."""
+    return 128 + signum
+
+
+def worker_init(main: int) -> None:
+    """A pool worker's start: Ctrl-C is the main process's to handle, and the worker dies with
+    the import's main process `main`. Its parent is the pool's fork server, which the workers
+    themselves keep alive, so Linux's parent-death signal is not enough: a lifeline thread
+    watches the main process and ends the worker once it is gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL))
+    if process_gone(main):
+        os._exit(1)
+    threading.Thread(target=_lifeline, args=(main,), daemon=True, name="lifeline").start()
+
+
+def process_gone(pid: int) -> bool:
+    """Whether a process has exited (a zombie, not yet reaped by its parent, has)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False  # no /proc: `kill` answered, the process is there
+    return stat.rsplit(")", 1)[1].split()[0] in ("Z", "X")
+
+
+def _lifeline(main: int) -> None:
+    while True:
+        time.sleep(LIFELINE_SECONDS)
+        if process_gone(main):
+            os._exit(1)
+
+
+def stop_workers(executor: Executor) -> None:
+    """Stop a process pool now: queued work is cancelled and running workers are terminated
+    (waiting for them to finish their batch could take seconds after a Ctrl-C)."""
+    workers = list(dict(getattr(executor, "_processes", None) or {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        with contextlib.suppress(Exception):
+            worker.terminate()
+    for worker in workers:
+        with contextlib.suppress(Exception):
+            worker.join(5)

@@ -1,0 +1,45 @@
+"""`python -m tests.fuzz --inputs N [--seed S] [--report FILE]`: a fuzz run of any length.
+
+Failing inputs are kept under `--keep` (crashes/, hangs/, lost/) to be replayed as tests; the
+exit status is 1 when any input crashed, hung or lost a hand."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+from .harness import Harness, Tally, run, summary_lines
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.fuzz", description=__doc__)
+    parser.add_argument("--inputs", type=int, default=1000, help="how many inputs to try")
+    parser.add_argument("--seed", type=int, default=None, help="hypothesis seed (repeatable)")
+    parser.add_argument("--batch", type=int, default=200, help="inputs per ingest")
+    parser.add_argument("--keep", type=Path, default=Path("test-artifacts/fuzz"))
+    parser.add_argument("--report", type=Path, default=None, help="write the figures as JSON")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="studdraw-fuzz-") as scratch:
+        harness = Harness(Path(scratch), args.keep, args.batch, progress=_progress)
+        tally = run(harness, args.inputs, args.seed)
+    for line in summary_lines(tally):
+        print(line)
+    if args.report is not None:
+        args.report.write_text(json.dumps(tally.as_dict(), indent=2) + "\n", encoding="utf-8")
+    return 1 if tally.crashes or tally.hangs or tally.hands_lost else 0
+
+
+def _progress(tally: Tally) -> None:
+    figures = tally.as_dict()
+    print(
+        f"{figures['inputs']} inputs, {figures['crashes']} crashes, {figures['hangs_over_2s']} "
+        f"hangs, {figures['hands_lost']} hands lost",
+        flush=True,
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

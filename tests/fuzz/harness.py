@@ -1,0 +1,204 @@
+"""One hostile file at a time through `parse` and `validate`, and batches of them through
+`ingest`, with the figures of the run: inputs, crashes, hangs, hands lost."""
+
+from __future__ import annotations
+
+import shutil
+import time
+import traceback
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import duckdb
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import seed as hypothesis_seed
+
+from studdraw.parsers.files import display_path
+from studdraw.parsers.model import ParsedHand
+from studdraw.parsers.reader import MAX_REASON, open_history, parse_hand
+from studdraw.pipeline.rules.validate import Validation
+from studdraw.pipeline.store import IngestOptions, ingest
+
+from .inputs import history_file
+
+HANG_SECONDS = 2.0
+"""CPU seconds an input may take: the process's own time, not the wall clock, so that a fuzz
+run at `nice -n 19` on a loaded machine does not count the waits for a core as hangs."""
+
+
+@dataclass(slots=True)
+class Tally:
+    """The figures of a run (what docs/reliability.md reports)."""
+
+    inputs: int = 0
+    hand_texts: int = 0
+    stray_texts: int = 0
+    unreadable: int = 0
+    crashes: list[str] = field(default_factory=list)
+    hangs: list[str] = field(default_factory=list)
+    hands_lost: int = 0
+    slowest: float = 0.0
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "inputs": self.inputs,
+            "hand_texts": self.hand_texts,
+            "stray_texts": self.stray_texts,
+            "unreadable_inputs": self.unreadable,
+            "crashes": len(self.crashes),
+            "hangs_over_2s": len(self.hangs),
+            "hands_lost": self.hands_lost,
+            "slowest_input_seconds": round(self.slowest, 3),
+            "seconds": round(self.seconds, 1),
+        }
+
+
+def check_parsed(parsed: ParsedHand) -> None:
+    """What every parsed hand must be: a record or a problem, a problem one bounded line."""
+    assert (parsed.record is None) != (parsed.problem is None), parsed
+    if parsed.problem is not None:
+        message = parsed.problem.message
+        assert message.strip() and len(message) <= MAX_REASON and "\n" not in message, message
+        assert parsed.problem.line >= 1
+
+
+class Harness:
+    """Feeds inputs one by one; `ingest` runs on each batch of `batch` inputs, in a fresh
+    store, and every file's ledger row must account for each hand the reader cut."""
+
+    def __init__(
+        self,
+        workdir: Path,
+        crash_dir: Path | None = None,
+        batch: int = 100,
+        progress: Callable[[Tally], None] | None = None,
+    ) -> None:
+        self.progress = progress
+        self.workdir = workdir
+        self.crash_dir = crash_dir
+        self.batch = batch
+        self.tally = Tally()
+        self.pending: dict[Path, tuple[int, int] | None] = {}
+        self.folder = workdir / "batch"
+        self.folder.mkdir(parents=True, exist_ok=True)
+
+    def check(self, data: bytes) -> None:
+        tally = self.tally
+        tally.inputs += 1
+        path = self.folder / f"input-{tally.inputs:07d}.txt"
+        path.write_bytes(data)
+        start = time.process_time()
+        try:
+            expected = self._parse_and_validate(path)
+        except Exception:
+            self._crash(path, "parse/validate")
+            expected = None
+        elapsed = time.process_time() - start
+        tally.slowest = max(tally.slowest, elapsed)
+        if elapsed > HANG_SECONDS:
+            self._keep(path, "hangs")
+            tally.hangs.append(f"{path.name}: {elapsed:.1f} s")
+        self.pending[path] = expected
+        if len(self.pending) >= self.batch:
+            self.flush()
+
+    def _parse_and_validate(self, path: Path) -> tuple[int, int] | None:
+        try:
+            texts = list(open_history(path).hand_texts())
+        except OSError:  # a damaged archive: the import reports the file as failed
+            self.tally.unreadable += 1
+            return None
+        parsed = [parse_hand(text) for text in texts]
+        for item in parsed:
+            check_parsed(item)
+        hands = [item for item in parsed if not item.hand.stray]
+        for _ in Validation().lines(hands):
+            pass
+        self.tally.hand_texts += len(hands)
+        self.tally.stray_texts += len(parsed) - len(hands)
+        return len(hands), len(parsed) - len(hands)
+
+    def flush(self) -> None:
+        """Ingest the pending inputs into a fresh store and check every file's accounting."""
+        if not self.pending:
+            return
+        db = self.workdir / "fuzz.duckdb"
+        db.unlink(missing_ok=True)
+        start = time.process_time()
+        try:
+            ingest([self.folder], IngestOptions(db, workers=1, batch_size=500, wait_seconds=5))
+            self._account(db)
+        except Exception:
+            self._crash(self.folder, "ingest")
+        elapsed = time.process_time() - start
+        if elapsed > HANG_SECONDS * len(self.pending):
+            self.tally.hangs.append(f"ingest of {len(self.pending)} inputs: {elapsed:.1f} s")
+        shutil.rmtree(self.folder)
+        self.folder.mkdir()
+        self.pending.clear()
+        if self.progress is not None:
+            self.progress(self.tally)
+
+    def _account(self, db: Path) -> None:
+        con = duckdb.connect(str(db), read_only=True)
+        try:
+            rows = con.execute(
+                "SELECT path, status, hands_seen, stored + duplicates + rejected + unsupported, "
+                "stray_texts FROM imports"
+            ).fetchall()
+        finally:
+            con.close()
+        ledger = {path: (status, seen, fates, strays) for path, status, seen, fates, strays in rows}
+        for path, expected in self.pending.items():
+            status, seen, fates, strays = ledger[display_path(path.resolve())]
+            if seen != fates:
+                self.tally.hands_lost += abs(seen - fates)
+                self._keep(path, "lost")
+            if expected is not None and status == "complete" and (seen, strays) != expected:
+                self.tally.hands_lost += abs(expected[0] - seen)
+                self._keep(path, "lost")
+
+    def _crash(self, path: Path, stage: str) -> None:
+        self.tally.crashes.append(f"{stage}: {path.name}: {traceback.format_exc(limit=-3)}")
+        self._keep(path, "crashes")
+
+    def _keep(self, path: Path, kind: str) -> None:
+        if self.crash_dir is None:
+            return
+        target = self.crash_dir / kind / path.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if path.is_dir():
+            shutil.copytree(path, target, dirs_exist_ok=True)
+        else:
+            shutil.copyfile(path, target)
+
+
+def run(harness: Harness, inputs: int, seed: int | None = None) -> Tally:
+    """Drive `inputs` hypothesis-generated files through the harness (no shrinking: a failing
+    input is counted and kept, and the run goes on)."""
+    start = time.perf_counter()
+
+    @settings(
+        max_examples=inputs,
+        deadline=None,
+        database=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(history_file())
+    def one(data: bytes) -> None:
+        harness.check(data)
+
+    driven = one if seed is None else hypothesis_seed(seed)(one)
+    driven()
+    harness.flush()
+    harness.tally.seconds = time.perf_counter() - start
+    return harness.tally
+
+
+def summary_lines(tally: Tally) -> Iterable[str]:
+    for name, value in tally.as_dict().items():
+        yield f"{name.replace('_', ' '):>22}: {value}"
+    yield from (*tally.crashes, *tally.hangs)[:10]

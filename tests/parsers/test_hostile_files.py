@@ -1,0 +1,241 @@
+"""Hostile files: long lines cost linear work, rooms are found anywhere in a file, several rooms
+share a file, junk is said so and never counted as a hand, compressed exports are read through,
+and every problem message is one bounded sentence."""
+
+from __future__ import annotations
+
+import codecs
+import gzip
+import io
+import re
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from studdraw.parsers import files, reader
+from studdraw.parsers.dialects import BY_NAME
+from studdraw.parsers.dialects.base import Room
+from studdraw.parsers.files import MAX_LINE, Encoding, iter_lines
+from studdraw.parsers.model import HandText, Outcome, SourceRef
+from studdraw.parsers.reader import MAX_REASON, open_history, parse_file, parse_hand
+from tests.conftest import SAMPLES
+
+STARS = (SAMPLES / "pokerstars" / "razz.txt").read_text(encoding="utf-8").strip("\n")
+TILT = (SAMPLES / "fulltilt" / "razz.txt").read_text(encoding="utf-8").strip("\n")
+FIRST_STARS = STARS.split("\n\n\n")[0]
+FIRST_TILT = TILT.split("\n\n\n")[0]
+
+
+class CountingPattern:
+    """A compiled pattern that adds up the characters each search may scan: a work counter,
+    so linearity is proven without timing anything."""
+
+    def __init__(self, pattern: re.Pattern[Any]) -> None:
+        self.pattern = pattern
+        self.scanned = 0
+
+    def search(self, data: Any, position: int = 0) -> re.Match[Any] | None:
+        found = self.pattern.search(data, position)
+        self.scanned += (found.end() if found else len(data)) - position
+        return found
+
+
+@pytest.mark.parametrize(
+    ("codec", "newline"),
+    [("utf-8", "\n"), ("utf-8", "\r\n"), ("cp1252", "\r"), ("utf-16-le", "\r\n")],
+)
+def test_a_10_mb_line_costs_linear_work_and_is_cut(
+    monkeypatch: pytest.MonkeyPatch, codec: str, newline: str
+) -> None:
+    monkeypatch.setattr(files, "CHUNK_SIZE", 1 << 16)
+    byte_pattern = CountingPattern(files._LINE_END)
+    text_pattern = CountingPattern(files._TEXT_LINE_END)
+    monkeypatch.setattr(files, "_LINE_END", byte_pattern)
+    monkeypatch.setattr(files, "_TEXT_LINE_END", text_pattern)
+    size = 10 << 20
+    data = f"first{newline}".encode(codec) + b"\x00" * size + f"{newline}last".encode(codec)
+    encoding = Encoding(codec, 0) if codec.startswith("utf-16") else Encoding("utf-8", 0)
+    lines = list(iter_lines(io.BytesIO(data), encoding))
+    assert [line.number for line in lines] == [1, 2, 3]
+    assert lines[0].text == "first" and lines[2].text == "last"
+    assert lines[1].cut > MAX_LINE and len(lines[1].text) < 400
+    assert lines[2].offset == len(data) - len("last".encode(codec))  # offsets stay exact
+    scanned = byte_pattern.scanned + text_pattern.scanned
+    assert scanned <= 2 * len(data), "the line search rescans the line: quadratic"
+
+
+def test_a_line_without_end_of_any_length_is_linear(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shape that stalled ingest: a hand followed by megabytes of NUL bytes, no line end."""
+    monkeypatch.setattr(files, "CHUNK_SIZE", 1 << 16)
+    counter = CountingPattern(files._LINE_END)
+    monkeypatch.setattr(files, "_LINE_END", counter)
+    data = (FIRST_STARS + "\n").encode() + b"\x00" * (4 << 20)
+    room = BY_NAME["pokerstars"]
+    encoding = Encoding("utf-8", 0)
+    [hand] = list(room.hand_texts(io.BytesIO(data), encoding, "nul.txt"))
+    assert counter.scanned <= 3 * len(data)
+    last_line = FIRST_STARS.count("\n") + 2
+    assert hand.defect is not None and f"line {last_line} is 4,194,304 bytes" in hand.defect
+    parsed = parse_hand(hand)
+    assert parsed.outcome is Outcome.ERROR and parsed.problem is not None
+    assert len(parsed.problem.message) <= MAX_REASON
+    assert len(hand.text) < len(FIRST_STARS) + 400  # the hand is kept, with an excerpt
+
+
+def test_fast_and_line_splits_agree_on_long_lines(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(files, "CHUNK_SIZE", 1 << 14)
+    monkeypatch.setattr(files, "MAX_LINE", 1 << 12)
+    room = BY_NAME["pokerstars"]
+    data = "\n\n".join([FIRST_STARS, FIRST_STARS + "\n" + "x" * 10_000, FIRST_STARS]).encode()
+    encoding = Encoding("utf-8", 0)
+    fast = list(files.split_stream(io.BytesIO(data), encoding, room.hand_start, "p", "s"))
+    slow = list(
+        files.split_lines(iter_lines(io.BytesIO(data), encoding), room.hand_start, "p", "s")
+    )
+    assert fast == slow
+    assert [hand.defect is not None for hand in fast] == [False, True, False]
+
+
+def test_hands_after_a_long_preamble_are_found(tmp_path: Path) -> None:
+    """Beyond the first 50 lines and 8 KiB: a tracker's header, blank lines, a cut hand."""
+    preamble = "\n".join(f"exported by a tracker, line {i}" for i in range(400))
+    path = tmp_path / "late.txt"
+    path.write_text(preamble + "\n\n" + STARS + "\n", encoding="utf-8")
+    parsed = list(parse_file(path))
+    assert parsed[0].outcome is Outcome.STRAY and parsed[0].hand.source.line == 1
+    hands = parsed[1:]
+    assert len(hands) == STARS.count("PokerStars Hand #")
+    assert all(p.record is not None for p in hands), [p.problem for p in hands]
+    assert hands[0].hand.source.line == 402
+
+
+def test_a_file_of_several_rooms_gives_each_hand_its_room(tmp_path: Path) -> None:
+    path = tmp_path / "mixed.txt"
+    path.write_text(
+        "\n\n".join([FIRST_STARS, FIRST_TILT, FIRST_STARS.replace("Hand #", "Hand #9")]) + "\n",
+        encoding="utf-8",
+    )
+    history = open_history(path)
+    assert [room.name for room in history.parts[0].rooms] == ["pokerstars", "fulltilt"]
+    parsed = list(parse_file(path))
+    assert [p.hand.site for p in parsed] == ["pokerstars", "fulltilt", "pokerstars"]
+    assert all(p.record is not None for p in parsed), [p.problem for p in parsed]
+    tilt = parsed[1].hand
+    assert tilt.source.line == FIRST_STARS.count("\n") + 3
+    assert path.read_bytes()[tilt.source.offset :].startswith(b"Full Tilt Poker Game #")
+
+
+@pytest.mark.parametrize(
+    ("data", "reason"),
+    [
+        (b"", "an empty file"),
+        (codecs.BOM_UTF8, "only a byte-order mark, no text"),
+        (codecs.BOM_UTF16_LE, "only a byte-order mark, no text"),
+        (b"\n\r\n  \t\n", "only blank space, no text"),
+        (bytes(range(256)) * 40, "binary data, not text"),
+        (b"\x00" * 5000, "only blank space, no text"),
+    ],
+)
+def test_junk_files_are_said_so_and_hold_no_hand(tmp_path: Path, data: bytes, reason: str) -> None:
+    path = tmp_path / "junk.txt"
+    path.write_bytes(data)
+    history = open_history(path)
+    assert history.junk == reason
+    assert list(history.hand_texts()) == []
+
+
+def test_text_of_no_room_is_one_stray_text_with_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("\n\nmy notes\n" + "more notes\n" * 10_000, encoding="utf-8")
+    [hand] = list(open_history(path).hand_texts())
+    assert hand.stray and hand.site is None and hand.source.line == 3
+    assert len(hand.text) <= files.MAX_STRAY + 100  # a finding keeps an excerpt
+
+
+def test_gzip_and_zip_exports_are_read_through(tmp_path: Path) -> None:
+    plain = tmp_path / "plain.txt"
+    plain.write_text(STARS + "\n", encoding="utf-8")
+    expected = [(p.hand.site, p.site_hand_id) for p in parse_file(plain)]
+    packed = tmp_path / "export.txt.gz"
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    assert [(p.hand.site, p.site_hand_id) for p in parse_file(packed)] == expected
+    archive = tmp_path / "export.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        zipped.writestr("a/stars.txt", STARS + "\n")
+        zipped.writestr("b/tilt.txt", TILT + "\n")
+        zipped.writestr("empty.txt", "")
+    parsed = list(parse_file(archive))
+    assert [p.hand.site for p in parsed] == ["pokerstars"] * len(expected) + ["fulltilt"] * (
+        TILT.count("Full Tilt Poker Game #")
+    )
+    assert parsed[0].hand.source.path == f"{archive}!/a/stars.txt"
+    assert all(p.record is not None for p in parsed)
+
+
+def test_a_damaged_archive_is_an_os_error(tmp_path: Path) -> None:
+    path = tmp_path / "cut.gz"
+    path.write_bytes(gzip.compress((STARS * 20).encode())[:300])
+    with pytest.raises(OSError, match="damaged"):
+        list(open_history(path).hand_texts())
+
+
+def test_problem_messages_are_bounded_sentences(monkeypatch: pytest.MonkeyPatch) -> None:
+    long_line = FIRST_STARS + "\n" + "?" * 200_000  # under MAX_LINE: read, and unknown
+    parsed = parse_hand(HandText(long_line, SourceRef("p", 0, 1), "pokerstars"))
+    assert parsed.problem is not None and len(parsed.problem.message) <= MAX_REASON
+    room = BY_NAME["pokerstars"]
+
+    def broken(_hand: HandText) -> None:
+        raise AssertionError
+
+    monkeypatch.setattr(room, "parse", broken)
+    failed = parse_hand(HandText(FIRST_STARS, SourceRef("p", 0, 7), "pokerstars"))
+    assert failed.problem is not None and failed.problem.line == 7
+    message = failed.problem.message
+    assert message.startswith("the pokerstars reader failed on this hand (AssertionError at ")
+    assert "test_hostile_files.py:" in message
+
+
+def test_a_room_reading_whole_files_keeps_its_own_splitting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A room that overrides `hand_texts` (an XML room) is handed the file whole, and what it
+    yields is taken as it is: no line scan, no stray marking of its own hand texts."""
+
+    class WholeFile(Room):
+        name = "whole"
+        hand_start = re.compile(r"<hands>")
+        hand_id_pattern = re.compile(r"id=(?P<hand_id>\d+)")
+
+        def hand_texts(self, stream: Any, encoding: Any, path: str) -> Any:
+            stream.seek(0)
+            yield HandText(stream.read().decode(), SourceRef(path, 0, 1), self.name)
+
+    room = WholeFile()
+    monkeypatch.setattr(reader, "sniff", lambda head: room if "<hands>" in head else None)
+    path = tmp_path / "hands.xml"
+    path.write_text('<?xml version="1.0"?>\n<hands>\n<hand id=1/>\n</hands>\n', "utf-8")
+    history = open_history(path)
+    assert history.room is room and history.parts[0].whole_file
+    [hand] = list(history.hand_texts())
+    assert hand.site == "whole" and not hand.stray and hand.text.startswith("<?xml")
+
+
+def test_a_room_with_its_own_splitter_is_held_to_the_hand_bound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Full Tilt splits its files itself; a hand start followed by megabytes of lines still
+    becomes one bounded hand with its defect, and the next hand is read as it is."""
+    monkeypatch.setattr(files, "MAX_HAND", 1 << 16)
+    junk = "\n".join(f"line {i} of a log pasted into the export" for i in range(20_000))
+    second = FIRST_TILT.replace("Game #", "Game #9")
+    data = "\n\n".join([FIRST_TILT + "\n" + junk, second]).encode()
+    room = BY_NAME["fulltilt"]
+    first, last = list(room.hand_texts(io.BytesIO(data), Encoding("utf-8", 0), "t.txt"))
+    assert first.defect is not None and "runs over 65,536 characters" in first.defect
+    assert len(first.text) <= (1 << 16) + 1000
+    assert last.defect is None and last.text == second
+    assert last.source.line == FIRST_TILT.count("\n") + 20_000 + 3
+    assert parse_hand(last).record is not None

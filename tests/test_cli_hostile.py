@@ -1,0 +1,190 @@
+"""CLI manners on a hostile machine: a store path that cannot be a store is one line and exit 2
+for every command; Ctrl-C and SIGTERM stop an import cleanly (exit 130/143, the ledger says
+interrupted, a re-run resumes); workers never outlive a killed import."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import duckdb
+import pytest
+from typer.testing import CliRunner
+
+from studdraw.pipeline.cli import app
+from tests.conftest import CORPUS, SAMPLES, corpus_file
+from tests.pipeline.store_support import inflate
+
+runner = CliRunner()
+STUDDRAW = str(Path(sys.executable).parent / "studdraw")
+RAZZ = SAMPLES / "pokerstars" / "razz.txt"
+
+
+def bad_stores(tmp_path: Path) -> dict[str, tuple[Path, str]]:
+    text_file = tmp_path / "notes.duckdb"
+    text_file.write_text("not a database\n", encoding="utf-8")
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    return {
+        "folder": (folder, "is a folder"),
+        "not duckdb": (text_file, "is not a DuckDB database file"),
+        "no parent": (tmp_path / "missing" / "s.duckdb", "missing"),
+    }
+
+
+COMMANDS = {
+    "ingest": ["ingest", str(RAZZ)],
+    "stats": ["stats"],
+    "leaks": ["leaks", "--player", "Hero"],
+    "prepare": ["prepare"],
+    "dashboard": ["dashboard"],
+}
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+@pytest.mark.parametrize("case", ["folder", "not duckdb", "no parent"])
+def test_a_store_path_that_is_no_store_is_one_line_and_exit_2(
+    tmp_path: Path, command: str, case: str
+) -> None:
+    db, expected = bad_stores(tmp_path)[case]
+    result = runner.invoke(app, [*COMMANDS[command], "--db", str(db)])
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:"), result.output
+    assert expected in lines[0] and "Traceback" not in result.output
+
+
+def start(folder: Path, db: Path, *options: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [STUDDRAW, "ingest", str(folder), "--db", str(db), "--json", *options],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group: a Ctrl-C reaches it and its workers
+    )
+
+
+def wait_for_stored(db: Path, process: subprocess.Popen[str]) -> None:
+    """Until the importer's write-ahead log shows committed work (see test_store_crash)."""
+    wal = Path(f"{db}.wal")
+    deadline = time.monotonic() + 120
+    while not (wal.exists() and wal.stat().st_size > 1_000_000):
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, "no commit within two minutes"
+        time.sleep(0.005)
+
+
+@pytest.fixture(scope="module")
+def many_hands(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int]:
+    corpus_file()
+    folder = tmp_path_factory.mktemp("many") / "in"
+    return folder, inflate(CORPUS, folder, copies=8)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("engine", "signum", "code"),
+    [("local", signal.SIGINT, 130), ("local", signal.SIGTERM, 143), ("dask", signal.SIGTERM, 143)],
+)
+def test_a_stop_signal_ends_the_import_cleanly_and_a_rerun_resumes(
+    many_hands: tuple[Path, int], tmp_path: Path, engine: str, signum: int, code: int
+) -> None:
+    folder, hands = many_hands
+    db = tmp_path / "s.duckdb"
+    options = ["--engine", engine, "--workers", "2", "--batch-size", "50", "--task-mb", "1"]
+    victim = start(folder, db, *options)
+    wait_for_stored(db, victim)
+    if engine == "local":
+        os.killpg(victim.pid, signum)  # as a terminal's Ctrl-C, or a service manager's stop
+    else:
+        os.kill(victim.pid, signum)  # the main process alone: it stops its cluster itself
+    out, err = victim.communicate(timeout=120)
+    assert victim.returncode == code, err
+    assert "Traceback" not in err and out == ""
+    assert "interrupted:" in err and "Run the same command again to resume" in err
+    con = duckdb.connect(str(db), read_only=True)
+    stored = con.execute("SELECT count(*) FROM hands").fetchone()
+    marked = con.execute(
+        "SELECT count(*) FROM imports WHERE interrupted AND status = 'running'"
+    ).fetchone()
+    con.close()
+    assert stored is not None and 0 < stored[0] < hands
+    assert marked is not None and marked[0] >= 1
+    rerun = start(folder, db, "--workers", "2")
+    out, err = rerun.communicate(timeout=600)
+    assert rerun.returncode == 0, err
+    summary = json.loads(out)
+    assert summary["stored"] + summary["duplicates"] == hands == summary["hands_seen"]
+    assert summary["stored"] == hands - stored[0]
+
+
+def descendants(pid: int) -> set[int]:
+    """Every process below `pid` (from /proc), alive or not yet reaped."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(fields[1])
+    found: set[int] = set()
+    frontier = {pid}
+    while frontier:
+        children = {child for child, parent in parents.items() if parent in frontier}
+        frontier = children - found
+        found |= children
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")  # a zombie has exited; only its parent's wait is missing
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads the process tree from /proc")
+@pytest.mark.parametrize("engine", ["local", "dask"])
+def test_workers_exit_when_the_import_is_killed(
+    many_hands: tuple[Path, int], tmp_path: Path, engine: str
+) -> None:
+    folder, _ = many_hands
+    db = tmp_path / "s.duckdb"
+    options = ["--engine", engine, "--workers", "2", "--batch-size", "50", "--task-mb", "1"]
+    victim = start(folder, db, *options)
+    wait_for_stored(db, victim)
+    workers = descendants(victim.pid)
+    assert workers, "the import should run worker processes"
+    os.kill(victim.pid, signal.SIGKILL)
+    victim.wait()
+    deadline = time.monotonic() + 60  # a bound on the wait, not a speed target
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [pid for pid in workers if alive(pid)], "orphan workers outlived the import"
+
+
+def test_parse_and_validate_report_stray_text_and_junk_apart(tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "empty.txt").write_bytes(b"")
+    (folder / "late.txt").write_text("a tracker's header\n\n" + RAZZ.read_text("utf-8"), "utf-8")
+    hands = RAZZ.read_text("utf-8").count("PokerStars Hand #")
+    parsed = runner.invoke(app, ["parse", str(folder)])
+    assert parsed.exit_code == 0, parsed.output
+    assert "1 stray text (text that starts no room's hand" in parsed.output
+    lines = runner.invoke(app, ["parse", str(folder), "--jsonl"]).stdout.splitlines()
+    outcomes = [json.loads(line)["outcome"] for line in lines]
+    assert outcomes.count("stray") == 1 and outcomes.count("parsed") == hands == len(lines) - 1
+    assert "empty.txt: an empty file: no hands" in parsed.output
+    validated = runner.invoke(app, ["validate", str(folder)])
+    assert "late.txt:1: STRAY [warning] text that starts no room's hand: " in validated.output
+    assert f"late.txt: {hands} hands, {hands} replayed" in validated.output
