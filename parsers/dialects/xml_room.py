@@ -1,0 +1,464 @@
+"""What the XML rooms (iPoker, Merge, Boss Media) share: streaming, refusing reads of XML.
+
+Files are read with defusedxml's expat parser, fed in 1 MiB chunks; only the hand element being
+read is kept, so a 1 GB export never sits in memory. DTDs, entity declarations and external
+entities are refused (defusedxml raises before anything is expanded).
+
+Exports are not always one well-formed document: Merge writes a `<description>` and then one
+`<game>` after another with no root; iPoker sessions may be concatenated or cut short. The reader
+therefore treats a file as a sequence of documents: where expat finds "junk after the document
+element", a fresh parser starts at that byte. Any other XML error ends the hand it falls in (its
+raw text is a hand text that the room then rejects with the XML error) and reading resumes at
+the next hand start tag.
+
+A hand text is the raw hand element as cut from the file (byte offset and line of its start tag)
+followed by the raw context elements its room needs to read it alone (iPoker's session
+`<general>`, Merge's `<description>`), so a worker parses any hand text without the file.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO, ClassVar, Final
+from xml.etree.ElementTree import ParseError
+from xml.parsers.expat import errors as expat_errors
+
+from defusedxml import DefusedXmlException
+from defusedxml.ElementTree import DefusedXMLParser
+
+from studdraw.parsers.dialects.base import HandBuilder, HandParseError, Room
+from studdraw.parsers.files import CHUNK_SIZE, Encoding
+from studdraw.parsers.model import (
+    HandText,
+    Outcome,
+    ParsedHand,
+    ParseProblem,
+    SourceRef,
+)
+
+_RESTART_CODES: Final = frozenset(
+    {
+        expat_errors.codes[expat_errors.XML_ERROR_JUNK_AFTER_DOC_ELEMENT],
+        expat_errors.codes[expat_errors.XML_ERROR_MISPLACED_XML_PI],
+    }
+)
+_END_TAG: Final = b"</"
+REFUSED: Final = "refused XML: DTDs, entity declarations and external entities are not read"
+_REFUSED_HEAD: Final = 1 << 16
+_DECLARED_ENCODING: Final = re.compile(rb"""<\?xml[^>]*encoding=["']([\w.\-]+)["']""")
+
+
+class XmlSink:
+    """What a reader reports to: element events with the absolute byte offset and line of each,
+    XML errors with their position, and a refused document."""
+
+    reader: XmlReader | None = None
+
+    def attach(self, reader: XmlReader) -> None:
+        self.reader = reader
+
+    def start(self, tag: str, attrib: dict[str, str], offset: int, line: int) -> None:
+        """An element starts at `offset` (its `<`), on `line`."""
+
+    def end(self, tag: str, offset: int, line: int) -> None:
+        """An element ends: `offset` is its end tag's `<`, or the end of an empty-element tag."""
+
+    def data(self, text: str) -> None:
+        """Character data of the innermost open element."""
+
+    def error(self, message: str, offset: int, line: int) -> None:
+        """The XML is malformed at `offset`; reading resumes at the next hand start tag."""
+
+    def refused(self, error: DefusedXmlException, offset: int, line: int) -> None:
+        """The document starting at `offset` declares a DTD or entities: nothing more is read."""
+
+    def keep_from(self) -> int:
+        """The oldest absolute offset whose bytes the sink may still cut."""
+        return 1 << 62
+
+    def open_hand(self) -> bool:
+        """Whether a hand element is open (the end of the file would cut it)."""
+        return False
+
+
+class _Target:
+    """The ElementTree parser's target: forwards each event with expat's current position."""
+
+    __slots__ = ("base", "expat", "first_line", "sink")
+
+    def __init__(self, sink: XmlSink, base: int, first_line: int) -> None:
+        self.sink = sink
+        self.base = base
+        self.first_line = first_line
+        self.expat: Any = None
+
+    def start(self, tag: str, attrib: dict[str, str]) -> None:
+        expat = self.expat
+        self.sink.start(
+            tag,
+            attrib,
+            self.base + expat.CurrentByteIndex,
+            self.first_line + expat.CurrentLineNumber - 1,
+        )
+
+    def end(self, tag: str) -> None:
+        expat = self.expat
+        self.sink.end(
+            tag, self.base + expat.CurrentByteIndex, self.first_line + expat.CurrentLineNumber - 1
+        )
+
+    def data(self, text: str) -> None:
+        self.sink.data(text)
+
+    def close(self) -> None:
+        return None
+
+
+class XmlReader:
+    """Feeds bytes to defused expat parsers, one per document, keeping the bytes from the oldest
+    position the sink still needs (`sink.keep_from()`), so raw element text can be cut."""
+
+    def __init__(
+        self,
+        sink: XmlSink,
+        resync: re.Pattern[bytes],
+        encoding: str | None,
+        first_line: int = 1,
+    ) -> None:
+        self.sink = sink
+        self.resync = resync
+        self.encoding = encoding
+        self.buffer = b""
+        self.buffer_base = 0  # absolute offset of buffer[0]
+        self.fed_end = 0  # absolute offset after the last byte given to the parser
+        self.doc_base = 0  # where the current document (or the skipped stretch) starts
+        self.doc_line = 1  # the line of doc_base
+        self.skipping = False  # after an XML error: looking for the next hand start tag
+        self.stopped = False
+        self.parser = self._new_parser(0, first_line)
+
+    def _new_parser(self, base: int, line: int) -> DefusedXMLParser:
+        target = _Target(self.sink, base, line)
+        parser = DefusedXMLParser(target=target, encoding=self.encoding, forbid_dtd=True)
+        target.expat = parser.parser
+        self.doc_base, self.doc_line, self.fed_end = base, line, base
+        return parser
+
+    def raw(self, start: int, end: int) -> bytes:
+        return self.buffer[start - self.buffer_base : end - self.buffer_base]
+
+    def element_end(self, offset: int) -> int:
+        """The offset after an element whose end event came at `offset`: the end of its end
+        tag, or `offset` itself for an empty-element tag (expat reports its end there)."""
+        at = offset - self.buffer_base
+        if self.buffer[at : at + 2] == _END_TAG:
+            return self.buffer.index(b">", at) + 1 + self.buffer_base
+        return offset
+
+    def line_end(self, offset: int) -> int:
+        """The offset of the end of the line holding `offset` (or of what was read so far)."""
+        found = self.buffer.find(b"\n", offset - self.buffer_base)
+        return self.buffer_base + len(self.buffer) if found < 0 else self.buffer_base + found
+
+    def feed(self, chunk: bytes) -> None:
+        if self.stopped:
+            return
+        self.buffer += chunk
+        self._run()
+        self._trim()
+
+    def _trim(self) -> None:
+        if self.skipping:  # keep a tail in which a hand start tag may begin
+            keep = max(self.doc_base, self.buffer_base + len(self.buffer) - 256)
+            self.doc_line += self.raw(self.doc_base, keep).count(b"\n")
+            self.doc_base = keep
+        else:
+            keep = min(self.sink.keep_from(), self.fed_end)
+        if keep > self.buffer_base:
+            self.buffer = self.buffer[keep - self.buffer_base :]
+            self.buffer_base = keep
+
+    def _run(self) -> None:
+        while not self.stopped:
+            if self.skipping and not self._resync():
+                return
+            data = self.buffer[self.fed_end - self.buffer_base :]
+            if not data:
+                return
+            self.fed_end += len(data)
+            try:
+                self.parser.feed(data)
+                return
+            except ParseError as error:
+                self._failed(error)
+            except DefusedXmlException as error:
+                self._refuse(error)
+
+    def _failed(self, error: ParseError) -> None:
+        expat = self.parser.parser
+        offset = self.doc_base + expat.ErrorByteIndex
+        line = self.doc_line + expat.ErrorLineNumber - 1
+        if error.code in _RESTART_CODES:  # the next document of a fragment or concatenated file
+            self.parser = self._new_parser(offset, line)
+            return
+        self.sink.error(str(error), offset, line)
+        self.skipping = True
+        self.doc_base, self.doc_line, self.fed_end = offset, line, offset
+
+    def _resync(self) -> bool:
+        """Skip to the next hand start tag after the error; False while none is buffered."""
+        at = self.doc_base - self.buffer_base
+        found = self.resync.search(self.buffer, at + 1)
+        if found is None:
+            return False
+        line = self.doc_line + self.buffer[at : found.start()].count(b"\n")
+        self.skipping = False
+        self.parser = self._new_parser(self.buffer_base + found.start(), line)
+        return True
+
+    def _refuse(self, error: DefusedXmlException) -> None:
+        self.stopped = True
+        self.sink.refused(error, self.doc_base, self.doc_line)
+
+    def close(self) -> None:
+        """End of input. A document left open is an error, unless only whitespace and the end
+        tags of containers are missing (an iPoker session cut after its last hand)."""
+        if self.stopped or self.skipping:
+            return
+        try:
+            self.parser.close()
+        except ParseError as error:
+            if self.sink.open_hand():
+                expat = self.parser.parser
+                line = self.doc_line + expat.ErrorLineNumber - 1
+                self.sink.error(f"the file ends inside a hand ({error})", self.fed_end, line)
+        except DefusedXmlException as error:
+            self._refuse(error)
+
+
+def read_xml(
+    stream: BinaryIO, sink: XmlSink, resync: re.Pattern[bytes], encoding: str | None
+) -> Iterator[None]:
+    """Feed a binary stream to a reader chunk by chunk, yielding after each chunk (the sink
+    collects what it found), so callers stream their output."""
+    reader = XmlReader(sink, resync, encoding)
+    sink.attach(reader)
+    while chunk := stream.read(CHUNK_SIZE):
+        reader.feed(chunk)
+        yield None
+    reader.close()
+    yield None
+
+
+# --- splitting a file into hand texts -------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Open:
+    tag: str
+    offset: int
+    line: int
+    depth: int
+
+
+class HandCutter(XmlSink):
+    """Cuts hand elements, with the context elements their room needs, out of a file."""
+
+    def __init__(self, room: XmlRoom, path: str, text_encoding: str) -> None:
+        self.room = room
+        self.path = path
+        self.text_encoding = text_encoding
+        self.depth = 0
+        self.last = 0
+        self.hand: _Open | None = None
+        self.context_open: _Open | None = None
+        self.context: dict[str, str] = {}
+        self.ready: list[HandText] = []
+
+    def start(self, tag: str, attrib: dict[str, str], offset: int, line: int) -> None:
+        self.depth += 1
+        self.last = offset
+        if self.hand is not None or self.context_open is not None:
+            return
+        if tag == self.room.hand_tag:
+            self.hand = _Open(tag, offset, line, self.depth)
+        elif tag in self.room.context_tags:
+            self.context_open = _Open(tag, offset, line, self.depth)
+
+    def end(self, tag: str, offset: int, line: int) -> None:
+        assert self.reader is not None
+        self.last = offset
+        hand, context = self.hand, self.context_open
+        if hand is not None and hand.depth == self.depth:
+            raw = self.reader.raw(hand.offset, self.reader.element_end(offset))
+            self._emit(hand, self._decode(raw), with_context=True)
+            self.hand = None
+        elif context is not None and context.depth == self.depth:
+            raw = self.reader.raw(context.offset, self.reader.element_end(offset))
+            self.context[tag] = self._decode(raw)
+            self.context_open = None
+        self.depth -= 1
+
+    def error(self, message: str, offset: int, line: int) -> None:
+        """The hand the error falls in ends with the error's line, raw, for the room to reject;
+        an error outside hands becomes a text of its own (so nothing is skipped unseen)."""
+        assert self.reader is not None
+        hand, self.hand, self.context_open, self.depth = self.hand, None, None, 0
+        start = hand or _Open("", offset, line, 0)
+        raw = self.reader.raw(start.offset, max(self.reader.line_end(offset), offset))
+        if hand is not None or raw.strip():
+            self._emit(start, self._decode(raw), with_context=False)
+        self.last = offset
+
+    def refused(self, error: DefusedXmlException, offset: int, line: int) -> None:
+        assert self.reader is not None
+        raw = self.reader.raw(offset, min(self.reader.fed_end, offset + _REFUSED_HEAD))
+        self._emit(_Open("", offset, line, 0), self._decode(raw), with_context=False)
+
+    def keep_from(self) -> int:
+        opened = [e.offset for e in (self.hand, self.context_open) if e is not None]
+        return min((*opened, self.last))
+
+    def open_hand(self) -> bool:
+        return self.hand is not None
+
+    def _emit(self, start: _Open, text: str, *, with_context: bool) -> None:
+        if with_context and self.context:
+            text = "\n".join((text, *self.context.values()))
+        source = SourceRef(self.path, start.offset, start.line)
+        self.ready.append(HandText(text, source, self.room.name))
+
+    def _decode(self, raw: bytes) -> str:
+        try:
+            return raw.decode(self.text_encoding)
+        except UnicodeDecodeError:
+            return raw.decode("cp1252", errors="replace")
+
+
+# --- reading one hand text ------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Node:
+    """An element of a hand text, with the file line of its start tag."""
+
+    tag: str
+    attrib: dict[str, str]
+    line: int
+    text: str = ""
+    children: list[Node] = field(default_factory=list)
+
+    def get(self, name: str, default: str = "") -> str:
+        return self.attrib.get(name, default)
+
+    def find(self, tag: str) -> Node | None:
+        return next((child for child in self.children if child.tag == tag), None)
+
+    def findall(self, tag: str) -> list[Node]:
+        return [child for child in self.children if child.tag == tag]
+
+    def child_text(self, tag: str) -> str | None:
+        child = self.find(tag)
+        return None if child is None else child.text.strip()
+
+
+class _TreeBuilder(XmlSink):
+    """Builds `Node` trees of a hand text's top-level elements; XML problems raise."""
+
+    def __init__(self) -> None:
+        self.stack: list[Node] = []
+        self.roots: list[Node] = []
+
+    def start(self, tag: str, attrib: dict[str, str], offset: int, line: int) -> None:
+        node = Node(tag, attrib, line)
+        if self.stack:
+            self.stack[-1].children.append(node)
+        else:
+            self.roots.append(node)
+        self.stack.append(node)
+
+    def end(self, tag: str, offset: int, line: int) -> None:
+        self.stack.pop()
+
+    def data(self, text: str) -> None:
+        if self.stack:
+            self.stack[-1].text += text
+
+    def error(self, message: str, offset: int, line: int) -> None:
+        raise HandParseError(f"malformed XML: {message}", line)
+
+    def refused(self, error: DefusedXmlException, offset: int, line: int) -> None:
+        raise HandParseError(f"{REFUSED} ({error!r})", line)
+
+    def keep_from(self) -> int:
+        return 0
+
+
+def read_tree(hand: HandText, resync: re.Pattern[bytes]) -> list[Node]:
+    """The top-level elements of a hand text (the hand, then its context), with file lines."""
+    builder = _TreeBuilder()
+    reader = XmlReader(builder, resync, "utf-8", hand.source.line)
+    builder.attach(reader)
+    reader.feed(hand.text.encode("utf-8"))
+    reader.close()
+    if builder.stack:
+        raise HandParseError("the hand's XML ends inside an element", hand.source.line)
+    return builder.roots
+
+
+# --- the room ----------------------------------------------------------------------------
+
+
+class XmlRoom(Room):
+    """A room whose exports are XML: subclasses name the hand element, the context elements,
+    and turn a hand's element tree into a record with `build`."""
+
+    hand_tag: ClassVar[str]
+    context_tags: ClassVar[frozenset[str]] = frozenset()
+    resync: ClassVar[re.Pattern[bytes]]
+    """Matches a hand's start tag in raw bytes, where reading resumes after an XML error."""
+
+    def sniff(self, head: str) -> bool:
+        """XML rooms may put a whole session on one line: search the head, not its lines."""
+        return self.hand_start.search(head) is not None
+
+    def hand_texts(self, stream: BinaryIO, encoding: Encoding, path: str) -> Iterator[HandText]:
+        stream.seek(0)
+        head = stream.read(512)
+        stream.seek(0)
+        declared = _DECLARED_ENCODING.search(head)
+        text_encoding = encoding.name
+        if declared and not encoding.is_utf16:
+            text_encoding = declared.group(1).decode("ascii").lower()
+        cutter = HandCutter(self, path, text_encoding)
+        expat_encoding = encoding.name.upper() if encoding.is_utf16 else None
+        for _ in read_xml(stream, cutter, self.resync, expat_encoding):
+            yield from cutter.ready
+            cutter.ready.clear()
+
+    def parse(self, hand: HandText) -> ParsedHand:
+        """Parse one hand text; never raises."""
+        site_hand_id = self.hand_id(hand.text)
+        try:
+            roots = read_tree(hand, self.resync)
+            if not roots or roots[0].tag != self.hand_tag:
+                raise HandParseError(f"not a <{self.hand_tag}> element", hand.source.line)
+            builder = HandBuilder(hand, self.name)
+            self.build(roots[0], {node.tag: node for node in roots[1:]}, builder)
+            record = builder.finish()
+        except HandParseError as failure:
+            problem = ParseProblem(
+                failure.outcome, failure.message, failure.line, failure.game_label
+            )
+            return ParsedHand(hand, site_hand_id, problem=problem)
+        except Exception as error:  # a room bug must not stop an import: report it as data
+            message = f"internal parser error: {type(error).__name__}: {error}"
+            problem = ParseProblem(Outcome.ERROR, message, hand.source.line)
+            return ParsedHand(hand, site_hand_id, problem=problem)
+        return ParsedHand(hand, record.site_hand_id, record=record)
+
+    def build(self, element: Node, context: dict[str, Node], b: HandBuilder) -> None:
+        """Fill the builder from the hand element and its context elements (by tag)."""
+        raise NotImplementedError
