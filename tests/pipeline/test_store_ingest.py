@@ -48,7 +48,7 @@ def test_corpus_nothing_lost(corpus_store: tuple[Path, IngestSummary]) -> None:
     assert summary.hands_seen == split_count([CORPUS])
     assert summary.duplicates == 1  # PokerStars' cancelled-hand file repeats one hand
     assert summary.stored > 300 and summary.unsupported > 100
-    rooms_without_dialect = {"absolute", "boss", "kingsclub", "merge", "ongame"}
+    rooms_without_dialect = {"absolute", "kingsclub", "ongame"}
     for site in rooms_without_dialect:
         seen = summary.by_site[site]
         assert seen["hands_seen"] > 0 and seen["unsupported"] == seen["hands_seen"], site
