@@ -45,6 +45,8 @@ _RESTART_CODES: Final = frozenset(
     }
 )
 _END_TAG: Final = b"</"
+_END_TAGS: Final = re.compile(rb"(?:\s*</[^<>]+>)*\s*")
+"""What may follow the last hand after reading resumed: the end tags of its containers."""
 REFUSED: Final = "refused XML: DTDs, entity declarations and external entities are not read"
 _REFUSED_HEAD: Final = 1 << 16
 _DECLARED_ENCODING: Final = re.compile(rb"""<\?xml[^>]*encoding=["']([\w.\-]+)["']""")
@@ -200,6 +202,8 @@ class XmlReader:
         expat = self.parser.parser
         offset = self.doc_base + expat.ErrorByteIndex
         line = self.doc_line + expat.ErrorLineNumber - 1
+        if self.raw(offset - 1, offset) == b"<":  # expat points past the `<` of an end tag
+            offset -= 1
         if error.code in _RESTART_CODES:  # the next document of a fragment or concatenated file
             self.parser = self._new_parser(offset, line)
             return
@@ -303,12 +307,13 @@ class HandCutter(XmlSink):
 
     def error(self, message: str, offset: int, line: int) -> None:
         """The hand the error falls in ends with the error's line, raw, for the room to reject;
-        an error outside hands becomes a text of its own (so nothing is skipped unseen)."""
+        an error outside hands becomes a text of its own (so nothing is skipped unseen), unless
+        it is only end tags whose start tags were before the point where reading resumed."""
         assert self.reader is not None
         hand, self.hand, self.context_open, self.depth = self.hand, None, None, 0
         start = hand or _Open("", offset, line, 0)
         raw = self.reader.raw(start.offset, max(self.reader.line_end(offset), offset))
-        if hand is not None or raw.strip():
+        if hand is not None or not _END_TAGS.fullmatch(raw):
             self._emit(start, self._decode(raw), with_context=False)
         self.last = offset
 
