@@ -53,7 +53,7 @@ STUD_ROUNDS: Final[dict[str, int]] = {
 
 FOLD, SMALL_BLIND, BIG_BLIND, CALL, CHECK, BET, RAISE_BY, ALL_IN = 0, 1, 2, 3, 4, 5, 6, 7
 NO_ACTION, SITTING_OUT, ANTE, BRING_IN, RAISE_TO = 8, 9, 15, 16, 23
-_WAGERS: Final = frozenset({CALL, BET, RAISE_BY, ALL_IN})
+_WAGERS: Final = frozenset({CALL, BET, ALL_IN})
 _PASSIVE: Final = frozenset({NO_ACTION, SITTING_OUT})
 
 
@@ -221,6 +221,9 @@ def _act(node: Node, street: int, b: HandBuilder) -> None:
     elif kind == RAISE_TO:  # the only type whose `sum` is the street total, not chips put in
         event = _wager_kind(kind, player, amount - b.contributed.get(player, 0), street, b)
         b.wager(event, line, player, to=amount)
+    elif kind == RAISE_BY:  # `sum` is the raise over the bet faced (FPDB-3 reads it so too)
+        to = max(b.contributed.values(), default=0) + amount
+        b.wager(EventKind.RAISE, line, player, to=to)
     elif kind in _WAGERS:
         event = _wager_kind(kind, player, amount, street, b)
         b.wager(event, line, player, amount=amount, all_in=kind == ALL_IN)
