@@ -26,6 +26,7 @@ from rich.table import Table
 
 from studdraw.parsers.dialects import ROOMS
 from studdraw.parsers.dialects.base import Dialect
+from studdraw.parsers.dialects.xml_room import XmlRoom
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.reader import open_history, parse_hand
 
@@ -33,28 +34,40 @@ REPO = Path(__file__).resolve().parents[1]
 TARGET_STARS = 3000.0
 
 
-def in_scope_hands(corpus: Path) -> dict[str, list[str]]:
-    """The texts of every corpus hand that parses, grouped by room."""
-    hands: dict[str, list[str]] = defaultdict(list)
+def in_scope_hands(corpus: Path) -> dict[str, list[tuple[str, int]]]:
+    """The texts of every corpus hand that parses, grouped by room, with the hands in each text.
+
+    An XML room's hand text is not a file on its own (its context follows it), so XML rooms
+    contribute whole files whose every hand parses: repeated, they are sessions in a row.
+    """
+    hands: dict[str, list[tuple[str, int]]] = defaultdict(list)
     for path in discover_files([corpus]):
         history = open_history(path)
-        if not isinstance(history.room, Dialect):
+        room = history.room
+        if isinstance(room, XmlRoom):
+            parsed = [parse_hand(hand) for hand in history.hand_texts()]
+            if parsed and all(hand.record is not None for hand in parsed):
+                text = path.read_bytes().decode("utf-8-sig")
+                hands[room.name].append((text, len(parsed)))
+            continue
+        if not isinstance(room, Dialect):
             continue
         for hand in history.hand_texts():
             if parse_hand(hand).record is not None:
-                hands[history.room.name].append(hand.text)
+                hands[room.name].append((hand.text, 1))
     return hands
 
 
-def inflate(texts: list[str], count: int, folder: Path, name: str) -> tuple[Path, int]:
-    repeats = -(-count // len(texts))
+def inflate(texts: list[tuple[str, int]], count: int, folder: Path, name: str) -> tuple[Path, int]:
+    per_round = sum(hands for _, hands in texts)
+    repeats = -(-count // per_round)
     path = folder / f"{name}.txt"
     with path.open("w", encoding="utf-8") as out:
         for _ in range(repeats):
-            for text in texts:
+            for text, _ in texts:
                 out.write(text)
                 out.write("\n\n\n")
-    return path, repeats * len(texts)
+    return path, repeats * per_round
 
 
 def rate(path: Path, parse: bool) -> float:
@@ -86,7 +99,7 @@ def main() -> None:
             path, total = inflate(by_room[name], args.hands, Path(folder), name)
             floor = rate(path, parse=False)
             parsed = rate(path, parse=True)
-            rows.append((name, len(by_room[name]), total, floor, parsed))
+            rows.append((name, sum(n for _, n in by_room[name]), total, floor, parsed))
             console.print(f"{name}: {parsed:,.0f} hands/s", style="dim")
     stars = next((parsed for name, *_, parsed in rows if name == "pokerstars"), None)
     table = Table(
