@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, ClassVar, Final
 from xml.etree.ElementTree import ParseError
+from xml.parsers.expat import ExpatError
 from xml.parsers.expat import errors as expat_errors
 
 from defusedxml import DefusedXmlException
@@ -61,8 +62,9 @@ class XmlSink:
     def attach(self, reader: XmlReader) -> None:
         self.reader = reader
 
-    def start(self, tag: str, attrib: dict[str, str], offset: int, line: int) -> None:
-        """An element starts at `offset` (its `<`), on `line`."""
+    def start(self, tag: str, attributes: list[str], offset: int, line: int) -> None:
+        """An element starts at `offset` (its `<`), on `line`; `attributes` alternate names
+        and values."""
 
     def end(self, tag: str, offset: int, line: int) -> None:
         """An element ends: `offset` is its end tag's `<`, or the end of an empty-element tag."""
@@ -86,21 +88,27 @@ class XmlSink:
 
 
 class _Target:
-    """The ElementTree parser's target: forwards each event with expat's current position."""
+    """Expat's element handlers: forward each event with the parser's current position.
+
+    They are set on the defused expat parser directly (ElementTree's own handlers would build a
+    tree nobody reads, at twice the cost); defusedxml's refusing handlers stay in place."""
 
     __slots__ = ("base", "expat", "first_line", "sink")
 
-    def __init__(self, sink: XmlSink, base: int, first_line: int) -> None:
+    def __init__(self, sink: XmlSink, base: int, first_line: int, expat: Any) -> None:
         self.sink = sink
         self.base = base
         self.first_line = first_line
-        self.expat: Any = None
+        self.expat = expat
+        expat.StartElementHandler = self.start
+        expat.EndElementHandler = self.end
+        expat.CharacterDataHandler = sink.data
 
-    def start(self, tag: str, attrib: dict[str, str]) -> None:
+    def start(self, tag: str, attributes: list[str]) -> None:
         expat = self.expat
         self.sink.start(
             tag,
-            attrib,
+            attributes,
             self.base + expat.CurrentByteIndex,
             self.first_line + expat.CurrentLineNumber - 1,
         )
@@ -110,12 +118,6 @@ class _Target:
         self.sink.end(
             tag, self.base + expat.CurrentByteIndex, self.first_line + expat.CurrentLineNumber - 1
         )
-
-    def data(self, text: str) -> None:
-        self.sink.data(text)
-
-    def close(self) -> None:
-        return None
 
 
 class XmlReader:
@@ -142,9 +144,8 @@ class XmlReader:
         self.parser = self._new_parser(0, first_line)
 
     def _new_parser(self, base: int, line: int) -> DefusedXMLParser:
-        target = _Target(self.sink, base, line)
-        parser = DefusedXMLParser(target=target, encoding=self.encoding, forbid_dtd=True)
-        target.expat = parser.parser
+        parser = DefusedXMLParser(encoding=self.encoding, forbid_dtd=True)
+        _Target(self.sink, base, line, parser.parser)
         self.doc_base, self.doc_line, self.fed_end = base, line, base
         return parser
 
@@ -232,8 +233,8 @@ class XmlReader:
         if self.stopped or self.skipping:
             return
         try:
-            self.parser.close()
-        except ParseError as error:
+            self.parser.parser.Parse(b"", True)  # not close(): it would finish the unused tree
+        except ExpatError as error:
             if self.sink.open_hand():
                 expat = self.parser.parser
                 line = self.doc_line + expat.ErrorLineNumber - 1
@@ -281,7 +282,7 @@ class HandCutter(XmlSink):
         self.context: dict[str, str] = {}
         self.ready: list[HandText] = []
 
-    def start(self, tag: str, attrib: dict[str, str], offset: int, line: int) -> None:
+    def start(self, tag: str, attributes: list[str], offset: int, line: int) -> None:
         self.depth += 1
         self.last = offset
         if self.hand is not None or self.context_open is not None:
@@ -376,8 +377,8 @@ class _TreeBuilder(XmlSink):
         self.stack: list[Node] = []
         self.roots: list[Node] = []
 
-    def start(self, tag: str, attrib: dict[str, str], offset: int, line: int) -> None:
-        node = Node(tag, attrib, line)
+    def start(self, tag: str, attributes: list[str], offset: int, line: int) -> None:
+        node = Node(tag, dict(zip(attributes[::2], attributes[1::2], strict=True)), line)
         if self.stack:
             self.stack[-1].children.append(node)
         else:
