@@ -61,6 +61,10 @@ class IPoker(XmlRoom):
     name = "ipoker"
     hand_tag = "game"
     context_tags = frozenset({"general"})
+    context_fields = frozenset(
+        {"gametype", "tablename", "currency", "nickname", "tournamentname", "tournamentcode"}
+        | {"buyin"}
+    )
     hand_start = re.compile(r'[ \t]*<game gamecode="|.*<session sessioncode="')
     hand_id_pattern = re.compile(r'<game gamecode="(?P<hand_id>\d+)"')
     resync = re.compile(rb"<game[\s>]")

@@ -12,8 +12,9 @@ raw text is a hand text that the room then rejects with the XML error) and readi
 the next hand start tag.
 
 A hand text is the raw hand element as cut from the file (byte offset and line of its start tag)
-followed by the raw context elements its room needs to read it alone (iPoker's session
-`<general>`, Merge's `<description>`), so a worker parses any hand text without the file.
+followed by the context elements its room needs to read it alone (iPoker's session `<general>`,
+Merge's `<description>`), rewritten with only the fields the room reads, so a worker parses any
+hand text without the file and a re-exported session gives its hands the same texts.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Any, BinaryIO, ClassVar, Final
 from xml.etree.ElementTree import ParseError
 from xml.parsers.expat import ExpatError
 from xml.parsers.expat import errors as expat_errors
+from xml.sax.saxutils import escape, quoteattr
 
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import DefusedXMLParser
@@ -280,17 +282,31 @@ class HandCutter(XmlSink):
         self.hand: _Open | None = None
         self.context_open: _Open | None = None
         self.context: dict[str, str] = {}
+        self.context_attributes: list[str] = []
+        self.field: str | None = None  # the context field whose text is being read
+        self.fields: list[tuple[str, str]] = []
         self.ready: list[HandText] = []
 
     def start(self, tag: str, attributes: list[str], offset: int, line: int) -> None:
         self.depth += 1
         self.last = offset
-        if self.hand is not None or self.context_open is not None:
+        context = self.context_open
+        if context is not None:
+            if self.depth == context.depth + 1 and tag in self.room.context_fields:
+                self.field = tag
+            return
+        if self.hand is not None:
             return
         if tag == self.room.hand_tag:
             self.hand = _Open(tag, offset, line, self.depth)
         elif tag in self.room.context_tags:
             self.context_open = _Open(tag, offset, line, self.depth)
+            self.context_attributes = attributes
+            self.fields = []
+
+    def data(self, text: str) -> None:
+        if self.field is not None:
+            self.fields.append((self.field, text))
 
     def end(self, tag: str, offset: int, line: int) -> None:
         assert self.reader is not None
@@ -301,10 +317,25 @@ class HandCutter(XmlSink):
             self._emit(hand, self._decode(raw), with_context=True)
             self.hand = None
         elif context is not None and context.depth == self.depth:
-            raw = self.reader.raw(context.offset, self.reader.element_end(offset))
-            self.context[tag] = self._decode(raw)
+            self.context[tag] = self._canonical(tag)
             self.context_open = None
+        self.field = None
         self.depth -= 1
+
+    def _canonical(self, tag: str) -> str:
+        """A context element rewritten with its attributes and the fields the room reads only:
+        a session file exported again as it grows (duration, counts and totals change) gives
+        its hands the same texts, so the store recognises them."""
+        pairs = self.context_attributes
+        attributes = "".join(
+            f" {name}={quoteattr(value)}"
+            for name, value in zip(pairs[::2], pairs[1::2], strict=True)
+        )
+        texts: dict[str, str] = {}
+        for name, text in self.fields:
+            texts[name] = texts.get(name, "") + text
+        body = "".join(f"<{name}>{escape(text.strip())}</{name}>" for name, text in texts.items())
+        return f"<{tag}{attributes}>{body}</{tag}>"
 
     def error(self, message: str, offset: int, line: int) -> None:
         """The hand the error falls in ends with the error's line, raw, for the room to reject;
@@ -423,6 +454,8 @@ class XmlRoom(Room):
 
     hand_tag: ClassVar[str]
     context_tags: ClassVar[frozenset[str]] = frozenset()
+    context_fields: ClassVar[frozenset[str]] = frozenset()
+    """The children of a context element that the room reads (the rest is left out)."""
     resync: ClassVar[re.Pattern[bytes]]
     """Matches a hand's start tag in raw bytes, where reading resumes after an XML error."""
 

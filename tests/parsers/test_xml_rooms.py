@@ -226,3 +226,30 @@ def test_xml_files_are_sniffed_from_their_first_bytes_even_on_one_line() -> None
     one_line = session(GAME.format(id=1)).replace(b"\n", b"")
     room = sniff(one_line.decode())
     assert room is not None and room.name == "ipoker"
+
+
+def test_a_session_exported_again_gives_its_hands_the_same_texts() -> None:
+    """iPoker rewrites a session's totals as it grows: the hands already imported must keep
+    their texts (the store recognises them by content) while every field read stays."""
+    first = session(GAME.format(id=1)).replace(
+        b"<general>", b"<general><gamecount>1</gamecount>", 1
+    )
+    later = session(GAME.format(id=1), GAME.format(id=2)).replace(
+        b"<general>", b"<general><gamecount>2</gamecount><duration>00:02</duration>", 1
+    )
+    assert hand_texts("ipoker", first)[0].text == hand_texts("ipoker", later)[0].text
+    assert "<gametype>7 Card Stud L $0.05/$0.10</gametype>" in hand_texts("ipoker", first)[0].text
+
+
+def test_sniffing_claims_exactly_the_xml_rooms_files() -> None:
+    corpus_file()
+    folders = {
+        room: {CORPUS.joinpath(*parts) for parts in ROOM_FOLDERS[room]} for room in ROOM_FOLDERS
+    }
+    for path in discover_files([CORPUS]):
+        room = open_history(path).room
+        owner = next(
+            (name for name, roots in folders.items() if any(r in path.parents for r in roots)), None
+        )
+        claimed = room.name if room is not None and room.name in ROOM_FOLDERS else None
+        assert claimed == owner, path
