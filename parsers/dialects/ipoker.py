@@ -8,6 +8,7 @@ stakes, currency, table, hero and tournament live only there.
 
 from __future__ import annotations
 
+import functools
 import re
 from datetime import UTC, datetime
 from typing import Final
@@ -119,7 +120,7 @@ def _read_game(label: str, session: Node, b: HandBuilder) -> None:
 def _read_time(header: Node, b: HandBuilder) -> None:
     text = header.child_text("startdate") or ""
     try:
-        local = datetime.strptime(text, "%Y-%m-%d %H:%M:%S")
+        local = datetime.fromisoformat(text)
     except ValueError:
         raise HandParseError(f"unreadable <startdate> {text!r}", header.line) from None
     b.started_at = local.replace(tzinfo=UTC)  # iPoker writes its server time, in UTC
@@ -184,6 +185,11 @@ def _read_rounds(element: Node, b: HandBuilder) -> None:
             _act(node, street, b)
 
 
+@functools.lru_cache(maxsize=4096)
+def _cards(text: str) -> tuple[Card | None, ...]:
+    return tuple(parse_card(_card(part)) for part in text.split())
+
+
 def _card(text: str) -> str:
     """iPoker prints the suit first ("H8", "D10", "X" when hidden)."""
     return text if text.upper() == "X" else text[1:] + text[0]
@@ -194,7 +200,7 @@ def _deal(node: Node, street: int, b: HandBuilder) -> None:
     if STUD_ROUNDS.get(kind) != street:
         raise HandParseError(f"cards {kind!r} in round {street + 2}", node.line)
     try:
-        cards = tuple(parse_card(_card(part)) for part in node.text.split())
+        cards = _cards(node.text)
     except ValueError as error:
         raise HandParseError(str(error), node.line) from None
     if street == 0:

@@ -9,6 +9,7 @@ strings; start times are Eastern time.
 
 from __future__ import annotations
 
+import functools
 import re
 from datetime import datetime
 from typing import Final
@@ -73,6 +74,8 @@ DRAW_ROUNDS: Final[dict[str, int]] = {
     "THIRD_DRAW": 3,
     "POST_THIRD_DRAW": 3,
 }
+_TIME_FIELDS: Final = ((0, 4), (4, 6), (6, 8), (8, 10), (10, 12), (12, 14))
+"""`starttime` is YYYYMMDDhhmmss."""
 _END_ROUNDS: Final = frozenset({"SHOWDOWN", "END_OF_GAME", "END_OF_FOLDED_GAME"})
 _NOTES: Final = frozenset({"RECONNECTED", "DISCONNECTED", "TIME_BANK", "SIT_IN_REQUEST"})
 
@@ -139,7 +142,7 @@ def _read_game(element: Node, description: Node, b: HandBuilder) -> None:
 def _read_header(element: Node, b: HandBuilder) -> None:
     text = element.get("starttime")
     try:
-        local = datetime.strptime(text[:14], "%Y%m%d%H%M%S")
+        local = datetime(*(int(text[a:b]) for a, b in _TIME_FIELDS))
     except ValueError:
         raise HandParseError(f"unreadable starttime {text!r}", element.line) from None
     b.started_at = to_utc(local, "ET")  # Merge's server clock: FPDB-3 reads it as ET too
@@ -222,9 +225,7 @@ class _Rounds:
     # --- cards --------------------------------------------------------------------------
     def _parse(self, text: str, line: int) -> tuple[Card | None, ...]:
         try:
-            return tuple(
-                None if part in ("", "null") else parse_card(part) for part in text.split(",")
-            )
+            return _cards(text)
         except ValueError as error:
             raise HandParseError(str(error), line) from None
 
@@ -354,3 +355,9 @@ class _Rounds:
         b.total_pot = put_in - returned
         if b.currency != "CHIPS" and self.wins:
             b.rake = b.total_pot - total_win
+
+
+@functools.lru_cache(maxsize=4096)
+def _cards(text: str) -> tuple[Card | None, ...]:
+    """Merge's comma-separated cards; hidden ones are "null" (2013 exports: empty)."""
+    return tuple(None if part in ("", "null") else parse_card(part) for part in text.split(","))

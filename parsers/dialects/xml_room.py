@@ -48,6 +48,8 @@ _RESTART_CODES: Final = frozenset(
     }
 )
 _END_TAG: Final = b"</"
+_WRAP_START: Final = b"<studdraw-hand>"
+_WRAP_END: Final = b"</studdraw-hand>"
 _END_TAGS: Final = re.compile(rb"(?:\s*</[^<>]+>)*\s*")
 """What may follow the last hand after reading resumed: the end tags of its containers."""
 REFUSED: Final = "refused XML: DTDs, entity declarations and external entities are not read"
@@ -435,14 +437,20 @@ class _TreeBuilder(XmlSink):
 
 def read_tree(hand: HandText, resync: re.Pattern[bytes]) -> list[Node]:
     """The top-level elements of a hand text (the hand, then its context), with file lines."""
+    text = hand.text
+    # A hand text the cutter made holds no declaration, DTD or processing instruction: one
+    # parser reads it under a synthetic root. Any other text (a refused file, a hand cut by an
+    # XML error) goes through the document-by-document reader, which tells what is wrong.
+    wrapped = "<?" not in text and "<!" not in text
     builder = _TreeBuilder()
     reader = XmlReader(builder, resync, "utf-8", hand.source.line)
     builder.attach(reader)
-    reader.feed(hand.text.encode("utf-8"))
+    data = text.encode("utf-8")
+    reader.feed(_WRAP_START + data + _WRAP_END if wrapped else data)
     reader.close()
     if builder.stack:
         raise HandParseError("the hand's XML ends inside an element", hand.source.line)
-    return builder.roots
+    return builder.roots[0].children if wrapped else builder.roots
 
 
 # --- the room ----------------------------------------------------------------------------
