@@ -142,7 +142,8 @@ def _read_game(element: Node, description: Node, b: HandBuilder) -> None:
 def _read_header(element: Node, b: HandBuilder) -> None:
     text = element.get("starttime")
     try:
-        local = datetime(*(int(text[a:b]) for a, b in _TIME_FIELDS))
+        year, month, day, hour, minute, second = (int(text[a:b]) for a, b in _TIME_FIELDS)
+        local = datetime(year, month, day, hour, minute, second)
     except ValueError:
         raise HandParseError(f"unreadable starttime {text!r}", element.line) from None
     b.started_at = to_utc(local, "ET")  # Merge's server clock: FPDB-3 reads it as ET too
