@@ -48,6 +48,7 @@ _RESTART_CODES: Final = frozenset(
     }
 )
 _END_TAG: Final = b"</"
+FEED_SIZE: Final = 1 << 14
 _WRAP_START: Final = b"<studdraw-hand>"
 _WRAP_END: Final = b"</studdraw-hand>"
 _END_TAGS: Final = re.compile(rb"(?:\s*</[^<>]+>)*\s*")
@@ -66,9 +67,9 @@ class XmlSink:
     def attach(self, reader: XmlReader) -> None:
         self.reader = reader
 
-    def start(self, tag: str, attributes: list[str], offset: int, line: int) -> None:
+    def start(self, tag: str, attributes: list[str], offset: int, line: int) -> bool | None:
         """An element starts at `offset` (its `<`), on `line`; `attributes` alternate names
-        and values."""
+        and values. True: nothing inside the element is needed, only its end."""
 
     def end(self, tag: str, offset: int, line: int) -> None:
         """An element ends: `offset` is its end tag's `<`, or the end of an empty-element tag."""
@@ -95,27 +96,46 @@ class _Target:
     """Expat's element handlers: forward each event with the parser's current position.
 
     They are set on the defused expat parser directly (ElementTree's own handlers would build a
-    tree nobody reads, at twice the cost); defusedxml's refusing handlers stay in place."""
+    tree nobody reads, at twice the cost); defusedxml's refusing handlers stay in place. When
+    the sink's `start` answers True it needs nothing inside that element but its end: the
+    handlers are then switched off until the element's end tag (hands do not nest), which
+    halves the cost of splitting a file into hands."""
 
-    __slots__ = ("base", "expat", "first_line", "sink")
+    __slots__ = ("base", "expat", "first_line", "sink", "skipping")
 
     def __init__(self, sink: XmlSink, base: int, first_line: int, expat: Any) -> None:
         self.sink = sink
         self.base = base
         self.first_line = first_line
         self.expat = expat
+        self.skipping: str | None = None
+        self._listen()
+
+    def _listen(self) -> None:
+        expat = self.expat
         expat.StartElementHandler = self.start
         expat.EndElementHandler = self.end
-        expat.CharacterDataHandler = sink.data
+        expat.CharacterDataHandler = self.sink.data
 
     def start(self, tag: str, attributes: list[str]) -> None:
         expat = self.expat
-        self.sink.start(
+        skip = self.sink.start(
             tag,
             attributes,
             self.base + expat.CurrentByteIndex,
             self.first_line + expat.CurrentLineNumber - 1,
         )
+        if skip:
+            self.skipping = tag
+            expat.StartElementHandler = None
+            expat.CharacterDataHandler = None
+            expat.EndElementHandler = self.end_skipped
+
+    def end_skipped(self, tag: str) -> None:
+        if tag == self.skipping:
+            self.skipping = None
+            self._listen()
+            self.end(tag)
 
     def end(self, tag: str) -> None:
         expat = self.expat
@@ -188,16 +208,18 @@ class XmlReader:
             self.buffer_base = keep
 
     def _run(self) -> None:
+        """Feed what is buffered in pieces of FEED_SIZE: a file of many small documents
+        (Merge) restarts a parser at every one, and each restart re-feeds from there."""
         while not self.stopped:
             if self.skipping and not self._resync():
                 return
-            data = self.buffer[self.fed_end - self.buffer_base :]
+            start = self.fed_end - self.buffer_base
+            data = self.buffer[start : start + FEED_SIZE]
             if not data:
                 return
             self.fed_end += len(data)
             try:
                 self.parser.feed(data)
-                return
             except ParseError as error:
                 self._failed(error)
             except DefusedXmlException as error:
@@ -289,22 +311,22 @@ class HandCutter(XmlSink):
         self.fields: list[tuple[str, str]] = []
         self.ready: list[HandText] = []
 
-    def start(self, tag: str, attributes: list[str], offset: int, line: int) -> None:
+    def start(self, tag: str, attributes: list[str], offset: int, line: int) -> bool:
         self.depth += 1
         self.last = offset
         context = self.context_open
         if context is not None:
             if self.depth == context.depth + 1 and tag in self.room.context_fields:
                 self.field = tag
-            return
-        if self.hand is not None:
-            return
+            return False
         if tag == self.room.hand_tag:
             self.hand = _Open(tag, offset, line, self.depth)
-        elif tag in self.room.context_tags:
+            return True  # read whole later: only its end is needed now
+        if tag in self.room.context_tags:
             self.context_open = _Open(tag, offset, line, self.depth)
             self.context_attributes = attributes
             self.fields = []
+        return False
 
     def data(self, text: str) -> None:
         if self.field is not None:
@@ -410,13 +432,14 @@ class _TreeBuilder(XmlSink):
         self.stack: list[Node] = []
         self.roots: list[Node] = []
 
-    def start(self, tag: str, attributes: list[str], offset: int, line: int) -> None:
+    def start(self, tag: str, attributes: list[str], offset: int, line: int) -> bool:
         node = Node(tag, dict(zip(attributes[::2], attributes[1::2], strict=True)), line)
         if self.stack:
             self.stack[-1].children.append(node)
         else:
             self.roots.append(node)
         self.stack.append(node)
+        return False
 
     def end(self, tag: str, offset: int, line: int) -> None:
         self.stack.pop()
