@@ -31,7 +31,7 @@ from xml.sax.saxutils import escape, quoteattr
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import DefusedXMLParser
 
-from studdraw.parsers.dialects.base import HandBuilder, HandParseError, Room
+from studdraw.parsers.dialects.base import HAND_ID_SPAN, HandBuilder, HandParseError, Room
 from studdraw.parsers.files import CHUNK_SIZE, Encoding
 from studdraw.parsers.model import (
     HandText,
@@ -55,6 +55,8 @@ _END_TAGS: Final = re.compile(rb"(?:\s*</[^<>]+>)*\s*")
 """What may follow the last hand after reading resumed: the end tags of its containers."""
 REFUSED: Final = "refused XML: DTDs, entity declarations and external entities are not read"
 _REFUSED_HEAD: Final = 1 << 16
+_PROLOG_SIZE: Final = 1 << 12
+"""How much of a refused document's start each of its hands carries (its DTD begins there)."""
 _DECLARED_ENCODING: Final = re.compile(rb"""<\?xml[^>]*encoding=["']([\w.\-]+)["']""")
 
 
@@ -81,7 +83,12 @@ class XmlSink:
         """The XML is malformed at `offset`; reading resumes at the next hand start tag."""
 
     def refused(self, error: DefusedXmlException, offset: int, line: int) -> None:
-        """The document starting at `offset` declares a DTD or entities: nothing more is read."""
+        """The document starting at `offset` declares a DTD or entities: nothing more is
+        parsed (the reader then only cuts the raw hands, see `refused_hand`)."""
+
+    def refused_hand(self, prolog: bytes, raw: bytes, offset: int, line: int) -> None:
+        """A hand of a refused file, raw (from its start tag to the next one), with the start
+        of the refused document (its DTD); `raw` is empty when the file shows no hand."""
 
     def keep_from(self) -> int:
         """The oldest absolute offset whose bytes the sink may still cut."""
@@ -165,6 +172,11 @@ class XmlReader:
         self.doc_line = 1  # the line of doc_base
         self.skipping = False  # after an XML error: looking for the next hand start tag
         self.stopped = False
+        self.refusing = False  # a DTD or entity was refused: hands are only cut, raw
+        self.prolog: bytes | None = None  # the refused document's start
+        self.refused_hands = 0
+        self.piece: tuple[int, int] | None = None  # the refused file's hand being cut
+        self.refused_at = (0, first_line)  # where the refused document starts
         self.parser = self._new_parser(0, first_line)
 
     def _new_parser(self, base: int, line: int) -> DefusedXMLParser:
@@ -190,11 +202,16 @@ class XmlReader:
         return self.buffer_base + len(self.buffer) if found < 0 else self.buffer_base + found
 
     def feed(self, chunk: bytes) -> None:
+        if self.refusing:
+            self.buffer += chunk
+            self._cut_refused(final=False)
+            return
         if self.stopped:
             return
         self.buffer += chunk
         self._run()
-        self._trim()
+        if not self.refusing:
+            self._trim()
 
     def _trim(self) -> None:
         if self.skipping:  # keep a tail in which a hand start tag may begin
@@ -250,12 +267,60 @@ class XmlReader:
         return True
 
     def _refuse(self, error: DefusedXmlException) -> None:
-        self.stopped = True
+        """Stop parsing; the rest of the file is only cut at hand start tags, raw, so every
+        hand is counted (and rejected with the refusal) and nothing is expanded."""
+        self.stopped = self.refusing = True
         self.sink.refused(error, self.doc_base, self.doc_line)
+        self.refused_at = (self.doc_base, self.doc_line)
+        self._cut_refused(final=False)
+
+    def _cut_refused(self, *, final: bool) -> None:
+        """Cut the refused file's hands out of what is buffered. Each carries the refused
+        document's start (`prolog`: up to the first hand, at most _PROLOG_SIZE bytes)."""
+        if self.prolog is None:
+            start = self.refused_at[0] - self.buffer_base
+            first = self.resync.search(self.buffer, start)
+            end = first.start() if first else len(self.buffer)
+            if first is None and not final and end - start < _PROLOG_SIZE:
+                return  # the prolog may go on in the next chunk
+            self.prolog = self.buffer[start : min(end, start + _PROLOG_SIZE)]
+        at = self.doc_base - self.buffer_base
+        for found in self.resync.finditer(self.buffer, at + (1 if self.piece else 0)):
+            self._end_piece(found.start())
+            self.piece = (self.buffer_base + found.start(), self.doc_line)
+            self.doc_base = self.buffer_base + found.start()
+        if final:
+            if self.piece is not None:
+                self._end_piece(len(self.buffer))
+            elif not self.refused_hands:
+                self.sink.refused_hand(self.prolog, b"", *self.refused_at)
+            return
+        keep = self.doc_base
+        if self.piece is None:  # before the first hand: keep a tail a start tag may begin in
+            keep = max(keep, self.buffer_base + len(self.buffer) - 256)
+            self.doc_line += self.raw(self.doc_base, keep).count(b"\n")
+            self.doc_base = keep
+        self.buffer = self.buffer[keep - self.buffer_base :]
+        self.buffer_base = keep
+
+    def _end_piece(self, end: int) -> None:
+        """Hand the refused file's current hand (up to buffer index `end`) to the sink."""
+        start = self.doc_base - self.buffer_base
+        raw = self.buffer[start:end]
+        self.doc_line += raw.count(b"\n")
+        if self.piece is None:
+            return
+        assert self.prolog is not None
+        self.sink.refused_hand(self.prolog, raw[:_REFUSED_HEAD], *self.piece)
+        self.refused_hands += 1
+        self.piece = None
 
     def close(self) -> None:
         """End of input. A document left open is an error, unless only whitespace and the end
         tags of containers are missing (an iPoker session cut after its last hand)."""
+        if self.refusing:
+            self._cut_refused(final=True)
+            return
         if self.stopped or self.skipping:
             return
         try:
@@ -267,6 +332,7 @@ class XmlReader:
                 self.sink.error(f"the file ends inside a hand ({error})", self.fed_end, line)
         except DefusedXmlException as error:
             self._refuse(error)
+            self._cut_refused(final=True)
 
 
 def read_xml(
@@ -374,9 +440,14 @@ class HandCutter(XmlSink):
         self.last = offset
 
     def refused(self, error: DefusedXmlException, offset: int, line: int) -> None:
-        assert self.reader is not None
-        raw = self.reader.raw(offset, min(self.reader.fed_end, offset + _REFUSED_HEAD))
-        self._emit(_Open("", offset, line, 0), self._decode(raw), with_context=False)
+        """A hand open when the refusal came is cut again, raw, with the rest of the file."""
+        self.hand = self.context_open = None
+
+    def refused_hand(self, prolog: bytes, raw: bytes, offset: int, line: int) -> None:
+        """The refused document's start first (parsing it again gives the reason), then the
+        hand: a hand text whose id `XmlRoom.hand_id` still finds."""
+        text = self._decode(prolog) + ("\n" + self._decode(raw) if raw else "")
+        self._emit(_Open("", offset, line, 0), text, with_context=False)
 
     def keep_from(self) -> int:
         opened = [e.offset for e in (self.hand, self.context_open) if e is not None]
@@ -493,6 +564,11 @@ class XmlRoom(Room):
     def sniff(self, head: str) -> bool:
         """XML rooms may put a whole session on one line: search the head, not its lines."""
         return self.hand_start.search(head) is not None
+
+    def hand_id(self, head: str) -> str | None:
+        """The id of the hand element, which a refused file's hands carry after its DTD."""
+        found = self.hand_id_pattern.search(head, 0, _PROLOG_SIZE + HAND_ID_SPAN)
+        return found.group("hand_id") if found else None
 
     def hand_texts(self, stream: BinaryIO, encoding: Encoding, path: str) -> Iterator[HandText]:
         stream.seek(0)

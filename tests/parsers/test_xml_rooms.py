@@ -203,23 +203,58 @@ EXTERNAL_ENTITY = """<?xml version="1.0"?>
 """
 
 
-@pytest.mark.parametrize(
-    ("text", "room"),
-    [
-        (BILLION_LAUGHS, "ipoker"),
-        (EXTERNAL_ENTITY, "ipoker"),
-        (EXTERNAL_ENTITY.replace("session", "ROOT").replace("game gamecode", "HISTORY ID"), "boss"),
-    ],
-)
-def test_dtds_and_entities_are_refused_unexpanded(text: str, room: str) -> None:
-    hands = hand_texts(room, text.encode())
-    assert len(hands) == 1
-    [hand] = hands
-    assert hand.text == text  # the raw file, nothing expanded or fetched
-    parsed = parse_hand(hand)
-    assert parsed.outcome is Outcome.ERROR
-    assert parsed.problem is not None and parsed.problem.message.startswith(REFUSED)
-    assert "lollol" not in repr(parsed) and "root:" not in repr(parsed)
+REFUSED_CASES = [
+    (BILLION_LAUGHS, "ipoker", ["7"]),
+    (EXTERNAL_ENTITY, "ipoker", ["8"]),
+    (
+        EXTERNAL_ENTITY.replace("session", "ROOT").replace("game gamecode", "HISTORY ID"),
+        "boss",
+        ["8"],
+    ),
+    (
+        BILLION_LAUGHS.replace('<game gamecode="7">', "<x>").replace("</game>", "</x>"),
+        "ipoker",
+        [None],
+    ),
+    (
+        BILLION_LAUGHS.replace(
+            "</session>", GAME.format(id=71) + "\n" + GAME.format(id=72) + "</session>"
+        ),
+        "ipoker",
+        ["7", "71", "72"],
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "room", "ids"), REFUSED_CASES)
+def test_dtds_and_entities_are_refused_unexpanded(
+    text: str, room: str, ids: list[str | None]
+) -> None:
+    """Every hand of a refused file is one reject with the reason; nothing is expanded or
+    fetched: each hand text is the file's own bytes (its DTD, then the hand, raw)."""
+    data = text.encode()
+    starts = [found.start() for found in re.finditer(HAND_TAGS[room], data)]
+    prolog = data[: starts[0] if starts else len(data)]
+    ends = [*starts[1:], len(data)] if starts else []
+    pieces = [data[a:b] for a, b in zip(starts, ends, strict=True)]
+    expected = [prolog + b"\n" + piece for piece in pieces] or [prolog]
+    hands = hand_texts(room, data)
+    assert [hand.text.encode() for hand in hands] == expected
+    assert [hand.source.offset for hand in hands] == (starts or [0])
+    assert [h.source.line for h in hands] == [data.count(b"\n", 0, at) + 1 for at in starts or [0]]
+    parsed = [parse_hand(hand) for hand in hands]
+    assert [p.site_hand_id for p in parsed] == ids
+    for result in parsed:
+        assert result.outcome is Outcome.ERROR
+        assert result.problem is not None and result.problem.message.startswith(REFUSED)
+        assert "lollol" not in repr(result) and "root:" not in repr(result)
+
+
+def test_a_refused_file_is_cut_the_same_in_tiny_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = REFUSED_CASES[-1][0].encode()
+    whole = hand_texts("ipoker", data)
+    monkeypatch.setattr(xml_room, "CHUNK_SIZE", 5)
+    assert hand_texts("ipoker", data) == whole
 
 
 def test_xml_files_are_sniffed_from_their_first_bytes_even_on_one_line() -> None:
