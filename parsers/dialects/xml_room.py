@@ -2,7 +2,8 @@
 
 Files are read with defusedxml's expat parser, fed in 1 MiB chunks; only the hand element being
 read is kept, so a 1 GB export never sits in memory. DTDs, entity declarations and external
-entities are refused (defusedxml raises before anything is expanded).
+entities are refused (defusedxml raises before anything is expanded); the rest of such a file is
+only cut at hand start tags, raw, so each hand is a reject with that reason.
 
 Exports are not always one well-formed document: Merge writes a `<description>` and then one
 `<game>` after another with no root; iPoker sessions may be concatenated or cut short. The reader
@@ -33,19 +34,14 @@ from defusedxml.ElementTree import DefusedXMLParser
 
 from studdraw.parsers.dialects.base import HAND_ID_SPAN, HandBuilder, HandParseError, Room
 from studdraw.parsers.files import CHUNK_SIZE, Encoding
-from studdraw.parsers.model import (
-    HandText,
-    Outcome,
-    ParsedHand,
-    ParseProblem,
-    SourceRef,
-)
+from studdraw.parsers.model import HandText, Outcome, ParsedHand, ParseProblem, SourceRef
 
 _RESTART_CODES: Final = frozenset(
-    {
-        expat_errors.codes[expat_errors.XML_ERROR_JUNK_AFTER_DOC_ELEMENT],
-        expat_errors.codes[expat_errors.XML_ERROR_MISPLACED_XML_PI],
-    }
+    expat_errors.codes[name]
+    for name in (
+        expat_errors.XML_ERROR_JUNK_AFTER_DOC_ELEMENT,
+        expat_errors.XML_ERROR_MISPLACED_XML_PI,
+    )
 )
 _END_TAG: Final = b"</"
 FEED_SIZE: Final = 1 << 14
