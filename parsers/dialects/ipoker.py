@@ -111,10 +111,10 @@ def _read_game(label: str, session: Node, b: HandBuilder) -> None:
     else:
         b.currency = session.child_text("currency") or "USD"
     if found["small"] and found["big"]:
-        b.small_bet = b.money(found["small"], session.line)
-        b.big_bet = b.money(found["big"], session.line)
+        b.small_bet = _money(b, found["small"], session.line)
+        b.big_bet = _money(b, found["big"], session.line)
     if found["ante"]:
-        b.ante = b.money(found["ante"], session.line)
+        b.ante = _money(b, found["ante"], session.line)
 
 
 def _read_time(header: Node, b: HandBuilder) -> None:
@@ -139,7 +139,7 @@ def _read_tournament(session: Node, b: HandBuilder) -> None:
     currency = session.child_text("currency")
     if found:
         try:
-            buy_in, fee = parse_amount(found["buy_in"], 100), parse_amount(found["fee"], 100)
+            buy_in, fee = _amount(found["buy_in"], 100), _amount(found["fee"], 100)
         except ValueError as error:
             raise HandParseError(str(error), session.line) from None
     b.tournament = Tournament(code, buy_in, fee, currency)
@@ -154,7 +154,7 @@ def _read_players(header: Node, b: HandBuilder) -> dict[str, Node]:
             b.max_seats = len(listed.children) if listed is not None else None
             continue
         players[name] = node
-        b.seat(int(node.get("seat")), name, b.money(node.get("chips"), node.line))
+        b.seat(int(node.get("seat")), name, _money(b, node.get("chips"), node.line))
     return players
 
 
@@ -183,6 +183,23 @@ def _read_rounds(element: Node, b: HandBuilder) -> None:
                 raise HandParseError(f"unknown element <{node.tag}> in a round", node.line)
         for node in sorted(actions, key=lambda action: int(action.get("no"))):
             _act(node, street, b)
+
+
+_DECIMAL_COMMA: Final = re.compile(r".*\d,\d{2}\D*")
+"""Amounts like "€0,10" or "1.234,50": a comma before the last two digits is the decimal mark
+("1,440" chips and "$1,234.50" keep the comma as the thousands separator)."""
+
+
+def _amount(text: str, scale: int) -> int:
+    mark = "," if _DECIMAL_COMMA.fullmatch(text) else "."
+    return parse_amount(text, scale, mark)
+
+
+def _money(b: HandBuilder, text: str, line: int) -> int:
+    try:
+        return _amount(text, b.scale)
+    except ValueError as error:
+        raise HandParseError(str(error), line) from None
 
 
 @functools.lru_cache(maxsize=4096)
@@ -215,7 +232,7 @@ def _deal(node: Node, street: int, b: HandBuilder) -> None:
 def _act(node: Node, street: int, b: HandBuilder) -> None:
     player, line = node.get("player"), node.line
     kind = int(node.get("type"))
-    amount = b.money(node.get("sum") or "0", line)
+    amount = _money(b, node.get("sum") or "0", line)
     if kind == ANTE:
         b.add(EventKind.ANTE, line, player, amount=amount)
     elif kind == BRING_IN:
@@ -288,7 +305,7 @@ def _settle(players: dict[str, Node], b: HandBuilder) -> None:
     wins: dict[str, int] = {}
     for name, node in players.items():
         _check_bet(node, put_in.get(name, 0), b)
-        wins[name] = b.money(node.get("win") or "0", node.line)
+        wins[name] = _money(b, node.get("win") or "0", node.line)
     stacks = {seat.player: seat.stack for seat in b.seats}
     all_in = {name for name in live if put_in[name] >= stacks.get(name, 0)}
     for name, pot, amount in split_wins(put_in, live, all_in, wins):
@@ -302,7 +319,7 @@ def _settle(players: dict[str, Node], b: HandBuilder) -> None:
 def _check_bet(node: Node, put_in: int, b: HandBuilder) -> None:
     """`<player bet>` is all the player put in, uncalled chips included; when the player raised
     with type 23, iPoker counts the ante twice in it (an export defect, noted, never trusted)."""
-    bet = b.money(node.get("bet") or "0", node.line)
+    bet = _money(b, node.get("bet") or "0", node.line)
     if bet == put_in:
         return
     name = node.get("name")

@@ -8,6 +8,7 @@ hi/lo, euros, all-in and raise-by types, other games).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -16,7 +17,7 @@ import pytest
 from studdraw.parsers.model import EventKind, Game, Outcome, Structure, Tournament
 from studdraw.pipeline.rules import replay
 from tests.conftest import parse_record, parse_text
-from tests.parsers.records import actions, corpus_hand, net_results, of_kind
+from tests.parsers.records import actions, comparable, corpus_hand, net_results, of_kind
 
 CASH = ("cash", "iPoker", "Stud", "7-StudL-USD-0.05-0.10-201009.txt")
 TOUR = ("tour", "iPoker", "Stud", "7-StudHi-USD-STT-5-201103.txt")
@@ -264,3 +265,12 @@ def test_a_bet_attribute_that_does_not_add_up_is_an_error() -> None:
     assert parsed.problem is not None and "Ann's bet 50 is not the 30 put in" in (
         parsed.problem.message
     )
+
+
+def test_decimal_commas_read_as_the_same_money() -> None:
+    """Some iPoker skins print "€0,10"; a comma before the last two digits is the decimal
+    mark, while "1,440" chips keep it as the thousands separator (see the tournament cases)."""
+    dotted = hand()
+    comma = re.sub(r"(€\d+)\.(\d\d)", r"\1,\2", dotted)
+    assert comma != dotted and "€0,28" in comma
+    assert comparable(parse_record(comma, "ipoker")) == comparable(parse_record(dotted, "ipoker"))
