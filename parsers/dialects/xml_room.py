@@ -75,8 +75,14 @@ class XmlSink:
     def data(self, text: str) -> None:
         """Character data of the innermost open element."""
 
-    def error(self, message: str, offset: int, line: int) -> None:
-        """The XML is malformed at `offset`; reading resumes at the next hand start tag."""
+    def error(self, message: str, offset: int, line: int) -> tuple[int, int] | None:
+        """The XML is malformed at `offset`; reading resumes at the next hand start tag. The
+        answer is where the broken text the reader then hands to `broken` starts (and its
+        line), or None for no such text."""
+        return None
+
+    def broken(self, raw: bytes, offset: int, line: int) -> None:
+        """The raw bytes from where `error` said up to the next hand start tag (or the end)."""
 
     def refused(self, error: DefusedXmlException, offset: int, line: int) -> None:
         """The document starting at `offset` declares a DTD or entities: nothing more is
@@ -173,6 +179,7 @@ class XmlReader:
         self.refused_hands = 0
         self.piece: tuple[int, int] | None = None  # the refused file's hand being cut
         self.refused_at = (0, first_line)  # where the refused document starts
+        self.broken: tuple[int, int, bytearray] | None = None  # a text cut by an XML error
         self.parser = self._new_parser(0, first_line)
 
     def _new_parser(self, base: int, line: int) -> DefusedXMLParser:
@@ -192,11 +199,6 @@ class XmlReader:
             return self.buffer.index(b">", at) + 1 + self.buffer_base
         return offset
 
-    def line_end(self, offset: int) -> int:
-        """The offset of the end of the line holding `offset` (or of what was read so far)."""
-        found = self.buffer.find(b"\n", offset - self.buffer_base)
-        return self.buffer_base + len(self.buffer) if found < 0 else self.buffer_base + found
-
     def feed(self, chunk: bytes) -> None:
         if self.refusing:
             self.buffer += chunk
@@ -212,6 +214,7 @@ class XmlReader:
     def _trim(self) -> None:
         if self.skipping:  # keep a tail in which a hand start tag may begin
             keep = max(self.doc_base, self.buffer_base + len(self.buffer) - 256)
+            self._collect(self.raw(self.doc_base, keep))
             self.doc_line += self.raw(self.doc_base, keep).count(b"\n")
             self.doc_base = keep
         else:
@@ -247,9 +250,25 @@ class XmlReader:
         if error.code in _RESTART_CODES:  # the next document of a fragment or concatenated file
             self.parser = self._new_parser(offset, line)
             return
-        self.sink.error(str(error), offset, line)
+        self._break(str(error), offset, line)
         self.skipping = True
         self.doc_base, self.doc_line, self.fed_end = offset, line, offset
+
+    def _break(self, message: str, offset: int, line: int) -> None:
+        piece = self.sink.error(message, offset, line)
+        if piece is not None:
+            self.broken = (*piece, bytearray(self.raw(piece[0], offset)[:_REFUSED_HEAD]))
+
+    def _collect(self, raw: bytes) -> None:
+        if self.broken is not None:
+            kept = self.broken[2]
+            kept += raw[: max(_REFUSED_HEAD - len(kept), 0)]
+
+    def _hand_over(self) -> None:
+        if self.broken is not None:
+            offset, line, raw = self.broken
+            self.broken = None
+            self.sink.broken(bytes(raw), offset, line)
 
     def _resync(self) -> bool:
         """Skip to the next hand start tag after the error; False while none is buffered."""
@@ -258,6 +277,8 @@ class XmlReader:
         if found is None:
             return False
         line = self.doc_line + self.buffer[at : found.start()].count(b"\n")
+        self._collect(self.buffer[at : found.start()])
+        self._hand_over()
         self.skipping = False
         self.parser = self._new_parser(self.buffer_base + found.start(), line)
         return True
@@ -317,6 +338,9 @@ class XmlReader:
         if self.refusing:
             self._cut_refused(final=True)
             return
+        if self.skipping:
+            self._collect(self.buffer[self.doc_base - self.buffer_base :])
+            self._hand_over()
         if self.stopped or self.skipping:
             return
         try:
@@ -325,7 +349,8 @@ class XmlReader:
             if self.sink.open_hand():
                 expat = self.parser.parser
                 line = self.doc_line + expat.ErrorLineNumber - 1
-                self.sink.error(f"the file ends inside a hand ({error})", self.fed_end, line)
+                self._break(f"the file ends inside a hand ({error})", self.fed_end, line)
+                self._hand_over()
         except DefusedXmlException as error:
             self._refuse(error)
             self._cut_refused(final=True)
@@ -370,6 +395,7 @@ class HandCutter(XmlSink):
         self.context: dict[str, str] = {}
         self.context_attributes: list[str] = []
         self.field: str | None = None  # the context field whose text is being read
+        self.broken_hand = False
         self.fields: list[tuple[str, str]] = []
         self.ready: list[HandText] = []
 
@@ -423,17 +449,18 @@ class HandCutter(XmlSink):
         body = "".join(f"<{name}>{escape(text.strip())}</{name}>" for name, text in texts.items())
         return f"<{tag}{attributes}>{body}</{tag}>"
 
-    def error(self, message: str, offset: int, line: int) -> None:
-        """The hand the error falls in ends with the error's line, raw, for the room to reject;
-        an error outside hands becomes a text of its own (so nothing is skipped unseen), unless
-        it is only end tags whose start tags were before the point where reading resumed."""
-        assert self.reader is not None
+    def error(self, message: str, offset: int, line: int) -> tuple[int, int]:
+        """The hand the error falls in runs, raw, to the next hand start tag, for the room to
+        reject; an error outside hands makes a text of its own (nothing is skipped unseen)."""
         hand, self.hand, self.context_open, self.depth = self.hand, None, None, 0
-        start = hand or _Open("", offset, line, 0)
-        raw = self.reader.raw(start.offset, max(self.reader.line_end(offset), offset))
-        if hand is not None or not _END_TAGS.fullmatch(raw):
-            self._emit(start, self._decode(raw), with_context=False)
+        self.broken_hand = hand is not None
         self.last = offset
+        return (hand.offset, hand.line) if hand is not None else (offset, line)
+
+    def broken(self, raw: bytes, offset: int, line: int) -> None:
+        """Only end tags, whose start tags came before reading resumed, are not a text."""
+        if self.broken_hand or not _END_TAGS.fullmatch(raw):
+            self._emit(_Open("", offset, line, 0), self._decode(raw), with_context=False)
 
     def refused(self, error: DefusedXmlException, offset: int, line: int) -> None:
         """A hand open when the refusal came is cut again, raw, with the rest of the file."""
@@ -515,7 +542,7 @@ class _TreeBuilder(XmlSink):
         if self.stack:
             self.stack[-1].text += text
 
-    def error(self, message: str, offset: int, line: int) -> None:
+    def error(self, message: str, offset: int, line: int) -> tuple[int, int]:
         raise HandParseError(f"malformed XML: {message}", line)
 
     def refused(self, error: DefusedXmlException, offset: int, line: int) -> None:

@@ -10,6 +10,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from studdraw.parsers.dialects import BY_NAME, sniff, xml_room
 from studdraw.parsers.dialects.xml_room import REFUSED
@@ -288,3 +290,33 @@ def test_sniffing_claims_exactly_the_xml_rooms_files() -> None:
         )
         claimed = room.name if room is not None and room.name in ROOM_FOLDERS else None
         assert claimed == owner, path
+
+
+MERGE_FILE = (
+    '<description type="Razz" stakes="Limit $0.50/$1"/>\n'
+    '<game id="1-{n}" starttime="20120710120000" numholecards="7" gametype="47" '
+    'realmoney="true" data="20120710|T|1|1-{n}|false"><players dealer="1"/></game>\n'
+)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(chunk=st.integers(min_value=1, max_value=80), broken=st.integers(min_value=0, max_value=5))
+def test_any_chunking_cuts_the_same_hands(
+    monkeypatch: pytest.MonkeyPatch, chunk: int, broken: int
+) -> None:
+    """Whatever the chunk size, and with one hand made malformed, the hand texts are those of a
+    single read: every hand element is one hand text, in order."""
+    games = [GAME.format(id=n) for n in range(6)]
+    games[broken] = games[broken].replace('<round no="1"/>', "<round no=1/>")
+    ipoker = session(*games)
+    merge = "".join(MERGE_FILE.format(n=n) for n in range(6)).encode()
+    monkeypatch.setattr(xml_room, "CHUNK_SIZE", 1 << 20)
+    expected = {
+        room: hand_texts(room, data) for room, data in (("ipoker", ipoker), ("merge", merge))
+    }
+    assert [len(texts) for texts in expected.values()] == [6, 6]
+    monkeypatch.setattr(xml_room, "CHUNK_SIZE", chunk)
+    assert hand_texts("ipoker", ipoker) == expected["ipoker"]
+    assert hand_texts("merge", merge) == expected["merge"]
