@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from studdraw.parsers.dialects import BY_NAME, sniff, xml_room
+from studdraw.parsers.dialects import BY_NAME, sniff, xml_reader
 from studdraw.parsers.dialects.xml_room import REFUSED
 from studdraw.parsers.files import detect_encoding, discover_files
 from studdraw.parsers.model import HandText, Outcome, ParsedHand
@@ -150,7 +150,7 @@ def test_chunk_boundaries_change_nothing(monkeypatch: pytest.MonkeyPatch) -> Non
     7-byte chunks gives the same hand texts as one chunk."""
     data = session(*(GAME.format(id=n) for n in range(20)))
     whole = hand_texts("ipoker", data)
-    monkeypatch.setattr(xml_room, "CHUNK_SIZE", 7)
+    monkeypatch.setattr(xml_reader, "CHUNK_SIZE", 7)
     assert hand_texts("ipoker", data) == whole
     assert len(whole) == 20
 
@@ -255,7 +255,7 @@ def test_dtds_and_entities_are_refused_unexpanded(
 def test_a_refused_file_is_cut_the_same_in_tiny_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     data = REFUSED_CASES[-1][0].encode()
     whole = hand_texts("ipoker", data)
-    monkeypatch.setattr(xml_room, "CHUNK_SIZE", 5)
+    monkeypatch.setattr(xml_reader, "CHUNK_SIZE", 5)
     assert hand_texts("ipoker", data) == whole
 
 
@@ -312,11 +312,11 @@ def test_any_chunking_cuts_the_same_hands(
     games[broken] = games[broken].replace('<round no="1"/>', "<round no=1/>")
     ipoker = session(*games)
     merge = "".join(MERGE_FILE.format(n=n) for n in range(6)).encode()
-    monkeypatch.setattr(xml_room, "CHUNK_SIZE", 1 << 20)
+    monkeypatch.setattr(xml_reader, "CHUNK_SIZE", 1 << 20)
     expected = {
         room: hand_texts(room, data) for room, data in (("ipoker", ipoker), ("merge", merge))
     }
     assert [len(texts) for texts in expected.values()] == [6, 6]
-    monkeypatch.setattr(xml_room, "CHUNK_SIZE", chunk)
+    monkeypatch.setattr(xml_reader, "CHUNK_SIZE", chunk)
     assert hand_texts("ipoker", ipoker) == expected["ipoker"]
     assert hand_texts("merge", merge) == expected["merge"]
