@@ -66,12 +66,9 @@ class IPoker(XmlRoom):
         {"gametype", "tablename", "currency", "nickname", "tournamentname", "tournamentcode"}
         | {"buyin"}
     )
-    hand_start = re.compile(r'[ \t]*<game gamecode="|.*<session sessioncode="')
+    hand_start = re.compile(r'<session sessioncode="|<game gamecode="')
     hand_id_pattern = re.compile(r'<game gamecode="(?P<hand_id>\d+)"')
     resync = re.compile(rb"<game[\s>]")
-
-    def sniff(self, head: str) -> bool:
-        return "<session sessioncode=" in head or '<game gamecode="' in head
 
     def build(self, element: Node, context: dict[str, Node], b: HandBuilder) -> None:
         session = context.get("general")
@@ -105,8 +102,7 @@ def _read_game(label: str, session: Node, b: HandBuilder) -> None:
         )
     b.game = game
     b.structure = STRUCTURES[found["limit"]]
-    tournament = session.find("tournamentname") is not None or session.find("tournamentcode")
-    if tournament:
+    if any(session.find(tag) is not None for tag in ("tournamentname", "tournamentcode")):
         b.currency, b.scale = "CHIPS", 1
     else:
         b.currency = session.child_text("currency") or "USD"
@@ -148,10 +144,12 @@ def _read_tournament(session: Node, b: HandBuilder) -> None:
 def _read_players(header: Node, b: HandBuilder) -> dict[str, Node]:
     players: dict[str, Node] = {}
     listed = header.find("players")
-    for node in listed.children if listed is not None else ():
+    if listed is None:
+        raise HandParseError("<game> without <players>", header.line)
+    for node in listed.children:
         name = node.get("name")
-        if not name:  # an empty seat
-            b.max_seats = len(listed.children) if listed is not None else None
+        if not name:  # an empty seat: the export lists the whole table
+            b.max_seats = len(listed.children)
             continue
         players[name] = node
         b.seat(int(node.get("seat")), name, _money(b, node.get("chips"), node.line))
