@@ -21,6 +21,7 @@ from typing import Final
 
 from studdraw.parsers.model import Game, HandRecord, Seat, SourceRef, Structure
 from studdraw.parsers.render.fulltilt import fulltilt_can_render, render_fulltilt
+from studdraw.parsers.render.ipoker import ipoker_can_render, render_ipoker
 from studdraw.parsers.render.pokerstars import render_pokerstars
 from studdraw.pipeline.rules import random_hand
 from studdraw.pipeline.rules.house import house_rules_for
@@ -28,10 +29,14 @@ from studdraw.pipeline.rules.house import house_rules_for
 RENDERERS: Final[dict[str, Callable[[HandRecord, str | None], str]]] = {
     "pokerstars": render_pokerstars,
     "fulltilt": render_fulltilt,
+    "ipoker": render_ipoker,
 }
-CAN_RENDER: Final[dict[str, Callable[[HandRecord], bool]]] = {"fulltilt": fulltilt_can_render}
+CAN_RENDER: Final[dict[str, Callable[[HandRecord], bool]]] = {
+    "fulltilt": fulltilt_can_render,
+    "ipoker": ipoker_can_render,
+}
 """Rooms whose format cannot express every legal hand; such hands are dealt again."""
-FIRST_HAND_ID: Final = {"pokerstars": "24", "fulltilt": "41"}  # room id prefixes
+FIRST_HAND_ID: Final = {"pokerstars": "24", "fulltilt": "41", "ipoker": "53"}  # room id prefixes
 NAME_POOL: Final = (
     "AceOfClubs",
     "BringInBob",

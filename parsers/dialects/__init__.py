@@ -6,9 +6,12 @@ Order matters only for sniffing: the first room whose `sniff` accepts a file's h
 from __future__ import annotations
 
 from studdraw.parsers.dialects.base import Room
+from studdraw.parsers.dialects.boss import Boss
 from studdraw.parsers.dialects.bovada import Bovada
 from studdraw.parsers.dialects.everleaf import Everleaf
 from studdraw.parsers.dialects.fulltilt import FullTilt
+from studdraw.parsers.dialects.ipoker import IPoker
+from studdraw.parsers.dialects.merge import Merge
 from studdraw.parsers.dialects.partypoker import PartyPoker
 from studdraw.parsers.dialects.pokerstars import PokerStars
 from studdraw.parsers.dialects.recognised import RECOGNISED_ROOMS
@@ -23,6 +26,9 @@ ROOMS: tuple[Room, ...] = (
     Bovada(),
     FullTilt(),
     Winamax(),
+    IPoker(),
+    Merge(),
+    Boss(),
     *RECOGNISED_ROOMS,
 )
 BY_NAME: dict[str, Room] = {room.name: room for room in ROOMS}

@@ -33,13 +33,6 @@ class RecognisedRoom(Room):
 
 RECOGNISED_ROOMS: tuple[RecognisedRoom, ...] = (
     RecognisedRoom("absolute", "Absolute Poker", r"Stage #\d+:", r"Stage #(?P<hand_id>\d+)"),
-    RecognisedRoom("boss", "Boss Media", r"[ \t]*<HISTORY ID=", r'<HISTORY ID="(?P<hand_id>\d+)"'),
-    RecognisedRoom(
-        "ipoker", "iPoker", r"[ \t]*<game gamecode=", r'<game gamecode="(?P<hand_id>\d+)"'
-    ),
-    RecognisedRoom(
-        "merge", "Merge Gaming", r"[ \t]*<description type=", r'<game id="(?P<hand_id>[\d-]+)"'
-    ),
     RecognisedRoom(
         "kingsclub",
         "KingsClub",

@@ -1,0 +1,299 @@
+"""What the XML rooms (iPoker, Merge, Boss Media) share: hand texts cut from a file, read back
+into element trees with file lines, and the `XmlRoom` base (the byte reader is xml_reader.py).
+
+A hand text is the raw hand element as cut from the file (byte offset and line of its start tag)
+followed by the context elements its room needs to read it alone (iPoker's session `<general>`,
+Merge's `<description>`), rewritten with only the fields the room reads, so a worker parses any
+hand text without the file and a re-exported session gives its hands the same texts. A hand
+broken by an XML error, or cut from a refused file, is a text the room rejects with the reason.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import BinaryIO, ClassVar, Final
+from xml.sax.saxutils import escape, quoteattr
+
+from defusedxml import DefusedXmlException
+
+from studdraw.parsers.dialects.base import HAND_ID_SPAN, HandBuilder, HandParseError, Room
+from studdraw.parsers.dialects.xml_reader import (
+    PROLOG_SIZE,
+    XmlReader,
+    XmlSink,
+    read_xml,
+)
+from studdraw.parsers.files import Encoding
+from studdraw.parsers.model import HandText, Outcome, ParsedHand, ParseProblem, SourceRef
+
+_WRAP_START: Final = b"<studdraw-hand>"
+_WRAP_END: Final = b"</studdraw-hand>"
+_END_TAGS: Final = re.compile(rb"(?:\s*</[^<>]+>)*\s*")
+"""What may follow the last hand after reading resumed: the end tags of its containers."""
+REFUSED: Final = "refused XML: DTDs, entity declarations and external entities are not read"
+_DECLARED_ENCODING: Final = re.compile(rb"""<\?xml[^>]*encoding=["']([\w.\-]+)["']""")
+
+
+# --- splitting a file into hand texts -------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Open:
+    tag: str
+    offset: int
+    line: int
+    depth: int
+
+
+class HandCutter(XmlSink):
+    """Cuts hand elements, with the context elements their room needs, out of a file."""
+
+    def __init__(self, room: XmlRoom, path: str, text_encoding: str) -> None:
+        self.room = room
+        self.path = path
+        self.text_encoding = text_encoding
+        self.depth = 0
+        self.last = 0
+        self.hand: _Open | None = None
+        self.context_open: _Open | None = None
+        self.context: dict[str, str] = {}
+        self.context_attributes: list[str] = []
+        self.field: str | None = None  # the context field whose text is being read
+        self.broken_hand = False
+        self.fields: list[tuple[str, str]] = []
+        self.ready: list[HandText] = []
+
+    def start(self, tag: str, attributes: list[str], offset: int, line: int) -> bool:
+        self.depth += 1
+        self.last = offset
+        context = self.context_open
+        if context is not None:
+            if self.depth == context.depth + 1 and tag in self.room.context_fields:
+                self.field = tag
+            return False
+        if tag == self.room.hand_tag:
+            self.hand = _Open(tag, offset, line, self.depth)
+            return True  # read whole later: only its end is needed now
+        if tag in self.room.context_tags:
+            self.context_open = _Open(tag, offset, line, self.depth)
+            self.context_attributes = attributes
+            self.fields = []
+        return False
+
+    def data(self, text: str) -> None:
+        if self.field is not None:
+            self.fields.append((self.field, text))
+
+    def end(self, tag: str, offset: int, line: int) -> None:
+        assert self.reader is not None
+        self.last = offset
+        hand, context = self.hand, self.context_open
+        if hand is not None and hand.depth == self.depth:
+            raw = self.reader.raw(hand.offset, self.reader.element_end(offset))
+            self._emit(hand, self._decode(raw), with_context=True)
+            self.hand = None
+        elif context is not None and context.depth == self.depth:
+            self.context[tag] = self._canonical(tag)
+            self.context_open = None
+        self.field = None
+        self.depth -= 1
+
+    def _canonical(self, tag: str) -> str:
+        """A context element rewritten with its attributes and the fields the room reads only:
+        a session file exported again as it grows (duration, counts and totals change) gives
+        its hands the same texts, so the store recognises them."""
+        pairs = self.context_attributes
+        attributes = "".join(
+            f" {name}={quoteattr(value)}"
+            for name, value in zip(pairs[::2], pairs[1::2], strict=True)
+        )
+        texts: dict[str, str] = {}
+        for name, text in self.fields:
+            texts[name] = texts.get(name, "") + text
+        body = "".join(f"<{name}>{escape(text.strip())}</{name}>" for name, text in texts.items())
+        return f"<{tag}{attributes}>{body}</{tag}>"
+
+    def error(self, message: str, offset: int, line: int) -> tuple[int, int]:
+        """The hand the error falls in runs, raw, to the next hand start tag, for the room to
+        reject; an error outside hands makes a text of its own (nothing is skipped unseen)."""
+        hand, self.hand, self.context_open, self.depth = self.hand, None, None, 0
+        self.broken_hand = hand is not None
+        self.last = offset
+        return (hand.offset, hand.line) if hand is not None else (offset, line)
+
+    def broken(self, raw: bytes, offset: int, line: int) -> None:
+        """Only end tags, whose start tags came before reading resumed, are not a text."""
+        if self.broken_hand or not _END_TAGS.fullmatch(raw):
+            self._emit(_Open("", offset, line, 0), self._decode(raw), with_context=False)
+
+    def refused(self, error: DefusedXmlException, offset: int, line: int) -> None:
+        """A hand open when the refusal came is cut again, raw, with the rest of the file."""
+        self.hand = self.context_open = None
+
+    def refused_hand(self, prolog: bytes, raw: bytes, offset: int, line: int) -> None:
+        """The refused document's start first (parsing it again gives the reason), then the
+        hand: a hand text whose id `XmlRoom.hand_id` still finds."""
+        text = self._decode(prolog) + ("\n" + self._decode(raw) if raw else "")
+        self._emit(_Open("", offset, line, 0), text, with_context=False)
+
+    def keep_from(self) -> int:
+        opened = [e.offset for e in (self.hand, self.context_open) if e is not None]
+        return min((*opened, self.last))
+
+    def open_hand(self) -> bool:
+        return self.hand is not None
+
+    def _emit(self, start: _Open, text: str, *, with_context: bool) -> None:
+        if with_context and self.context:
+            text = "\n".join((text, *self.context.values()))
+        source = SourceRef(self.path, start.offset, start.line)
+        self.ready.append(HandText(text, source, self.room.name))
+
+    def _decode(self, raw: bytes) -> str:
+        try:
+            return raw.decode(self.text_encoding)
+        except UnicodeDecodeError:
+            return raw.decode("cp1252", errors="replace")
+
+
+# --- reading one hand text ------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Node:
+    """An element of a hand text, with the file line of its start tag."""
+
+    tag: str
+    attrib: dict[str, str]
+    line: int
+    text: str = ""
+    children: list[Node] = field(default_factory=list)
+
+    def get(self, name: str, default: str = "") -> str:
+        return self.attrib.get(name, default)
+
+    def find(self, tag: str) -> Node | None:
+        return next((child for child in self.children if child.tag == tag), None)
+
+    def findall(self, tag: str) -> list[Node]:
+        return [child for child in self.children if child.tag == tag]
+
+    def child_text(self, tag: str) -> str | None:
+        child = self.find(tag)
+        return None if child is None else child.text.strip()
+
+
+class _TreeBuilder(XmlSink):
+    """Builds `Node` trees of a hand text's top-level elements; XML problems raise."""
+
+    def __init__(self) -> None:
+        self.stack: list[Node] = []
+        self.roots: list[Node] = []
+
+    def start(self, tag: str, attributes: list[str], offset: int, line: int) -> bool:
+        node = Node(tag, dict(zip(attributes[::2], attributes[1::2], strict=True)), line)
+        if self.stack:
+            self.stack[-1].children.append(node)
+        else:
+            self.roots.append(node)
+        self.stack.append(node)
+        return False
+
+    def end(self, tag: str, offset: int, line: int) -> None:
+        self.stack.pop()
+
+    def data(self, text: str) -> None:
+        if self.stack:
+            self.stack[-1].text += text
+
+    def error(self, message: str, offset: int, line: int) -> tuple[int, int]:
+        raise HandParseError(f"malformed XML: {message}", line)
+
+    def refused(self, error: DefusedXmlException, offset: int, line: int) -> None:
+        raise HandParseError(f"{REFUSED} ({error!r})", line)
+
+    def keep_from(self) -> int:
+        return 0
+
+
+def read_tree(hand: HandText, resync: re.Pattern[bytes]) -> list[Node]:
+    """The top-level elements of a hand text (the hand, then its context), with file lines."""
+    text = hand.text
+    # A hand text the cutter made holds no declaration, DTD or processing instruction: one
+    # parser reads it under a synthetic root. Any other text (a refused file, a hand cut by an
+    # XML error) goes through the document-by-document reader, which tells what is wrong.
+    wrapped = "<?" not in text and "<!" not in text
+    builder = _TreeBuilder()
+    reader = XmlReader(builder, resync, "utf-8", hand.source.line)
+    builder.attach(reader)
+    data = text.encode("utf-8")
+    reader.feed(_WRAP_START + data + _WRAP_END if wrapped else data)
+    reader.close()
+    if builder.stack:
+        raise HandParseError("the hand's XML ends inside an element", hand.source.line)
+    return builder.roots[0].children if wrapped else builder.roots
+
+
+# --- the room ----------------------------------------------------------------------------
+
+
+class XmlRoom(Room):
+    """A room whose exports are XML: subclasses name the hand element, the context elements,
+    and turn a hand's element tree into a record with `build`."""
+
+    hand_tag: ClassVar[str]
+    context_tags: ClassVar[frozenset[str]] = frozenset()
+    context_fields: ClassVar[frozenset[str]] = frozenset()
+    """The children of a context element that the room reads (the rest is left out)."""
+    resync: ClassVar[re.Pattern[bytes]]
+    """Matches a hand's start tag in raw bytes, where reading resumes after an XML error."""
+
+    def sniff(self, head: str) -> bool:
+        """XML rooms may put a whole session on one line: search the head, not its lines."""
+        return self.hand_start.search(head) is not None
+
+    def hand_id(self, head: str) -> str | None:
+        """The id of the hand element, which a refused file's hands carry after its DTD."""
+        found = self.hand_id_pattern.search(head, 0, PROLOG_SIZE + HAND_ID_SPAN)
+        return found.group("hand_id") if found else None
+
+    def hand_texts(self, stream: BinaryIO, encoding: Encoding, path: str) -> Iterator[HandText]:
+        stream.seek(0)
+        head = stream.read(512)
+        stream.seek(0)
+        declared = _DECLARED_ENCODING.search(head)
+        text_encoding = encoding.name
+        if declared and not encoding.is_utf16:
+            text_encoding = declared.group(1).decode("ascii").lower()
+        cutter = HandCutter(self, path, text_encoding)
+        expat_encoding = encoding.name.upper() if encoding.is_utf16 else None
+        for _ in read_xml(stream, cutter, self.resync, expat_encoding):
+            yield from cutter.ready
+            cutter.ready.clear()
+
+    def parse(self, hand: HandText) -> ParsedHand:
+        """Parse one hand text; never raises."""
+        site_hand_id = self.hand_id(hand.text)
+        try:
+            roots = read_tree(hand, self.resync)
+            if not roots or roots[0].tag != self.hand_tag:
+                raise HandParseError(f"not a <{self.hand_tag}> element", hand.source.line)
+            builder = HandBuilder(hand, self.name)
+            self.build(roots[0], {node.tag: node for node in roots[1:]}, builder)
+            record = builder.finish()
+        except HandParseError as failure:
+            problem = ParseProblem(
+                failure.outcome, failure.message, failure.line, failure.game_label
+            )
+            return ParsedHand(hand, site_hand_id, problem=problem)
+        except Exception as error:  # a room bug must not stop an import: report it as data
+            message = f"internal parser error: {type(error).__name__}: {error}"
+            problem = ParseProblem(Outcome.ERROR, message, hand.source.line)
+            return ParsedHand(hand, site_hand_id, problem=problem)
+        return ParsedHand(hand, record.site_hand_id, record=record)
+
+    def build(self, element: Node, context: dict[str, Node], b: HandBuilder) -> None:
+        """Fill the builder from the hand element and its context elements (by tag)."""
+        raise NotImplementedError
