@@ -354,11 +354,15 @@ def random_hand(
     rng: random.Random,
     rules: HouseRules | None = None,
 ) -> HandRecord:
-    """A random legal hand of `players` players (2 to 8; draw games at most 8).
+    """A random legal hand of `players` players (2 to 8), capped at the most the game deals to
+    under the house rules (2-7 and A-5 triple draw: six).
 
     `rules` defaults to the PokerStars profile; the record's `site` is the profile's name, so
     `replay(record)` judges it by the same house rules.
     """
     if not 2 <= players <= 8:
         raise ValueError(f"a hand needs 2 to 8 players, not {players}")
-    return _Generator(game, structure, players, rng, rules or house_rules_for("pokerstars")).run()
+    rules = rules or house_rules_for("pokerstars")
+    spec = GAME_SPECS[game]
+    players = min(players, rules.players_allowed(spec.family, spec.max_players))
+    return _Generator(game, structure, players, rng, rules).run()

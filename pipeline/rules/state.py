@@ -22,7 +22,7 @@ from typing import Final, cast
 from studdraw.parsers.model import Card, Event, EventKind, Game, Seat, Stakes, Structure
 
 from .boards import board_key, bring_in_key, has_open_pair
-from .codes import CODES, Violation
+from .codes import Code, Violation
 from .house import HouseRules
 from .result import PlayerResult, PlayerStreet, ReplayResult, StreetResult
 from .showdown import settle
@@ -33,7 +33,6 @@ NO_ONE: Final = -1
 UNRESOLVED: Final = -2  # the opener depends on cards not yet dealt, or not shown
 COMMUNITY: Final = -1  # owner of the shared stud river card in `HandState.seen`
 DISCARDED: Final = -2  # owner of a known discarded card, until a reshuffle
-STUD_BOARD: Final = slice(2, 6)  # the face-up cards of 3rd to 6th street
 
 
 class Phase(IntEnum):
@@ -63,8 +62,7 @@ _STAND_PAT: Final = EventKind.STAND_PAT
 _SHOW: Final = EventKind.SHOW
 _OPENING: Final = frozenset({_BET, _COMPLETE, _RAISE})
 _DRAW_KINDS: Final = (_DISCARD, _STAND_PAT)
-_AFTER_BRING_IN: Final = ("BI", *(f"BI+{k}" for k in range(1, 10)))
-_AFTER_BUTTON: Final = ("BTN", *(f"BTN+{k}" for k in range(1, 10)))
+_LIFTED_HEADS_UP: Final = frozenset({"last_round", "two_left"})
 _FIXED: Final = Structure.FIXED
 _POT: Final = Structure.POT
 _SPREAD: Final = Structure.SPREAD
@@ -101,8 +99,10 @@ class HandState:
         "bet",
         "bets",
         "big_blind_index",
+        "board",
         "bring_in_done",
         "bring_in_index",
+        "bring_in_street",
         "burns",
         "button_index",
         "can_act",
@@ -167,7 +167,6 @@ class HandState:
         "stud",
         "tied_openers",
         "uncalled_due",
-        "uncapped",
         "units",
         "up_by_length",
         "violations",
@@ -187,11 +186,19 @@ class HandState:
         number of the button in blind games (inferred from the blinds when None)."""
         ordered = sorted(seats, key=lambda seat: seat.seat)
         n = len(ordered)
+        if structure is not _FIXED and structure is not _SPREAD and not stakes.small_bet:
+            stakes = _blind_limits(stakes)
         self.spec = spec
         self.structure = structure
         self.stakes = stakes
         self.rules = rules
         self.stud = spec.bring_in is not None
+        # The round the bring-in opens (stud's 3rd street), NO_ONE in blind games.
+        self.bring_in_street = next(
+            (k for k, street in enumerate(spec.streets) if street.opener is Opener.BRING_IN),
+            NO_ONE,
+        )
+        self.board = spec.board
         # Stakes of 0 mean the export did not state them: bet sizes are then not checkable.
         self.sized = stakes.small_bet > 0
         self.fixed = structure is _FIXED
@@ -260,7 +267,6 @@ class HandState:
         self.first_actor = NO_ONE
         self.tied_openers: tuple[int, ...] = ()
         self.units: tuple[int, ...] = ()
-        self.uncapped = False
         self._reset_round()
         self.street_put = [0] * n
         self.street_actions: list[list[EventKind]] = [[] for _ in range(n)]
@@ -294,7 +300,7 @@ class HandState:
         bet = self.bet[i]
         most = bet + stack
         if self._awaiting_bring_in():
-            bring = min(stakes.bring_in, stack)
+            bring = min(self._bring_in_range(i)[0], stack)
             complete = min(stakes.small_bet, most)
             kinds = (_BRING_IN, _COMPLETE)
             return LegalActions(name, kinds, 0, bet + bring, complete, (bet + bring, complete), 0)
@@ -362,24 +368,37 @@ class HandState:
         """Close the hand: check it ran its course, settle the pots, build the result.
         `room_total`/`room_rake`: what the room reported (None when it did not); `line`: where
         hand-level violations point (the hand's first line)."""
+        spec = self.spec
+        seats = self.rules.players_allowed(spec.family, spec.max_players)
+        if len(self.names) > seats:
+            self.flag_at(
+                Code.STR009,
+                None,
+                line,
+                f"{len(self.names)} players are dealt in; {spec.game} deals to {seats} at most",
+            )
         if self.uncalled_due is not None and self.rules.uncalled_returned:
             i, amount = self.uncalled_due
             self.flag_at(
-                "MNY004", None, line, f"{amount} uncalled was not returned to {self.names[i]}"
+                Code.MNY004, None, line, f"{amount} uncalled was not returned to {self.names[i]}"
             )
         self.uncalled_due = None
         if self.phase is not _OVER and self.in_hand >= 2:
             unfinished = self._unfinished()
             if unfinished is not None:
-                self.flag_at("STR005", None, line, f"the hand ends, but {unfinished}")
+                self.flag_at(Code.STR005, None, line, f"the hand ends, but {unfinished}")
             else:
                 name = self.spec.streets[self.street].name if self.marker_seen else "no street"
                 self.flag_at(
-                    "STR006", None, line, f"the hand ends on {name} with {self.in_hand} players in"
+                    Code.STR006,
+                    None,
+                    line,
+                    f"the hand ends on {name} with {self.in_hand} players in",
                 )
         if self.marker_seen:
             self._close_street()
-        pots, total, rake = settle(self, room_total, room_rake, tournament, line)
+        pots, total, rake, found = settle(self, room_total, room_rake, tournament, line)
+        self.violations.extend(found)
         won = [0] * len(self.names)
         for player, amount, _, _, _ in self.collects:
             won[player] += amount
@@ -405,16 +424,16 @@ class HandState:
 
     # --- violations ---------------------------------------------------------------------------
 
-    def flag(self, code: str, event: Event, index: int | None, message: str) -> None:
+    def flag(self, code: Code, event: Event, index: int | None, message: str) -> None:
         """Record a violation located at an event."""
         self.violations.append(
-            Violation(code, CODES[code].severity, self.street, index, event.line, message)
+            Violation(code, code.severity, self.street, index, event.line, message)
         )
 
-    def flag_at(self, code: str, index: int | None, line: int, message: str) -> None:
+    def flag_at(self, code: Code, index: int | None, line: int, message: str) -> None:
         """Record a violation found when settling the hand (street None unless at an event)."""
         street = self.street if index is not None else None
-        self.violations.append(Violation(code, CODES[code].severity, street, index, line, message))
+        self.violations.append(Violation(code, code.severity, street, index, line, message))
 
     # --- players and turns --------------------------------------------------------------------
 
@@ -423,7 +442,8 @@ class HandState:
         if self.stud:
             if self.bring_in_index < 0:
                 return None
-            return _AFTER_BRING_IN[(i - self.bring_in_index) % n]
+            offset = (i - self.bring_in_index) % n
+            return f"BI+{offset}" if offset else "BI"
         if self.button_index < 0:
             return None
         offset = (i - self.button_index) % n
@@ -431,10 +451,10 @@ class HandState:
             return "SB"
         if offset and i == self.big_blind_index:
             return "BB"
-        return _AFTER_BUTTON[offset]
+        return f"BTN+{offset}" if offset else "BTN"
 
     def _unknown_player(self, event: Event, index: int | None) -> None:
-        self.flag("ORD006", event, index, f"{event.player} is not dealt into this hand")
+        self.flag(Code.ORD006, event, index, f"{event.player} is not dealt into this hand")
 
     def _player(self, event: Event, index: int | None) -> int:
         i = self.index.get(event.player or "", NO_ONE)
@@ -542,31 +562,41 @@ class HandState:
         return self._board_opener(opener is Opener.LOW_BOARD)
 
     def _board_opener(self, ace_low: bool) -> int:
+        """The best board opens; a community card, face up for all, is part of every board."""
         keys: list[tuple[int, int]] = []
         folded = self.folded
+        shared = [self.community] if self.community is not None else []
         for i, cards in enumerate(self.cards):
             if folded[i]:
                 continue
-            board = cards[STUD_BOARD]
+            board = cards[self.board]
             if None in board:
                 return UNRESOLVED
-            keys.append((board_key(cast("list[Card]", board), ace_low), i))
+            keys.append((board_key(cast("list[Card]", board + shared), ace_low), i))
         if not keys:
             return NO_ONE
         best = min(keys)[0] if ace_low else max(keys)[0]
         tied = tuple(i for key, i in keys if key == best)
         self.tied_openers = tied
         first = tied[0]
+        if len(tied) > 1 and not ace_low and self.rules.first_actor_tie_break == "suit":
+            first = max(tied, key=self._top_card_suit)
         if self._needs(first):
             return first
         return self._next_needing(first)
+
+    def _top_card_suit(self, i: int) -> tuple[int, int]:
+        """(rank, suit) of the best card of player i's board, by the bring-in suit order."""
+        suits = self.rules.bring_in_suits
+        board = cast("list[Card]", self.cards[i][self.board])
+        return max((board_key([card], False), suits.index(card[1])) for card in board)
 
     def _bring_in_player(self) -> int:
         rule = self.spec.bring_in
         assert rule is not None
         best = NO_ONE
         best_key = -1
-        suits = self.rules.bring_in_suits
+        suits = self.rules.bring_in_suits if self.rules.bring_in_tie_break == "suit" else None
         for i, cards in enumerate(self.cards):
             if self.folded[i] or self.all_in[i] or len(cards) < 3:
                 continue
@@ -579,14 +609,22 @@ class HandState:
         return best
 
     def _awaiting_bring_in(self) -> bool:
-        return self.stud and self.street == 0 and not self.bring_in_done
+        return self.street == self.bring_in_street and not self.bring_in_done
 
     def _completion_open(self) -> bool:
-        """Stud 3rd street with only the bring-in in: the next increase is the completion."""
-        return self.stud and self.street == 0 and self.completions == 0 and self.bets == 0
+        """The bring-in round with only the bring-in in: the next increase is the completion."""
+        return self.street == self.bring_in_street and self.completions == 0 and self.bets == 0
 
     def _capped(self) -> bool:
-        return self.limit and not self.uncapped and self.bets >= self.cap_bets
+        return self.limit and self.bets >= self.cap_bets and not self._cap_lifted()
+
+    def _cap_lifted(self) -> bool:
+        """The house lifts the cap for two players: on the last round, or on any round, as soon
+        as only two players are left in the hand."""
+        lift = self.rules.heads_up_cap
+        if self.in_hand != 2 or lift not in _LIFTED_HEADS_UP:
+            return False
+        return lift == "two_left" or self.street == self.spec.last_street
 
     # --- rounds and streets -------------------------------------------------------------------
 
@@ -606,7 +644,6 @@ class HandState:
         self.first_actor = NO_ONE
         self.tied_openers = ()
         self.units = self.street_units[self.street]
-        self.uncapped = self.rules.heads_up_uncapped and self.in_hand == 2
 
     def _advance(self, i: int) -> None:
         """After `i` acted: pass the turn on, or close the round."""
@@ -713,7 +750,7 @@ class HandState:
                     held = self.cards[i]
                     self.street_offset[i] = len(held)
                     held.extend(slots)
-            if self.stud and street == self.spec.last_street:
+            if street == self.spec.community_street:
                 # Checked at the next event: the room may deal one community card instead.
                 self.community_check = (active, self.stub[0], self.stub[1])
             else:
@@ -763,7 +800,7 @@ class HandState:
         stub = self.stub
         if count > (stub[1] if self.rules.burn_cards else stub[0]):
             self.flag(
-                "CRD007",
+                Code.CRD007,
                 event,
                 index,
                 f"{count} cards needed but the deck holds {max(self._stub_for_error(), 0)}",
@@ -782,7 +819,7 @@ class HandState:
                 if holder == DISCARDED
                 else f"to {self.names[holder]}"
             )
-            self.flag("CRD001", event, index, f"{card} was already dealt {where}")
+            self.flag(Code.CRD001, event, index, f"{card} was already dealt {where}")
             return False
         self.seen[card] = owner
         return True
@@ -793,14 +830,14 @@ class HandState:
         stack = self.stack[i]
         if amount > stack:
             self.flag(
-                "MNY001",
+                Code.MNY001,
                 event,
                 index,
                 f"{self.names[i]} puts in {amount} with {stack} behind",
             )
         elif event.all_in and amount < stack:
             self.flag(
-                "SIZ014",
+                Code.SIZ014,
                 event,
                 index,
                 f"{self.names[i]} is marked all-in with {stack - amount} left",
@@ -821,7 +858,7 @@ class HandState:
 
     def _forced_out_of_place(self, event: Event, index: int | None, what: str) -> None:
         if self.round_open or self.street > 0 or self.phase is _OVER:
-            self.flag("STR007", event, index, f"{what} posted after the betting began")
+            self.flag(Code.STR007, event, index, f"{what} posted after the betting began")
 
     def _on_ante(self, event: Event, index: int | None) -> None:
         i = self._player(event, index)
@@ -831,11 +868,11 @@ class HandState:
         if self.round_open or self.street > 0 or self.phase is _OVER:
             self._forced_out_of_place(event, index, f"{name}'s ante")
         elif self.posted_ante[i]:
-            self.flag("STR007", event, index, f"{name} posts a second ante")
+            self.flag(Code.STR007, event, index, f"{name} posts a second ante")
         ante = self.stakes.ante
         amount = event.amount
         if amount != ante and not (amount < ante and amount >= self.stack[i]):
-            self.flag("SIZ012", event, index, f"{name} antes {amount}, the ante is {ante}")
+            self.flag(Code.SIZ012, event, index, f"{name} antes {amount}, the ante is {ante}")
         self.posted_ante[i] = True
         self._put(i, amount, event, index, live=False)
         self.street_actions[i].append(_ANTE)
@@ -848,10 +885,17 @@ class HandState:
         kind = event.kind
         amount = event.amount
         if self.stud:
-            self.flag("STR007", event, index, f"{name} posts a blind in a stud game")
+            self.flag(Code.STR007, event, index, f"{name} posts a blind in a stud game")
         else:
             self._forced_out_of_place(event, index, f"{name}'s blind")
         self.street_actions[i].append(kind)
+        if (kind is _DEAD or kind is _POST) and not self.rules.dead_blinds:
+            self.flag(
+                Code.ORD010,
+                event,
+                index,
+                f"{name} posts out of turn; the house allows no dead blinds",
+            )
         if kind is _DEAD:
             self._put(i, amount, event, index, live=False)
             return
@@ -859,23 +903,30 @@ class HandState:
         n = len(self.names)
         if kind is _SMALL_BLIND:
             if self.small_blind_index == NO_ONE:
-                self.small_blind_index = i
                 if self.button_index == NO_ONE:  # no button printed: it sits before the SB
                     self.button_index = i if n == 2 else (i - 1) % n
+                else:
+                    self._check_blind_seat(i, "small", self._blind_seats()[0], event, index)
+                self.small_blind_index = i
             expected = self.stakes.small_blind
-            wrong = amount != expected or amount >= big
+            # A room's small blind is a third to a half of the big blind (or more, below it).
+            wrong = amount != expected or amount >= big or amount * 3 < big
         elif kind is _BIG_BLIND:
             if self.big_blind_index == NO_ONE:
-                self.big_blind_index = i
                 if self.button_index == NO_ONE:
                     self.button_index = (i - 1) % n if n == 2 else (i - 2) % n
+                elif self.small_blind_index >= 0:
+                    self._check_blind_seat(i, "big", (self.small_blind_index + 1) % n, event, index)
+                elif n > 2 and i not in self._blind_seats():  # the small blind may be dead
+                    self._check_blind_seat(i, "big", self._blind_seats()[1], event, index)
+                self.big_blind_index = i
             expected = big
             wrong = amount != big
         else:
             expected = big
             wrong = amount > big
         if wrong and not (amount >= self.stack[i] and amount < big) and self.sized:
-            self.flag("SIZ013", event, index, f"{name} posts {amount}, expected {expected}")
+            self.flag(Code.SIZ013, event, index, f"{name} posts {amount}, expected {expected}")
         self._put(i, amount, event, index, live=True)
         self.current = max(self.current, self.bet[i])
         if kind is _BIG_BLIND and self.bets == 0:
@@ -885,6 +936,40 @@ class HandState:
             self.bets = 1
             self.opening_bets = 1
 
+    def _check_blind_seat(
+        self, i: int, blind: str, due: int, event: Event, index: int | None
+    ) -> None:
+        """The blinds sit left of the button (heads-up, the button posts the small blind)."""
+        if i != due:
+            self.flag(
+                Code.ORD010,
+                event,
+                index,
+                f"{self.names[i]} posts the {blind} blind; it is {self.names[due]}'s seat",
+            )
+
+    def _bring_in_range(self, i: int) -> tuple[int, int]:
+        """The smallest and largest bring-in the stakes, the structure and the house allow.
+
+        Limit games: below the small bet (that is a completion) and never below the ante, of
+        the size the house names (`HouseRules.bring_in_size`). Pot and no limit: anything from
+        the ante (the rulebooks' minimum bring-in) to the pot, or to the stack."""
+        stakes = self.stakes
+        ante, bring_in, small = stakes.ante, stakes.bring_in, stakes.small_bet
+        floor = ante or bring_in or 1
+        if not self.limit:
+            top = self._pot_limit_to(i) if self.structure is _POT else self.stack[i]
+            return min(floor, bring_in or floor), top
+        below_small = small - 1 if self.sized else self.stack[i]
+        size = self.rules.bring_in_size
+        if size == "stakes" and bring_in:
+            return bring_in, bring_in
+        if size == "ante" and ante:
+            return ante, ante
+        if size == "half" and small:
+            return small // 2, small // 2
+        return floor, below_small
+
     def _on_bring_in(self, event: Event, index: int | None) -> None:
         i = self._player(event, index)
         if i < 0:
@@ -892,35 +977,35 @@ class HandState:
         name = self.names[i]
         stakes = self.stakes
         if not self._awaiting_bring_in() or not self.marker_seen or self.phase is not _BETTING:
-            self.flag("STR007", event, index, f"{name} brings in outside 3rd street's opening")
+            self.flag(Code.STR007, event, index, f"{name} brings in outside 3rd street's opening")
         else:
             expected = self._bring_in_player()
             if expected >= 0 and expected != i:
                 self.flag(
-                    "ORD003",
+                    Code.ORD003,
                     event,
                     index,
                     f"{name} brings in, but {self.names[expected]} has the bring-in card",
                 )
         amount = event.amount
         short = amount >= self.stack[i]
-        if (
-            amount <= 0
-            or (amount >= stakes.small_bet and self.sized)
-            or (stakes.bring_in and amount != stakes.bring_in and not short)
-            or amount > stakes.bring_in > 0
-        ):
+        low, high = self._bring_in_range(i)
+        if amount <= 0 or amount > high or (amount < low and not short):
+            size = str(low) if low == high else f"{low} to {high}"
             self.flag(
-                "SIZ002",
+                Code.SIZ002,
                 event,
                 index,
-                f"{name} brings in for {amount}: the bring-in is {stakes.bring_in}, "
-                f"below the small bet {stakes.small_bet}",
+                f"{name} brings in for {amount}: the bring-in is {size} "
+                f"(ante {stakes.ante}, small bet {stakes.small_bet})",
             )
         self.bring_in_done = True
         self.bring_in_index = i
         self._put(i, amount, event, index, live=True)
         self.current = max(self.current, self.bet[i])
+        if not self.limit and amount >= self.min_bet > 0:
+            self.completions = 1  # a pot- or no-limit bring-in of a full bet opens the round
+            self._full_raise(i, amount)
         self.acted[i] = True
         self.street_actions[i].append(_BRING_IN)
         if self.first_actor < 0:
@@ -950,25 +1035,25 @@ class HandState:
             return NO_ONE
         name = self.names[i]
         if self.folded[i]:
-            self.flag("ORD002", event, index, f"{name} acts after folding")
+            self.flag(Code.ORD002, event, index, f"{name} acts after folding")
             return NO_ONE
         phase = self.phase
         if phase is _OVER:
-            self.flag("STR004", event, index, f"{name} acts after the betting ended")
+            self.flag(Code.STR004, event, index, f"{name} acts after the betting ended")
             return NO_ONE
         if not self.marker_seen:
-            self.flag("STR001", event, index, f"{name} acts before the first street began")
+            self.flag(Code.STR001, event, index, f"{name} acts before the first street began")
             return NO_ONE
         if self.all_in[i]:
-            self.flag("ORD007", event, index, f"{name} acts while all-in")
+            self.flag(Code.ORD007, event, index, f"{name} acts while all-in")
             # A fold is followed (the player forfeits the pot); anything else moves no chips.
             return i if event.kind is _FOLD else NO_ONE
         if phase is _DEAL:
-            self.flag("ORD001", event, index, f"{name} acts after the betting round closed")
+            self.flag(Code.ORD001, event, index, f"{name} acts after the betting round closed")
             return NO_ONE
         if phase is _DRAWING:
             drawer = self._next_drawer()
-            self.flag("ORD008", event, index, f"{name} bets before {self.names[drawer]} drew")
+            self.flag(Code.ORD008, event, index, f"{name} bets before {self.names[drawer]} drew")
             self._start_betting()
             if self.phase is not _BETTING:
                 return NO_ONE
@@ -979,7 +1064,7 @@ class HandState:
             expected = self._resolve_opener()
             self.pointer = expected
         if expected == NO_ONE:
-            self.flag("ORD001", event, index, f"{name} acts, but no one is to act")
+            self.flag(Code.ORD001, event, index, f"{name} acts, but no one is to act")
             return NO_ONE
         if expected >= 0 and i != expected:
             self._wrong_actor(i, expected, event, index)
@@ -995,15 +1080,17 @@ class HandState:
             if i in self.tied_openers:
                 if self.rules.first_actor_tie_break != "any":
                     self.flag(
-                        "ORD005",
+                        Code.ORD005,
                         event,
                         index,
                         f"{name} opens; the house tie-break names {due} among equal boards",
                     )
             else:
-                self.flag("ORD004", event, index, f"{name} opens, but {due} shows the best board")
+                self.flag(
+                    Code.ORD004, event, index, f"{name} opens, but {due} shows the best board"
+                )
         else:
-            self.flag("ORD001", event, index, f"{name} acts, but it is {due}'s turn")
+            self.flag(Code.ORD001, event, index, f"{name} acts, but it is {due}'s turn")
 
     def _first_stud_action(self, i: int, event: Event, index: int | None) -> int:
         """3rd street before any bring-in: only the bring-in player may open, by completing."""
@@ -1014,7 +1101,7 @@ class HandState:
             self.bring_in_index = i
             if expected >= 0 and expected != i:
                 self.flag(
-                    "ORD003",
+                    Code.ORD003,
                     event,
                     index,
                     f"{self.names[i]} opens 3rd street, but {self.names[expected]} has the "
@@ -1022,7 +1109,7 @@ class HandState:
                 )
         else:
             self.bring_in_index = expected if expected >= 0 else i
-            self.flag("STR002", event, index, "3rd street betting starts without a bring-in")
+            self.flag(Code.STR002, event, index, "3rd street betting starts without a bring-in")
         self.pointer = i
         if self.first_actor < 0:
             self.first_actor = i
@@ -1056,7 +1143,7 @@ class HandState:
             self.first_actor = i
         if self.bet[i] < self.current:
             self.flag(
-                "SIZ008",
+                Code.SIZ008,
                 event,
                 index,
                 f"{self.names[i]} checks facing {self.current - self.bet[i]} to call",
@@ -1076,13 +1163,13 @@ class HandState:
         to_call = self.current - self.bet[i]
         amount = event.amount
         if to_call <= 0:
-            self.flag("SIZ009", event, index, f"{self.names[i]} calls with nothing to call")
+            self.flag(Code.SIZ009, event, index, f"{self.names[i]} calls with nothing to call")
         else:
             stack = self.stack[i]
             expected = to_call if to_call <= stack else stack
             if amount != expected:
                 self.flag(
-                    "SIZ004",
+                    Code.SIZ004,
                     event,
                     index,
                     f"{self.names[i]} calls {amount}, the call is {expected}",
@@ -1104,7 +1191,7 @@ class HandState:
             self._complete(i, event, index)
         elif self.current > 0:
             self.flag(
-                "SIZ010",
+                Code.SIZ010,
                 event,
                 index,
                 f"{self.names[i]} bets facing a bet of {self.current}: that is a raise",
@@ -1122,7 +1209,7 @@ class HandState:
         elif self.first_actor < 0:
             self.first_actor = i
         if self.current == 0:
-            self.flag("SIZ011", event, index, f"{self.names[i]} raises with no bet to raise")
+            self.flag(Code.SIZ011, event, index, f"{self.names[i]} raises with no bet to raise")
             self._open(i, event, index)
         elif self._completion_open():
             self._complete(i, event, index)
@@ -1141,7 +1228,7 @@ class HandState:
             self._complete(i, event, index)
         else:
             self.flag(
-                "SIZ010",
+                Code.SIZ010,
                 event,
                 index,
                 f"{self.names[i]} completes, but there is no bring-in to complete",
@@ -1154,8 +1241,7 @@ class HandState:
         in, every raise is a big bet."""
         if (
             self.fixed
-            and self.street == 1
-            and self.spec.open_pair_double_bet
+            and self.street == self.spec.open_pair_street
             and (self.open_pair or self._boards_hidden())
         ):
             big = self.stakes.big_bet
@@ -1166,7 +1252,7 @@ class HandState:
 
     def _boards_hidden(self) -> bool:
         return any(
-            None in cards[STUD_BOARD] for i, cards in enumerate(self.cards) if not self.folded[i]
+            None in cards[self.board] for i, cards in enumerate(self.cards) if not self.folded[i]
         )
 
     def _raise_options(self, i: int) -> tuple[int, int, tuple[int, ...] | None]:
@@ -1176,7 +1262,13 @@ class HandState:
         current = self.current
         if self._completion_open():
             target = stakes.small_bet
-            return target, target, (target,)
+            if structure is _FIXED:
+                return target, target, (target,)
+            if structure is _SPREAD:  # it.txt: "complete by any amount within the spread"
+                return target, stakes.big_bet, None
+            if structure is _POT:  # to the small bet, or as far as the pot allows
+                return target, max(target, self._pot_limit_to(i)), None
+            return target, self.bet[i] + self.stack[i], None
         if structure is _FIXED:
             units = self._bet_units()
             if current == 0:
@@ -1198,7 +1290,7 @@ class HandState:
 
     def _open(self, i: int, event: Event, index: int | None) -> None:
         amount = event.amount
-        if self.sized:
+        if self.sized or self.structure is _POT:
             self._check_bet_size(i, event, index)
         full_size = min(self._bet_units()) if self.limit else self.min_bet
         self._put(i, amount, event, index, live=True)
@@ -1221,31 +1313,37 @@ class HandState:
             units = self._bet_units()
             if amount not in units and not (short and amount < max(units)):
                 sizes = " or ".join(str(u) for u in units)
-                self.flag("SIZ001", event, index, f"{name} bets {amount}, the bet is {sizes}")
+                self.flag(Code.SIZ001, event, index, f"{name} bets {amount}, the bet is {sizes}")
         elif structure is _SPREAD:
             low, high = self.stakes.small_bet, self.stakes.big_bet
             if amount > high or (amount < low and not short):
-                self.flag("SIZ001", event, index, f"{name} bets {amount}, outside {low}-{high}")
+                self.flag(Code.SIZ001, event, index, f"{name} bets {amount}, outside {low}-{high}")
         else:
-            if amount < self.min_bet and not short:
+            if amount < self.min_bet and not short and self.sized:
                 self.flag(
-                    "SIZ001", event, index, f"{name} bets {amount}, the minimum is {self.min_bet}"
+                    Code.SIZ001,
+                    event,
+                    index,
+                    f"{name} bets {amount}, the minimum is {self.min_bet}",
                 )
             if structure is _POT and amount > self._pot_limit_to(i):
-                self.flag("SIZ007", event, index, f"{name} bets {amount} into a pot of {self.pot}")
+                self.flag(
+                    Code.SIZ007, event, index, f"{name} bets {amount} into a pot of {self.pot}"
+                )
 
     def _complete(self, i: int, event: Event, index: int | None) -> None:
         name = self.names[i]
         to = self.bet[i] + event.amount
-        target = self.stakes.small_bet
+        target, most, _ = self._raise_options(i)
         short = event.amount >= self.stack[i]
-        if to != target and not (short and to < target) and self.sized:
-            self.flag("SIZ003", event, index, f"{name} completes to {to}, not to {target}")
+        if self.sized and (to > most or (to < target and not short)):
+            size = str(target) if target == most else f"{target} to {most}"
+            self.flag(Code.SIZ003, event, index, f"{name} completes to {to}, not to {size}")
         self._put(i, event.amount, event, index, live=True)
         self.current = max(self.current, to)
         if to >= target:
             self.completions = 1
-            self._full_raise(i, target)
+            self._full_raise(i, target if self.fixed else to)
         self.acted[i] = True
         self.street_actions[i].append(_COMPLETE)
         self._advance(i)
@@ -1258,19 +1356,19 @@ class HandState:
         current = self.current
         if self._capped():
             self.flag(
-                "CAP001", event, index, f"{name} raises after the cap of {self.cap_bets} bets"
+                Code.CAP001, event, index, f"{name} raises after the cap of {self.cap_bets} bets"
             )
         if self.acted[i] and self.bet[i] < current:
             self.flag(
-                "ORD009",
+                Code.ORD009,
                 event,
                 index,
                 f"{name} re-raises, but only a short all-in raised since {name} acted",
             )
         low = self._raise_options(i)[0]
         if to <= current:
-            self.flag("SIZ005", event, index, f"{name} raises to {to}, not above {current}")
-        elif self.sized:
+            self.flag(Code.SIZ005, event, index, f"{name} raises to {to}, not above {current}")
+        elif self.sized or self.structure is _POT:
             self._check_raise_size(i, to, short, event, index)
         self._put(i, amount, event, index, live=True)
         if to > current:
@@ -1293,16 +1391,16 @@ class HandState:
             if to in exact:
                 return
             if to > high:
-                self.flag("SIZ006", event, index, f"{name} raises to {to}, the limit is {high}")
+                self.flag(Code.SIZ006, event, index, f"{name} raises to {to}, the limit is {high}")
             elif not short:
                 allowed = " or ".join(str(t) for t in exact)
-                self.flag("SIZ005", event, index, f"{name} raises to {to}, expected {allowed}")
-        elif to < low and not short:
-            self.flag("SIZ005", event, index, f"{name} raises to {to}, the minimum is {low}")
+                self.flag(Code.SIZ005, event, index, f"{name} raises to {to}, expected {allowed}")
+        elif to < low and not short and self.sized:
+            self.flag(Code.SIZ005, event, index, f"{name} raises to {to}, the minimum is {low}")
         elif to > high and self.structure is _POT:
-            self.flag("SIZ007", event, index, f"{name} raises to {to}, the pot limit is {high}")
+            self.flag(Code.SIZ007, event, index, f"{name} raises to {to}, the pot limit is {high}")
         elif to > high and self.structure is _SPREAD:
-            self.flag("SIZ006", event, index, f"{name} raises to {to}, the limit is {high}")
+            self.flag(Code.SIZ006, event, index, f"{name} raises to {to}, the limit is {high}")
 
     def _short_all_in(self, i: int, increment: int, full: int) -> None:
         """An all-in for less than a full bet or raise does not count toward the cap; in limit
@@ -1329,13 +1427,13 @@ class HandState:
     def _on_street(self, event: Event, index: int | None) -> None:
         street = event.street
         if self.phase is _OVER:
-            self.flag("STR004", event, index, "a new street after the betting ended")
+            self.flag(Code.STR004, event, index, "a new street after the betting ended")
             return
         expected = self.street + 1 if self.marker_seen else 0
         last = self.spec.last_street
         if street != expected or street > last:
             self.flag(
-                "STR001",
+                Code.STR001,
                 event,
                 index,
                 f"street {street} follows street {self.street}"
@@ -1347,7 +1445,7 @@ class HandState:
         if self.marker_seen:
             unfinished = self._unfinished()
             if unfinished is not None:
-                self.flag("STR005", event, index, f"street {street} began, but {unfinished}")
+                self.flag(Code.STR005, event, index, f"street {street} began, but {unfinished}")
         self._flag_pending_uncalled(event, index)
         if self.marker_seen:
             self._close_street()
@@ -1362,23 +1460,23 @@ class HandState:
             for i, posted in enumerate(self.posted_ante):
                 if not posted and self.stack[i] > 0:
                     self.flag(
-                        "STR008", event, index, f"{self.names[i]} is dealt in without an ante"
+                        Code.STR008, event, index, f"{self.names[i]} is dealt in without an ante"
                     )
         if not self.stud and self.big_blind_index == NO_ONE:
-            self.flag("STR003", event, index, "the first round starts without a big blind")
+            self.flag(Code.STR003, event, index, "the first round starts without a big blind")
 
     def _flag_pending_uncalled(self, event: Event, index: int | None) -> None:
         if self.uncalled_due is not None and self.rules.uncalled_returned:
             i, amount = self.uncalled_due
             self.flag(
-                "MNY004", event, index, f"{amount} uncalled was not returned to {self.names[i]}"
+                Code.MNY004, event, index, f"{amount} uncalled was not returned to {self.names[i]}"
             )
         self.uncalled_due = None
 
     def _on_capped(self, event: Event, index: int | None) -> None:
-        if not self.limit or self.uncapped or self.bets != self.cap_bets:
+        if not self.limit or self._cap_lifted() or self.bets != self.cap_bets:
             self.flag(
-                "CAP002",
+                Code.CAP002,
                 event,
                 index,
                 f"the room announces the cap after {self.bets} bets; the house cap is "
@@ -1396,20 +1494,20 @@ class HandState:
             return
         name = self.names[i]
         if self.folded[i]:
-            self.flag("CRD006", event, index, f"{name} is dealt cards after folding")
+            self.flag(Code.CRD006, event, index, f"{name} is dealt cards after folding")
             return
         if not self.marker_seen:
-            self.flag("STR001", event, index, f"{name} is dealt cards before the first street")
+            self.flag(Code.STR001, event, index, f"{name} is dealt cards before the first street")
             return
         if self.phase is _OVER and self.in_hand <= 1:
-            self.flag("STR004", event, index, f"{name} is dealt cards after the hand ended")
+            self.flag(Code.STR004, event, index, f"{name} is dealt cards after the hand ended")
             return
         spec_street = self.spec.streets[self.street]
         deal = spec_street.deal
         cards = event.cards
         if len(cards) != len(deal) or (event.up and event.up != deal) or self.community:
             self.flag(
-                "CRD002",
+                Code.CRD002,
                 event,
                 index,
                 f"{name} is dealt {len(cards)} cards on {spec_street.name}, "
@@ -1426,9 +1524,9 @@ class HandState:
                 if self._see(card, i, event, index):
                     held[slot] = card
             elif known != card:
-                self.flag("CRD005", event, index, f"{name} is dealt {card} where {known} was")
-        if self.street == 1 and self.stud and not self.open_pair:
-            board = [card for card in held[STUD_BOARD] if card is not None]
+                self.flag(Code.CRD005, event, index, f"{name} is dealt {card} where {known} was")
+        if self.street == self.spec.open_pair_street and not self.open_pair:
+            board = [card for card in held[self.board] if card is not None]
             self.open_pair = has_open_pair(board)
 
     def _check_community_deal(self, event: Event, index: int | None) -> None:
@@ -1441,7 +1539,7 @@ class HandState:
         available = with_burns if self.rules.burn_cards else without_burns
         if need > available:
             self.flag(
-                "CRD007",
+                Code.CRD007,
                 event,
                 index,
                 f"{need} players get a 7th card from a deck of {max(available, 0)}: "
@@ -1451,9 +1549,9 @@ class HandState:
     def _on_community(self, event: Event, index: int | None) -> None:
         check = self.community_check
         self.community_check = None
-        last = self.stud and self.street == self.spec.last_street
+        last = self.street == self.spec.community_street
         if not last or self.community is not None or len(event.cards) != 1 or check is None:
-            self.flag("CRD002", event, index, "a community card outside stud's last street")
+            self.flag(Code.CRD002, event, index, "a community card outside the game's last deal")
             return
         card = event.cards[0]
         if card is None:
@@ -1462,7 +1560,7 @@ class HandState:
         serves = without_burns if self.rules.burn_cards is False else with_burns
         if need <= serves:
             self.flag(
-                "CRD008",
+                Code.CRD008,
                 event,
                 index,
                 f"a community card with {serves} cards left for {need} players",
@@ -1498,7 +1596,7 @@ class HandState:
         max_discard = self.spec.max_discard
         if not 0 <= count <= max_discard:
             self.flag(
-                "CRD004",
+                Code.CRD004,
                 event,
                 index,
                 f"{name} discards {count}; this game allows 0 to {max_discard}",
@@ -1523,17 +1621,17 @@ class HandState:
             return False
         name = self.names[i]
         if self.folded[i]:
-            self.flag("ORD002", event, index, f"{name} draws after folding")
+            self.flag(Code.ORD002, event, index, f"{name} draws after folding")
             return False
         if self.phase is not _DRAWING:
-            self.flag("CRD010", event, index, f"{name} draws outside a draw round")
+            self.flag(Code.CRD010, event, index, f"{name} draws outside a draw round")
             return False
         if self.drew[i]:
-            self.flag("CRD010", event, index, f"{name} draws twice in one round")
+            self.flag(Code.CRD010, event, index, f"{name} draws twice in one round")
             return False
         expected = self._next_drawer()
         if expected != i:
-            self.flag("ORD008", event, index, f"{name} draws before {self.names[expected]}")
+            self.flag(Code.ORD008, event, index, f"{name} draws before {self.names[expected]}")
         return True
 
     def _serve(self, count: int, event: Event, index: int | None) -> None:
@@ -1550,7 +1648,7 @@ class HandState:
             stub_then = announced[0] if burn_cards is False else announced[1]
             if count <= stub_then and burn_cards is not None:
                 self.flag(
-                    "CRD009",
+                    Code.CRD009,
                     event,
                     index,
                     f"the deck was reshuffled with {stub_then} cards left for a draw of {count}",
@@ -1558,7 +1656,7 @@ class HandState:
         elif count > self._stub_for_error():
             if burn_cards is not None:
                 self.flag(
-                    "CRD009",
+                    Code.CRD009,
                     event,
                     index,
                     f"a draw of {count} from a stub of {max(self._stub_for_error(), 0)} "
@@ -1593,7 +1691,9 @@ class HandState:
             if card in held:
                 held.remove(card)
             elif None not in held:
-                self.flag("CRD011", event, index, f"{name} discards {card}, which they do not hold")
+                self.flag(
+                    Code.CRD011, event, index, f"{name} discards {card}, which they do not hold"
+                )
                 continue
             elif self._see(card, i, event, index):
                 held.remove(None)
@@ -1621,7 +1721,9 @@ class HandState:
                 if self._see(card, i, event, index):
                     held[held.index(None)] = card
             else:
-                self.flag("CRD011", event, index, f"{self.names[i]} stands pat on {card}, not held")
+                self.flag(
+                    Code.CRD011, event, index, f"{self.names[i]} stands pat on {card}, not held"
+                )
 
     def _on_draw(self, event: Event, index: int | None) -> None:
         i = self._player(event, index)
@@ -1631,7 +1733,7 @@ class HandState:
         cards = event.cards
         if len(cards) != pending:
             self.flag(
-                "CRD003",
+                Code.CRD003,
                 event,
                 index,
                 f"{self.names[i]} receives {len(cards)} cards for {pending} discarded",
@@ -1646,7 +1748,7 @@ class HandState:
 
     def _on_reshuffle(self, event: Event, index: int | None) -> None:
         if self.phase is not _DRAWING:
-            self.flag("CRD009", event, index, "the deck is reshuffled outside a draw")
+            self.flag(Code.CRD009, event, index, "the deck is reshuffled outside a draw")
             return
         self.reshuffle_stub = (self.stub[0], self.stub[1])
         self._reshuffle()
@@ -1672,7 +1774,7 @@ class HandState:
         free = [slot for slot, card in enumerate(held) if card is None]
         if len(shown) > len(held) or len(new) > len(free):
             self.flag(
-                "CRD005",
+                Code.CRD005,
                 event,
                 index,
                 f"{name} shows {' '.join(shown)}, not the {len(held)} cards dealt",
@@ -1682,7 +1784,7 @@ class HandState:
             missing = [card for card in held if card is not None and card not in shown]
             if missing:
                 self.flag(
-                    "CRD005", event, index, f"{name} shows a hand without {' '.join(missing)}"
+                    Code.CRD005, event, index, f"{name} shows a hand without {' '.join(missing)}"
                 )
                 return
         for slot, card in zip(free, new, strict=False):
@@ -1698,10 +1800,12 @@ class HandState:
         amount = event.amount
         if due is None:
             if amount > self._overage(i):
-                self.flag("MNY004", event, index, f"{amount} returned to {name}: nothing uncalled")
+                self.flag(
+                    Code.MNY004, event, index, f"{amount} returned to {name}: nothing uncalled"
+                )
         elif due != (i, amount):
             self.flag(
-                "MNY004",
+                Code.MNY004,
                 event,
                 index,
                 f"{amount} returned to {name}; {due[1]} was uncalled for {self.names[due[0]]}",
@@ -1729,9 +1833,22 @@ class HandState:
         if self.phase is not _OVER and not self.collects:
             unfinished = self._unfinished()
             if unfinished is not None:  # (a hand cut short between streets is STR006, at the end)
-                self.flag("STR005", event, index, f"the pot is awarded, but {unfinished}")
+                self.flag(Code.STR005, event, index, f"the pot is awarded, but {unfinished}")
         self._flag_pending_uncalled(event, index)
         self.collects.append((i, event.amount, event.pot or "main", index, event.line))
+
+
+def _blind_limits(stakes: Stakes) -> Stakes:
+    """Pot and no limit: the header's pair is the forced opener and the smallest bet (the
+    blinds, or in stud the bring-in and the smallest bet), so the smallest bet is its second."""
+    return Stakes(
+        small_bet=stakes.big_blind,
+        big_bet=stakes.big_blind,
+        ante=stakes.ante,
+        bring_in=stakes.bring_in or (stakes.small_blind if stakes.big_blind else 0),
+        small_blind=stakes.small_blind,
+        big_blind=stakes.big_blind,
+    )
 
 
 _UP_PATTERNS: dict[Game, tuple[tuple[bool, ...], ...]] = {}

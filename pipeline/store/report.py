@@ -42,11 +42,12 @@ def run_ingest(
     engine: Engine = Engine.LOCAL,
     scheduler: str | None = None,
     task_bytes: int = DEFAULT_TASK_BYTES,
+    rules: str | None = None,
 ) -> int:
     """Run an import and print its summary; the exit code (0 ok, 1 unreadable files, 2 the
     store could not be opened, or the Dask engine could not start)."""
     stderr = console(stderr=True)
-    options = IngestOptions(db, parquet, workers or os.cpu_count() or 1, batch_size, wait)
+    options = IngestOptions(db, parquet, workers or os.cpu_count() or 1, batch_size, wait, rules)
     files = list(discover_files(paths))
 
     def on_wait(message: str) -> None:
