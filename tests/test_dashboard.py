@@ -212,7 +212,7 @@ def test_data_quality_lists_violations_rejects_and_unsupported(app: AppTest, fac
     by_code = app.dataframe[0].value
     assert set(by_code["code"]) == facts.broken_codes
     assert all(
-        family == Code(code).family
+        family == Code[code].family
         for code, family in zip(by_code["code"], by_code["family"], strict=True)
     )
     assert set(by_code["room"]) == {"pokerstars"}

@@ -31,12 +31,12 @@ def render() -> None:
         "Code",
         names,
         index=names.index(wanted) if wanted in names else None,
-        format_func=lambda name: heading(Code(name)),
+        format_func=lambda name: heading(Code[name]),
         placeholder="Pick a code to read about it",
     )
     if chosen:
-        st.subheader(heading(Code(chosen)), anchor=code_anchor(chosen))
-        st.markdown(body(Code(chosen)))
+        st.subheader(heading(Code[chosen]), anchor=code_anchor(chosen))
+        st.markdown(body(Code[chosen]))
     st.subheader("All codes")
     catalogue = pl.DataFrame(
         {

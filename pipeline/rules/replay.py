@@ -9,7 +9,7 @@ from studdraw.parsers.model import EventKind, HandRecord
 from .house import HouseRules, house_rules_for
 from .result import ReplayResult
 from .specs import GAME_SPECS
-from .stakes import forced_bets
+from .stakes import room_stakes
 from .state import HandState
 
 _TABLE_LIFE: Final = frozenset(
@@ -36,10 +36,11 @@ def start_state(record: HandRecord, rules: HouseRules | None = None) -> HandStat
     return HandState(
         spec,
         record.structure,
-        forced_bets(record, spec.family),
+        record.stakes,
         seats,
         rules or house_rules_for(record.site),
         button=record.button,
+        stake_table=room_stakes(record, spec.family),
     )
 
 

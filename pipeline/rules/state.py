@@ -14,7 +14,9 @@ module constants (each `Enum.MEMBER` lookup costs a class attribute search in Py
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import dataclasses
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Final, cast
@@ -96,6 +98,7 @@ class HandState:
     __slots__ = (
         "acted",
         "all_in",
+        "ante_posts",
         "bet",
         "bets",
         "big_blind_index",
@@ -181,13 +184,18 @@ class HandState:
         rules: HouseRules,
         *,
         button: int | None = None,
+        stake_table: Mapping[str, int] | None = None,
     ) -> None:
         """`seats`: the players dealt in, in any order (kept in seat order). `button`: the seat
-        number of the button in blind games (inferred from the blinds when None)."""
+        number of the button in blind games (inferred from the blinds when None).
+        `stake_table`: the forced bets the room posts at these limits (`stakes.room_stakes`),
+        which win over the sizes a record inferred from its own posts."""
         ordered = sorted(seats, key=lambda seat: seat.seat)
         n = len(ordered)
         if structure is not _FIXED and structure is not _SPREAD and not stakes.small_bet:
             stakes = _blind_limits(stakes)
+        if stake_table and any(getattr(stakes, k) != v for k, v in stake_table.items()):
+            stakes = dataclasses.replace(stakes, **stake_table)
         self.spec = spec
         self.structure = structure
         self.stakes = stakes
@@ -217,6 +225,9 @@ class HandState:
         self.folded = [False] * n
         self.all_in = [seat.stack <= 0 for seat in ordered]
         self.posted_ante = [False] * n
+        # Antes posted before the deal: (event, index, all-in), judged at the first street
+        # marker against the stakes' ante, or the size most players posted.
+        self.ante_posts: list[tuple[Event, int | None, bool]] = []
         self.showed = [False] * n
         self.mucked = [False] * n
         self.cards: list[list[Card | None]] = [[] for _ in range(n)]
@@ -368,6 +379,8 @@ class HandState:
         """Close the hand: check it ran its course, settle the pots, build the result.
         `room_total`/`room_rake`: what the room reported (None when it did not); `line`: where
         hand-level violations point (the hand's first line)."""
+        if self.ante_posts:  # the hand never reached its first street
+            self._judge_antes()
         spec = self.spec
         seats = self.rules.players_allowed(spec.family, spec.max_players)
         if len(self.names) > seats:
@@ -869,13 +882,37 @@ class HandState:
             self._forced_out_of_place(event, index, f"{name}'s ante")
         elif self.posted_ante[i]:
             self.flag(Code.STR007, event, index, f"{name} posts a second ante")
-        ante = self.stakes.ante
-        amount = event.amount
-        if amount != ante and not (amount < ante and amount >= self.stack[i]):
-            self.flag(Code.SIZ012, event, index, f"{name} antes {amount}, the ante is {ante}")
+        all_in = event.amount >= self.stack[i]
+        if self.marker_seen:
+            self._check_ante(event, index, all_in, self.stakes.ante)
+        else:
+            self.ante_posts.append((event, index, all_in))
         self.posted_ante[i] = True
-        self._put(i, amount, event, index, live=False)
+        self._put(i, event.amount, event, index, live=False)
         self.street_actions[i].append(_ANTE)
+
+    def _check_ante(self, event: Event, index: int | None, all_in: bool, ante: int) -> None:
+        amount = event.amount
+        if amount != ante and not (amount < ante and all_in):
+            self.flag(
+                Code.SIZ012, event, index, f"{event.player} antes {amount}, the ante is {ante}"
+            )
+
+    def _judge_antes(self) -> None:
+        """The antes posted before the deal, against the stakes' ante where the header or the
+        room's stake table gives it, else the size most players posted (the largest on a tie):
+        one player's odd ante is that player's, never the others'."""
+        posts = self.ante_posts
+        self.ante_posts = []
+        ante = self.stakes.ante
+        complete = [event.amount for event, _, all_in in posts if not all_in]
+        # The record's ante is its largest post unless printed: then the most common counts.
+        if complete and ante == max(complete) and any(amount != ante for amount in complete):
+            counts = Counter(complete)
+            most = max(counts.values())
+            ante = max(size for size, count in counts.items() if count == most)
+        for event, index, all_in in posts:
+            self._check_ante(event, index, all_in, ante)
 
     def _on_blind(self, event: Event, index: int | None) -> None:
         i = self._player(event, index)
@@ -1454,8 +1491,10 @@ class HandState:
         self._start_street(street, event, index)
 
     def _check_forced_bets(self, event: Event, index: int | None) -> None:
-        """At the first street marker: every player anted (when there are antes), and a blind
-        game has its big blind."""
+        """At the first street marker: the antes are of the right size, every player anted
+        (when there are antes), and a blind game has its big blind."""
+        if self.ante_posts:
+            self._judge_antes()
         if self.stakes.ante:
             for i, posted in enumerate(self.posted_ante):
                 if not posted and self.stack[i] > 0:

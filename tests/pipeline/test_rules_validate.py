@@ -16,7 +16,7 @@ runner = CliRunner()
 
 def doc_hand(code: str) -> str:
     """The hand docs/violations.md gives for `code`."""
-    return explanations()[Code(code)].hand
+    return explanations()[Code[code]].hand
 
 
 CLEAN = (
