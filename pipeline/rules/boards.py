@@ -16,7 +16,7 @@ from .specs import BringIn
 _ACE_HIGH = {rank: index for index, rank in enumerate(RANKS)}
 _ACE_LOW = {rank: (index + 1) % 13 for index, rank in enumerate(RANKS)}  # A=0, 2=1, .. K=12
 _BY_COUNT_THEN_RANK = itemgetter(1, 0)
-_CATEGORY = 13**4  # above any four ranks
+_CATEGORY = 13**5  # above any five ranks (four up cards and a community card)
 
 
 def bring_in_key(card: Card, rule: BringIn, suits: str | None) -> int:

@@ -1000,11 +1000,11 @@ class HandState:
         below_small = small - 1 if self.sized else self.stack[i]
         size = self.rules.bring_in_size
         if size == "stakes" and bring_in:
-            return bring_in, bring_in
+            return max(bring_in, ante), bring_in  # a stake below the ante fits nothing
         if size == "ante" and ante:
             return ante, ante
         if size == "half" and small:
-            return small // 2, small // 2
+            return max(small // 2, ante), small // 2
         return floor, below_small
 
     def _on_bring_in(self, event: Event, index: int | None) -> None:
@@ -1028,7 +1028,7 @@ class HandState:
         short = amount >= self.stack[i]
         low, high = self._bring_in_range(i)
         if amount <= 0 or amount > high or (amount < low and not short):
-            size = str(low) if low == high else f"{low} to {high}"
+            size = str(high) if low >= high else f"{low} to {high}"
             self.flag(
                 Code.SIZ002,
                 event,
