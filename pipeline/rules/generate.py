@@ -28,10 +28,11 @@ from studdraw.parsers.model import (
     Structure,
 )
 
+from .core import Phase
 from .house import HouseRules, house_rules_for
 from .showdown import EVALUATORS, build_pots, pot_name
 from .specs import GAME_SPECS, GameSpec
-from .state import HandState, LegalActions, Phase
+from .state import HandState, LegalActions
 
 DECK: Final = tuple(rank + suit for rank in RANKS for suit in SUITS)
 _STARTED: Final = datetime(2024, 1, 1, 12, 0, tzinfo=UTC)

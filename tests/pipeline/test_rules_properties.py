@@ -296,13 +296,17 @@ EXPECTED: Final[dict[str, frozenset[Code]]] = {
     "wrong uncalled bet": frozenset({Code.MNY004}),
     "missing ante": frozenset({Code.STR008}),
 }
-# A wrong amount, in fixed limit: the size code of the event's kind (or the stack it overdraws,
-# or the all-in it no longer is). Where sizes are free (spread, pot and no limit) a chip more or
-# less may still be a legal size: the first line the change contradicts is then a later one
-# (the next call or raise, the uncalled bet, the pot).
-_STACK: Final = frozenset({Code.MNY001, Code.SIZ014})
+# A wrong amount: the size code of the event's kind, or the stack it overdraws, the all-in it
+# no longer is, or the all-in it now is (after which the player cannot act). A chip more or less
+# may also be another legal size (spread, pot and no limit; an all-in; the two fixed-limit totals
+# after a short all-in): the first line the change contradicts is then a later one (the next
+# call or raise, the uncalled bet, the pot).
+_STACK: Final = frozenset({Code.MNY001, Code.SIZ014, Code.ORD007})
 _LATER: Final = frozenset(
-    {Code.SIZ004, Code.SIZ005, Code.SIZ006, Code.MNY004, Code.MNY002, Code.MNY007}
+    {
+        *(Code.SIZ001, Code.SIZ003, Code.SIZ004, Code.SIZ005, Code.SIZ006, Code.SIZ007),
+        *(Code.MNY002, Code.MNY004, Code.MNY007),
+    }
 )
 WRONG_AMOUNT: Final[dict[EventKind, frozenset[Code]]] = {
     EventKind.CALL: frozenset({Code.SIZ004}),
@@ -319,11 +323,8 @@ WRONG_AMOUNT: Final[dict[EventKind, frozenset[Code]]] = {
 def expected_codes(name: str, record: HandRecord, mutant: HandRecord) -> frozenset[Code]:
     if name != "wrong amount":
         return EXPECTED[name]
-    changed = next(
-        new for old, new in zip(record.events, mutant.events, strict=True) if old != new
-    )
-    codes = WRONG_AMOUNT[changed.kind] | _STACK
-    return codes if record.structure is Structure.FIXED else codes | _LATER
+    changed = next(new for old, new in zip(record.events, mutant.events, strict=True) if old != new)
+    return WRONG_AMOUNT[changed.kind] | _STACK | _LATER
 
 
 @settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
