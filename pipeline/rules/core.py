@@ -43,6 +43,7 @@ class Phase(IntEnum):
 
 
 _FORCED, _DEAL, _BETTING, _DRAWING, _OVER = Phase
+_BY_POSITION: Final = frozenset({Opener.LEFT_OF_BIG_BLIND, Opener.LEFT_OF_BUTTON})
 _LIFTED_HEADS_UP: Final = frozenset({"last_round", "two_left"})
 _FIXED: Final = Structure.FIXED
 _SPREAD: Final = Structure.SPREAD
@@ -455,8 +456,8 @@ class StateCore:
             return
         if self._next_needing(len(self.names) - 1) < 0:
             self._end_round()
-        elif not self.stud:  # a position opener needs no cards: name it now
-            self.pointer = self._resolve_opener()
+        elif self.spec.streets[self.street].opener in _BY_POSITION:
+            self.pointer = self._resolve_opener()  # a position opener needs no cards
 
     def _burn(self) -> None:
         self.burns += 1
