@@ -159,10 +159,7 @@ class StateCore:
         self.rules = rules
         self.stud = spec.bring_in is not None
         # The round the bring-in opens (stud's 3rd street), NO_ONE in blind games.
-        self.bring_in_street = next(
-            (k for k, street in enumerate(spec.streets) if street.opener is Opener.BRING_IN),
-            NO_ONE,
-        )
+        self.bring_in_street = spec.bring_in_street
         self.board = spec.board
         # Stakes of 0 mean the export did not state them: bet sizes are then not checkable.
         self.sized = stakes.small_bet > 0

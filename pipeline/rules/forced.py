@@ -88,6 +88,8 @@ class ForcedBetState(DrawState):
         posts = self.ante_posts
         self.ante_posts = []
         ante = self.stakes.ante
+        if all(event.amount == ante for event, _, _ in posts):
+            return  # the common case: every ante is the stake
         complete = [event.amount for event, _, all_in in posts if not all_in]
         # The record's ante is its largest post unless printed: then the most common counts.
         if complete and ante == max(complete) and any(amount != ante for amount in complete):

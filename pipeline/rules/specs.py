@@ -67,6 +67,7 @@ class GameSpec:
     max_players: the most players the game deals in (the rulebooks: stud 8, 2-7 triple draw 6).
     last_street: index of the last betting round.
     draws: how many draw rounds the game has.
+    bring_in_street: the round the bring-in opens (stud's 3rd street), -1 in blind games.
     """
 
     game: Game
@@ -83,6 +84,7 @@ class GameSpec:
     max_players: int
     last_street: int
     draws: int
+    bring_in_street: int
 
 
 def _stud_streets(board_opener: Opener) -> tuple[StreetSpec, ...]:
@@ -121,6 +123,7 @@ def _stud(game: Game, best: str, split_low: str | None, low_game: bool) -> GameS
         max_players=8,
         last_street=len(streets) - 1,
         draws=0,
+        bring_in_street=0,
     )
 
 
@@ -141,6 +144,7 @@ def _draw(game: Game, best: str, hand_size: int, max_players: int, draws: int = 
         max_players=max_players,
         last_street=len(streets) - 1,
         draws=draws,
+        bring_in_street=-1,
     )
 
 
