@@ -127,7 +127,9 @@ def _stud(game: Game, best: str, split_low: str | None, low_game: bool) -> GameS
     )
 
 
-def _draw(game: Game, best: str, hand_size: int, max_players: int, draws: int = 3) -> GameSpec:
+def draw_spec(game: Game, best: str, hand_size: int, max_players: int, draws: int = 3) -> GameSpec:
+    """A draw game: the first round after the deal, then `draws` rounds each opened by a draw
+    (triple draw: 3; single draw and five-card draw: 1)."""
     streets = _draw_streets(hand_size)[: draws + 1]
     return GameSpec(
         game=game,
@@ -153,9 +155,9 @@ GAME_SPECS: Final[dict[Game, GameSpec]] = {
     Game.STUD8: _stud(Game.STUD8, "high", "low8", low_game=False),
     Game.RAZZ: _stud(Game.RAZZ, "low_a5", None, low_game=True),
     # deuce-to-seven-triple-draw.de.txt: "at most six players"
-    Game.TD27: _draw(Game.TD27, "low27", 5, max_players=6),
-    Game.TDA5: _draw(Game.TDA5, "low_a5", 5, max_players=6),
+    Game.TD27: draw_spec(Game.TD27, "low27", 5, max_players=6),
+    Game.TDA5: draw_spec(Game.TDA5, "low_a5", 5, max_players=6),
     # Four cards each and three draws: PokerStars and Full Tilt deal badugi to eight
     # (tour/Stars/Draw/LBad-USD-MTT8-201011.txt, cash/FTP/Draw/Badugi-FL-USD-0.10-0.20-201305.*).
-    Game.BADUGI: _draw(Game.BADUGI, "badugi", 4, max_players=8),
+    Game.BADUGI: draw_spec(Game.BADUGI, "badugi", 4, max_players=8),
 }
