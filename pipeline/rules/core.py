@@ -56,6 +56,7 @@ class StateCore:
         "acted",
         "all_in",
         "ante_posts",
+        "antes_at_stake",
         "bet",
         "bets",
         "big_blind_index",
@@ -179,9 +180,11 @@ class StateCore:
         self.folded = [False] * n
         self.all_in = [seat.stack <= 0 for seat in ordered]
         self.posted_ante = [False] * n
-        # Antes posted before the deal: (event, index, all-in), judged at the first street
-        # marker against the stakes' ante, or the size most players posted.
+        # Antes posted before the deal that differ from the stakes' ante: (event, index,
+        # all-in), judged at the first street marker against the stakes' ante or the size most
+        # players posted; `antes_at_stake` counts the others.
         self.ante_posts: list[tuple[Event, int | None, bool]] = []
+        self.antes_at_stake = 0
         self.showed = [False] * n
         self.mucked = [False] * n
         self.cards: list[list[Card | None]] = [[] for _ in range(n)]

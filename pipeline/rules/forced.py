@@ -65,11 +65,12 @@ class ForcedBetState(DrawState):
             self._forced_out_of_place(event, index, f"{name}'s ante")
         elif self.posted_ante[i]:
             self.flag(Code.STR007, event, index, f"{name} posts a second ante")
-        all_in = event.amount >= self.stack[i]
-        if self.marker_seen:
-            self._check_ante(event, index, all_in, self.stakes.ante)
+        if event.amount == self.stakes.ante:
+            self.antes_at_stake += 1  # the common case
+        elif self.marker_seen:
+            self._check_ante(event, index, event.amount >= self.stack[i], self.stakes.ante)
         else:
-            self.ante_posts.append((event, index, all_in))
+            self.ante_posts.append((event, index, event.amount >= self.stack[i]))
         self.posted_ante[i] = True
         self._put(i, event.amount, event, index, live=False)
         self.street_actions[i].append(_ANTE)
@@ -88,12 +89,12 @@ class ForcedBetState(DrawState):
         posts = self.ante_posts
         self.ante_posts = []
         ante = self.stakes.ante
-        if all(event.amount == ante for event, _, _ in posts):
-            return  # the common case: every ante is the stake
         complete = [event.amount for event, _, all_in in posts if not all_in]
-        # The record's ante is its largest post unless printed: then the most common counts.
-        if complete and ante == max(complete) and any(amount != ante for amount in complete):
+        # The record's ante is its largest post unless the header printed it (then no post need
+        # match it): an inferred ante gives way to the size most players posted.
+        if complete and self.antes_at_stake and ante > max(complete):
             counts = Counter(complete)
+            counts[ante] += self.antes_at_stake
             most = max(counts.values())
             ante = max(size for size, count in counts.items() if count == most)
         for event, index, all_in in posts:

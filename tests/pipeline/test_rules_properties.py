@@ -300,12 +300,13 @@ EXPECTED: Final[dict[str, frozenset[Code]]] = {
 # no longer is, or the all-in it now is (after which the player cannot act). A chip more or less
 # may also be another legal size (spread, pot and no limit; an all-in; the two fixed-limit totals
 # after a short all-in): the first line the change contradicts is then a later one (the next
-# call or raise, the uncalled bet, the pot).
+# call or raise, the cap, the uncalled bet, the pot).
 _STACK: Final = frozenset({Code.MNY001, Code.SIZ014, Code.ORD007})
 _LATER: Final = frozenset(
     {
         *(Code.SIZ001, Code.SIZ003, Code.SIZ004, Code.SIZ005, Code.SIZ006, Code.SIZ007),
         *(Code.MNY002, Code.MNY004, Code.MNY007),
+        Code.CAP001,  # a full raise turned short (or short turned full) moves the cap
     }
 )
 WRONG_AMOUNT: Final[dict[EventKind, frozenset[Code]]] = {
