@@ -180,11 +180,11 @@ class StateCore:
         self.folded = [False] * n
         self.all_in = [seat.stack <= 0 for seat in ordered]
         self.posted_ante = [False] * n
-        # Antes posted before the deal that differ from the stakes' ante: (event, index,
-        # all-in), judged at the first street marker against the stakes' ante or the size most
-        # players posted; `antes_at_stake` counts the others.
+        # Antes posted before the deal, judged at the first street marker against the stakes'
+        # ante or the size most players posted: those that differ from the stakes' ante
+        # (event, index, all-in), and those at it (event, index).
         self.ante_posts: list[tuple[Event, int | None, bool]] = []
-        self.antes_at_stake = 0
+        self.antes_at_stake: list[tuple[Event, int | None]] = []
         self.showed = [False] * n
         self.mucked = [False] * n
         self.cards: list[list[Card | None]] = [[] for _ in range(n)]

@@ -66,7 +66,8 @@ class ForcedBetState(DrawState):
         elif self.posted_ante[i]:
             self.flag(Code.STR007, event, index, f"{name} posts a second ante")
         if event.amount == self.stakes.ante:
-            self.antes_at_stake += 1  # the common case
+            if not self.marker_seen:
+                self.antes_at_stake.append((event, index))
         elif self.marker_seen:
             self._check_ante(event, index, event.amount >= self.stack[i], self.stakes.ante)
         else:
@@ -86,17 +87,19 @@ class ForcedBetState(DrawState):
         """The antes posted before the deal, against the stakes' ante where the header or the
         room's stake table gives it, else the size most players posted (the largest on a tie):
         one player's odd ante is that player's, never the others'."""
-        posts = self.ante_posts
-        self.ante_posts = []
+        posts, at_stake = self.ante_posts, self.antes_at_stake
+        self.ante_posts, self.antes_at_stake = [], []
         ante = self.stakes.ante
         complete = [event.amount for event, _, all_in in posts if not all_in]
         # The record's ante is its largest post unless the header printed it (then no post need
         # match it): an inferred ante gives way to the size most players posted.
-        if complete and self.antes_at_stake and ante > max(complete):
+        if complete and at_stake and ante > max(complete):
             counts = Counter(complete)
-            counts[ante] += self.antes_at_stake
+            counts[ante] += len(at_stake)
             most = max(counts.values())
             ante = max(size for size, count in counts.items() if count == most)
+            for event, index in at_stake:  # above the most common size: never a short all-in
+                self._check_ante(event, index, False, ante)
         for event, index, all_in in posts:
             self._check_ante(event, index, all_in, ante)
 

@@ -150,7 +150,7 @@ class HandState(BettingState):
         """Close the hand: check it ran its course, settle the pots, build the result.
         `room_total`/`room_rake`: what the room reported (None when it did not); `line`: where
         hand-level violations point (the hand's first line)."""
-        if self.ante_posts:  # the hand never reached its first street
+        if self.ante_posts:  # the hand never reached its first street (judged only if one differs)
             self._judge_antes()
         spec = self.spec
         seats = self.rules.players_allowed(spec.family, spec.max_players)

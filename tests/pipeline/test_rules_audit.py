@@ -343,6 +343,17 @@ AUDITS = {
         ["SIZ012"],
         stud(body=folded_to("$0.02", "$0.03")),
     ),
+    # A level the stake table does not list: the ante is the size most players posted, so
+    # the one larger ante is blamed, not the two that are right.
+    "odd ante off the stake table": Audit(
+        stud(
+            stakes="$0.10/$0.20",
+            antes=("$0.03", "$0.02", "$0.02"),
+            body=folded_to("$0.05", "$0.07"),
+        ),
+        ["SIZ012"],
+        stud(stakes="$0.10/$0.20", antes=("$0.02",) * 3, body=folded_to("$0.05", "$0.06")),
+    ),
     # The room's stake table: at $0.04/$0.08 PokerStars brings in for 2 cents.
     "bring-in off the room's stake table": Audit(
         stud(body=folded_to("$0.01", "$0.03")), ["SIZ002"], stud(body=folded_to("$0.02", "$0.03"))
@@ -427,6 +438,16 @@ AUDITS = {
 def test_illegal_hand_gets_its_code(name: str) -> None:
     audit = AUDITS[name]
     assert codes_of(audit.illegal, audit.rules) == audit.codes
+
+
+def test_an_odd_ante_is_blamed_on_its_poster() -> None:
+    for stakes in ("$0.04/$0.08", "$0.10/$0.20"):  # on the stake table, and off it
+        antes = (
+            ("$0.01", "$0.03", "$0.01") if stakes == "$0.04/$0.08" else ("$0.02", "$0.03", "$0.02")
+        )
+        text = stud(stakes=stakes, antes=antes, body=folded_to("$0.05", "$0.07"))
+        flagged = [v.message for v in replay(parse_record(text)).violations if v.code == "SIZ012"]
+        assert flagged == [f"P2 antes 3, the ante is {antes[0][-1]}"]
 
 
 @pytest.mark.parametrize("name", list(AUDITS))
