@@ -9,9 +9,9 @@ pokerkit, with every card the export reveals (hidden ones as unknown cards). Han
 cannot play (it has no 4th-street open-pair double bet, and cannot award a showdown between
 unseen hands) are left out of that sample; studdraw replays the same sample for the ratio.
 
-``--mypyc`` first compiles the engine's hot modules (state, showdown, boards) from the same
-sources with mypyc into a temporary copy of the package, then measures that build: what the
-code reaches without a line changed, if the project ever ships compiled wheels.
+``--mypyc`` first compiles the engine's hot modules (the state's layers, showdown, boards)
+from the same sources with mypyc into a temporary copy of the package, then measures that
+build: what the code reaches without a line changed, if the project ever ships compiled wheels.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from studdraw.pipeline.rules import replay, state
 REPO = Path(__file__).resolve().parents[1]
 
 CORPUS = REPO.parent / "shared" / "corpus"
-COMPILED = ("state", "showdown", "boards")
+COMPILED = ("core", "deck", "draws", "forced", "betting", "state", "showdown", "boards")
 MYPYC_SETUP = """
 from setuptools import setup
 from mypyc.build import mypycify

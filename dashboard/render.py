@@ -14,7 +14,7 @@ from html import escape
 from importlib.resources import files
 from urllib.parse import urlencode
 
-from studdraw.pipeline.rules.codes import CODES
+from studdraw.pipeline.rules.codes import Code
 
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 RED_SUITS = frozenset("hd")
@@ -103,8 +103,8 @@ def game_label(game: str, structure: str) -> str:
 def code_anchor(code: str) -> str:
     """GitHub's anchor of the code's section in docs/violations.md ("## SIZ001 — Wrong bet
     size" -> "siz001--wrong-bet-size"), also used by the dashboard's codes page."""
-    info = CODES.get(code)
-    heading = f"{code} — {info.title}" if info else code
+    known = Code.__members__.get(code)
+    heading = f"{code} — {known.headline}" if known else code
     slug = re.sub(r"[^\w\- ]", "", heading.lower())
     return slug.replace(" ", "-")
 

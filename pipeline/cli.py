@@ -28,6 +28,8 @@ from studdraw.pipeline import analytics
 from studdraw.pipeline.analytics import report as analytics_report
 from studdraw.pipeline.console import console
 from studdraw.pipeline.progress import file_progress
+from studdraw.pipeline.rules.explain import parse_code, section
+from studdraw.pipeline.rules.house import HouseRules, house_rules_named
 from studdraw.pipeline.rules.validate import Validation
 from studdraw.pipeline.store.db import StoreOpenError, check_store_path, one_line
 from studdraw.pipeline.store.ingest import DEFAULT_BATCH, DEFAULT_TASK_BYTES, file_note
@@ -120,18 +122,67 @@ def parse(
         raise typer.Exit(code=1)
 
 
+RulesOption = Annotated[
+    str | None,
+    typer.Option(
+        "--rules",
+        help="Replay every hand under this house-rules profile (a rulebook's, e.g. "
+        "casinos-austria, or a room's) instead of its room's; see docs/violations.md.",
+        show_default=False,
+    ),
+]
+
+
+def chosen_rules(name: str | None) -> HouseRules | None:
+    """The profile named by --rules; exits 2 naming the choices when there is none."""
+    if name is None:
+        return None
+    try:
+        return house_rules_named(name)
+    except ValueError as error:
+        console(stderr=True).print(f"[red]error:[/red] {error}", markup=False, highlight=False)
+        raise typer.Exit(code=2) from None
+
+
 @app.command()
 def validate(
-    paths: PathsArgument,
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(
+            help="Hand-history files or folders, searched recursively.", show_default=False
+        ),
+    ] = None,
     jsonl: Annotated[
         bool, typer.Option("--jsonl", help="One JSON object per violation on stdout.")
     ] = False,
+    rules: RulesOption = None,
+    explain: Annotated[
+        str | None,
+        typer.Option(
+            "--explain",
+            metavar="CODE",
+            help="Print what a violation code means, why it matters and a hand that shows it.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Replay hands through the rules engine; print each violation as `file:line: CODE message`
-    and a summary per file. Exits 1 if any error-severity violation (or unreadable file)."""
+    (warnings and defects of the export marked) and a summary per file. Exits 1 if any
+    error-severity violation (or unreadable file), 2 on a wrong option."""
     stderr = console(stderr=True)
+    if explain is not None:
+        code = parse_code(explain)
+        if code is None:
+            stderr.print(f"[red]error:[/red] no violation code {explain!r}", markup=False)
+            raise typer.Exit(code=2)
+        sys.stdout.write(section(code))
+        return
+    if not paths:
+        stderr.print("[red]error:[/red] give hand-history files or folders, or --explain CODE")
+        raise typer.Exit(code=2)
+    profile = chosen_rules(rules)
     unreadable = UnreadableFiles(stderr)
-    validation = Validation(jsonl=jsonl)
+    validation = Validation(jsonl=jsonl, rules=profile)
     strays: list[ParsedHand] = []
     hands = _without_strays(iter_parsed(paths, unreadable), strays, jsonl)
     for line, is_summary in validation.lines(hands):
@@ -218,6 +269,7 @@ def ingest(
     task_mb: Annotated[
         int, typer.Option(help="With --engine dask: MiB of history text per task.", min=1)
     ] = DEFAULT_TASK_BYTES >> 20,
+    rules: RulesOption = None,
 ) -> None:
     """Import hand histories into the store: parse, replay, normalize, write (idempotent).
     Exits 1 if a file could not be read, 2 if the database is busy or incompatible (or the
@@ -225,6 +277,7 @@ def ingest(
     if scheduler is not None and engine is not Engine.DASK:
         console(stderr=True).print("[red]error:[/red] --scheduler needs --engine dask")
         raise typer.Exit(code=2)
+    chosen_rules(rules)
     code = run_ingest(
         paths,
         db=db,
@@ -236,6 +289,7 @@ def ingest(
         engine=engine,
         scheduler=scheduler,
         task_bytes=task_mb << 20,
+        rules=rules,
     )
     if code:
         raise typer.Exit(code=code)

@@ -10,6 +10,8 @@ import duckdb
 from typer.testing import CliRunner
 
 from studdraw.pipeline.cli import app
+from studdraw.pipeline.rules import Code
+from studdraw.pipeline.rules.explain import explanations
 from tests.conftest import SAMPLES
 
 runner = CliRunner()
@@ -75,3 +77,26 @@ def test_unreadable_file_exits_1(tmp_path: Path) -> None:
     summary = json.loads(result.stdout)
     assert summary["failed_files"][0]["path"] == str(missing)
     assert "cannot read" in result.stderr
+
+
+def test_rules_profile_judges_the_stored_hands(tmp_path: Path) -> None:
+    """`--rules italian`: a bring-in of 2 cents at $0.04/$0.08 is PokerStars' stake but not the
+    Italian rulebook's (the bring-in is the ante); the store keeps the verdict. Workers replay
+    under the profile too."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    hand = explanations()[Code.ORD005].hand  # a legal stud hand apart from its tied boards
+    (folder / "stud.txt").write_text(hand, encoding="utf-8")
+    for workers, name in (("1", "local.duckdb"), ("2", "pool.duckdb")):
+        db = tmp_path / name
+        args = ["ingest", str(folder), "--db", str(db), "--rules", "italian", "--workers", workers]
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0, result.output
+        con = duckdb.connect(str(db), read_only=True)
+        codes = {code for (code,) in con.execute("SELECT code FROM violations").fetchall()}
+        con.close()
+        assert "SIZ002" in codes
+    wrong = runner.invoke(
+        app, ["ingest", str(folder), "--db", str(tmp_path / "x.duckdb"), "--rules", "vegas"]
+    )
+    assert wrong.exit_code == 2

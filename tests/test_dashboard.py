@@ -19,7 +19,7 @@ from streamlit.testing.v1 import AppTest
 
 from studdraw.dashboard.launch import ENV_VAR
 from studdraw.dashboard.views import page
-from studdraw.pipeline.rules.codes import CODES
+from studdraw.pipeline.rules.codes import Code
 from tests.dashboard_support import BROKEN_HAND, DRAW_HAND, build_store
 
 APP = Path(page("overview")).parents[1] / "app.py"
@@ -204,11 +204,17 @@ def test_replayer_defaults_to_the_heros_latest_day(app: AppTest, facts: Facts) -
 def test_data_quality_lists_violations_rejects_and_unsupported(app: AppTest, facts: Facts) -> None:
     open_page(app, "data_quality")
     shown = metrics(app)
-    assert shown["Hands with rule errors"] == "1"
+    # The broken hand both breaks the rules (ORD004) and has export defects (SIZ014, MNY002).
+    assert shown["Hands breaking the rules"] == "1"
+    assert shown["Hands with export defects"] == "1"
     assert shown["Rejected hands"] == "1"
     assert shown["Unsupported hands"] == "2"
     by_code = app.dataframe[0].value
     assert set(by_code["code"]) == facts.broken_codes
+    assert all(
+        family == Code[code].family
+        for code, family in zip(by_code["code"], by_code["family"], strict=True)
+    )
     assert set(by_code["room"]) == {"pokerstars"}
     flagged = app.dataframe[1].value
     assert set(flagged["site_hand_id"]) == {BROKEN_HAND}
@@ -223,9 +229,11 @@ def test_violation_codes_open_on_the_linked_code(app: AppTest) -> None:
     assert app.selectbox[0].value == "SIZ014"
     assert app.subheader[0].value == "SIZ014 — All-in with chips behind"
     assert "**Meaning:**" in app.markdown[0].value
+    assert "- **Family:** export" in app.markdown[0].value
     assert "Carol: calls" in app.markdown[0].value  # the documented example hand
     catalogue = app.dataframe[0].value
-    assert len(catalogue) == len(CODES)
+    assert len(catalogue) == len(Code)
+    assert set(catalogue["family"]) == {"play", "export"}
     app.selectbox[0].select("CAP001").run()
     assert app.subheader[0].value == "CAP001 — Raise after the cap"
 

@@ -98,3 +98,17 @@ def test_console_script_runs_outside_the_checkout(installed: Path, tmp_path: Pat
             cwd=tmp_path,
         ).stdout
     )
+
+
+def test_installed_wheel_explains_every_code(installed: Path, tmp_path: Path) -> None:
+    """The codes' words ship in the wheel (codes.toml): `validate --explain` and the dashboard's
+    codes page work without a checkout."""
+    out = subprocess.run(
+        [str(installed / "studdraw"), "validate", "--explain", "SIZ002"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
+    ).stdout
+    assert out.startswith("## SIZ002 — Wrong bring-in size\n")
+    assert "```text\nPokerStars Game #" in out

@@ -1,5 +1,7 @@
 """Data quality: the rules engine's violations and the rejected hands by room and code, the raw
-text of each reject, and the hands counted as unsupported, so nothing read is out of sight."""
+text of each reject, and the hands counted as unsupported, so nothing read is out of sight.
+Violations come in two families, shown apart: play that broke the rules, and defects of the
+export (the room printed something impossible)."""
 
 from __future__ import annotations
 
@@ -10,9 +12,10 @@ import streamlit as st
 from studdraw.dashboard import store, ui
 from studdraw.dashboard.render import replay_url
 from studdraw.dashboard.store import StoreRef
-from studdraw.pipeline.rules.codes import CODES
+from studdraw.pipeline.rules.codes import Code, Family
 
 EXAMPLES = 200
+EXPORT_CODES = [str(code) for code in Code if code.family is Family.EXPORT]
 SEVERITY_COLOURS = alt.Scale(domain=["error", "warning"], range=["#d93025", "#f0a202"])
 
 
@@ -24,17 +27,24 @@ def render() -> None:
     counts = store.query(
         ref,
         "SELECT (SELECT count(*) FROM hands) AS hands, "
-        "(SELECT count(*) FROM hands WHERE NOT valid) AS invalid, "
         "(SELECT count(*) FROM hands WHERE warnings > 0) AS warned, "
         "(SELECT count(*) FROM violations) AS violations",
     ).row(0, named=True)
+    families = store.query(
+        ref,
+        "SELECT count(DISTINCT hand_id) FILTER (WHERE severity = 'error' AND NOT "
+        "list_contains(?, code)) AS play, count(DISTINCT hand_id) FILTER (WHERE "
+        "list_contains(?, code)) AS export FROM violations",
+        (EXPORT_CODES, EXPORT_CODES),
+    ).row(0, named=True)
     rejected, unsupported_hands = store.count(ref, "rejects"), store.count(ref, "unsupported")
-    cols = st.columns(5)
-    cols[0].metric("Hands with rule errors", f"{counts['invalid']:,}")
-    cols[1].metric("Hands with warnings", f"{counts['warned']:,}")
-    cols[2].metric("Violations", f"{counts['violations']:,}")
-    cols[3].metric("Rejected hands", _count(rejected))
-    cols[4].metric("Unsupported hands", _count(unsupported_hands))
+    cols = st.columns(6)
+    cols[0].metric("Hands breaking the rules", f"{families['play']:,}")
+    cols[1].metric("Hands with export defects", f"{families['export']:,}")
+    cols[2].metric("Hands with warnings", f"{counts['warned']:,}")
+    cols[3].metric("Violations", f"{counts['violations']:,}")
+    cols[4].metric("Rejected hands", _count(rejected))
+    cols[5].metric("Unsupported hands", _count(unsupported_hands))
 
     violations, rejects, unsupported = st.tabs(
         [
@@ -72,10 +82,12 @@ def _violations(ref: StoreRef) -> None:
     if frame.is_empty():
         st.success("The rules engine found nothing wrong with any stored hand.")
         return
-    titles = {code: info.title for code, info in CODES.items()}
+    titles = {str(code): code.headline for code in Code}
+    family = {str(code): str(code.family) for code in Code}
     frame = frame.with_columns(
-        title=pl.col("code").replace_strict(titles, default=None, return_dtype=pl.String)
-    )
+        family=pl.col("code").replace_strict(family, default=None, return_dtype=pl.String),
+        title=pl.col("code").replace_strict(titles, default=None, return_dtype=pl.String),
+    ).sort("family", "violations", descending=[True, True])
     chart = (
         alt.Chart(frame)
         .mark_bar()
@@ -83,14 +95,22 @@ def _violations(ref: StoreRef) -> None:
             y=alt.Y("code:N", sort="-x", title=None, axis=alt.Axis(labelOverlap=False)),
             x=alt.X("sum(violations):Q", title="violations", axis=alt.Axis(tickMinStep=1)),
             color=alt.Color("severity:N", scale=SEVERITY_COLOURS),
-            tooltip=["room:N", "code:N", "title:N", "severity:N", "violations:Q", "hands:Q"],
+            tooltip=[
+                "room:N",
+                "code:N",
+                "family:N",
+                "title:N",
+                "severity:N",
+                "violations:Q",
+                "hands:Q",
+            ],
         )
         .properties(height=alt.Step(24))
     )
     left, right = st.columns([2, 3])
     left.altair_chart(chart, width="stretch")
     right.dataframe(
-        frame.select("room", "code", "severity", "violations", "hands", "title"),
+        frame.select("family", "room", "code", "severity", "violations", "hands", "title"),
         hide_index=True,
     )
     code = st.selectbox(

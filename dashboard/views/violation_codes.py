@@ -1,15 +1,13 @@
 """Violation codes: the catalogue the replayer and the data quality page link to.
 
 A link names a code (`?code=SIZ001`) and the anchor of its section in docs/violations.md; the
-page shows that section under the same name ("SIZ001 — Wrong bet size") and, running from a
-checkout, its full text (meaning, why it matters, a minimal hand that triggers it), then the
-whole catalogue.
+page shows that section under the same name ("SIZ001 — Wrong bet size") with its full text
+(family, meaning, why it matters, a minimal hand that triggers it), read from the package
+(`rules.explain`), so an installed wheel shows it too; then the whole catalogue.
 """
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
 from urllib.parse import urlencode
 
 import polars as pl
@@ -17,18 +15,8 @@ import streamlit as st
 
 from studdraw.dashboard import ui
 from studdraw.dashboard.render import code_anchor
-from studdraw.pipeline.rules.codes import CODES
-
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "violations.md"
-
-
-def _sections() -> dict[str, str]:
-    """The body of each code's section in docs/violations.md; empty outside a checkout."""
-    if not DOCS.is_file():
-        return {}
-    text = DOCS.read_text(encoding="utf-8")
-    parts = re.split(r"^## ([A-Z]{3}\d{3}) — .*$", text, flags=re.MULTILINE)
-    return {code: body.strip() for code, body in zip(parts[1::2], parts[2::2], strict=True)}
+from studdraw.pipeline.rules.codes import Code
+from studdraw.pipeline.rules.explain import body, heading
 
 
 def render() -> None:
@@ -37,29 +25,26 @@ def render() -> None:
         "What the rules engine reports: stable codes, grouped by family (docs/violations.md).",
     )
     wanted = st.query_params.get("code")
-    code = wanted if wanted in CODES else None
+    codes = list(Code)
+    names = [str(code) for code in codes]
     chosen = st.selectbox(
         "Code",
-        list(CODES),
-        index=list(CODES).index(code) if code else None,
-        format_func=lambda value: f"{value} — {CODES[value].title}",
+        names,
+        index=names.index(wanted) if wanted in names else None,
+        format_func=lambda name: heading(Code[name]),
         placeholder="Pick a code to read about it",
     )
     if chosen:
-        info = CODES[chosen]
-        st.subheader(f"{chosen} — {info.title}", anchor=code_anchor(chosen))
-        body = _sections().get(chosen)
-        if body:
-            st.markdown(body)
-        else:
-            st.caption(f"Severity: {info.severity}")
+        st.subheader(heading(Code[chosen]), anchor=code_anchor(chosen))
+        st.markdown(body(Code[chosen]))
     st.subheader("All codes")
     catalogue = pl.DataFrame(
         {
-            "code": list(CODES),
-            "severity": [info.severity for info in CODES.values()],
-            "title": [info.title for info in CODES.values()],
-            "read": [f"violation_codes?{urlencode({'code': code})}" for code in CODES],
+            "code": names,
+            "family": [str(code.family) for code in codes],
+            "severity": [code.severity for code in codes],
+            "title": [code.headline for code in codes],
+            "read": [f"violation_codes?{urlencode({'code': name})}" for name in names],
         }
     )
     st.dataframe(

@@ -1,19 +1,20 @@
 """The rules engine: replays hands, reports illegal sequences as coded data (see
 docs/violations.md), and generates random legal hands."""
 
-from .codes import CODES, CodeInfo, Severity, Violation
+from .codes import Code, Family, Severity, Violation
+from .core import Phase
 from .generate import random_hand, stakes_for
 from .house import HouseRules, all_house_rules, house_rules_for
 from .replay import replay, start_state
 from .result import PlayerResult, PlayerStreet, PotResult, ReplayResult, StreetResult
 from .specs import GAME_SPECS, BringIn, GameSpec, Opener, StreetSpec
-from .state import HandState, LegalActions, Phase
+from .state import HandState, LegalActions
 
 __all__ = [
-    "CODES",
     "GAME_SPECS",
     "BringIn",
-    "CodeInfo",
+    "Code",
+    "Family",
     "GameSpec",
     "HandState",
     "HouseRules",

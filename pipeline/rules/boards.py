@@ -16,12 +16,13 @@ from .specs import BringIn
 _ACE_HIGH = {rank: index for index, rank in enumerate(RANKS)}
 _ACE_LOW = {rank: (index + 1) % 13 for index, rank in enumerate(RANKS)}  # A=0, 2=1, .. K=12
 _BY_COUNT_THEN_RANK = itemgetter(1, 0)
-_CATEGORY = 13**4  # above any four ranks
+_CATEGORY = 13**5  # above any five ranks (four up cards and a community card)
 
 
-def bring_in_key(card: Card, rule: BringIn, suits: str) -> int:
-    """A number that is largest for the door card that must bring in."""
-    suit = suits.index(card[1])
+def bring_in_key(card: Card, rule: BringIn, suits: str | None) -> int:
+    """A number that is largest for the door card that must bring in; `suits` (lowest first)
+    breaks ties of rank, None leaves them tied (the first dealt then brings in)."""
+    suit = suits.index(card[1]) if suits is not None else 0
     if rule is BringIn.LOW_CARD:
         return (12 - _ACE_HIGH[card[0]]) * 4 + (3 - suit)
     return _ACE_LOW[card[0]] * 4 + suit

@@ -1,19 +1,123 @@
-"""Violation codes: stable, grouped by family like ruff's rule codes, documented in
-docs/violations.md (one section per code, each with a PokerStars hand that triggers it).
+"""Violation codes, one source per code as in ruff: the `Code` enum names every code with its
+headline, severity and family, and the prose of each (what it means, why it matters, a hand that
+triggers it) sits beside it in `codes.toml`, from which `explain.py` writes docs/violations.md,
+`studdraw validate --explain CODE` and the dashboard's codes page.
 
 Severity "error" means the sequence is impossible under the rules of the game and the room;
 "warning" means some room allows it, or the engine cannot check it from what the export shows.
+
+Family "play" means the play broke the rules (an action, a forced bet, a deal or an award that
+the rules of the game and the room forbid); "export" means the room printed something that
+cannot have happened at any table (a card twice, a player acting after folding or while all-in,
+amounts that do not add up, text that cannot be parsed): the export is broken, not the play.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Final, Literal
 
 Severity = Literal["error", "warning"]
 
 ERROR: Final = "error"
 WARNING: Final = "warning"
+
+
+class Family(StrEnum):
+    """What a violation tells about the hand."""
+
+    PLAY = "play"  # the play broke the rules of the game or the room
+    EXPORT = "export"  # the room printed something impossible: a defect of the export
+
+
+PLAY: Final = Family.PLAY
+EXPORT: Final = Family.EXPORT
+
+
+class Code(StrEnum):
+    """Every violation code. The value is the code itself (`Code.SIZ001 == "SIZ001"`)."""
+
+    headline: str
+    severity: Severity
+    family: Family
+
+    def __new__(cls, code: str, headline: str, severity: Severity, family: Family) -> Code:
+        member = str.__new__(cls, code)
+        member._value_ = code
+        member.headline = headline
+        member.severity = severity
+        member.family = family
+        return member
+
+    # structure of the hand
+    STR001 = "STR001", "Street out of order", ERROR, EXPORT
+    STR002 = "STR002", "Missing bring-in", ERROR, PLAY
+    STR003 = "STR003", "Missing big blind", ERROR, PLAY
+    STR004 = "STR004", "Action after the hand ended", ERROR, EXPORT
+    STR005 = "STR005", "Betting round left unfinished", ERROR, PLAY
+    STR006 = "STR006", "Hand ends before the last street", ERROR, EXPORT
+    STR007 = "STR007", "Forced bet out of place", ERROR, PLAY
+    STR008 = "STR008", "Missing ante", ERROR, PLAY
+    STR009 = "STR009", "More players than the game seats", ERROR, EXPORT
+    # order of play
+    ORD001 = "ORD001", "Wrong player to act", ERROR, PLAY
+    ORD002 = "ORD002", "Action after folding", ERROR, EXPORT
+    ORD003 = "ORD003", "Bring-in by the wrong player", ERROR, PLAY
+    ORD004 = "ORD004", "Wrong first actor on a later street", ERROR, PLAY
+    ORD005 = "ORD005", "Tied boards: first actor differs from the house tie-break", WARNING, PLAY
+    ORD006 = "ORD006", "Player not in the hand", ERROR, EXPORT
+    ORD007 = "ORD007", "Action while all-in", ERROR, EXPORT
+    ORD008 = "ORD008", "Draw out of turn", ERROR, PLAY
+    ORD009 = "ORD009", "Raise after a short all-in that did not reopen the betting", WARNING, PLAY
+    ORD010 = "ORD010", "Blind out of position", ERROR, PLAY
+    # bet sizes
+    SIZ001 = "SIZ001", "Wrong bet size", ERROR, PLAY
+    SIZ002 = "SIZ002", "Wrong bring-in size", ERROR, PLAY
+    SIZ003 = "SIZ003", "Wrong completion size", ERROR, PLAY
+    SIZ004 = "SIZ004", "Wrong call amount", ERROR, PLAY
+    SIZ005 = "SIZ005", "Raise below the minimum", ERROR, PLAY
+    SIZ006 = "SIZ006", "Raise above the limit", ERROR, PLAY
+    SIZ007 = "SIZ007", "Pot-limit overbet", ERROR, PLAY
+    SIZ008 = "SIZ008", "Check facing a bet", ERROR, PLAY
+    SIZ009 = "SIZ009", "Call with nothing to call", ERROR, PLAY
+    SIZ010 = "SIZ010", "Bet facing a bet", ERROR, PLAY
+    SIZ011 = "SIZ011", "Raise with no bet to raise", ERROR, PLAY
+    SIZ012 = "SIZ012", "Wrong ante", ERROR, PLAY
+    SIZ013 = "SIZ013", "Wrong blind", ERROR, PLAY
+    SIZ014 = "SIZ014", "All-in with chips behind", ERROR, EXPORT
+    # the raise cap
+    CAP001 = "CAP001", "Raise after the cap", ERROR, PLAY
+    CAP002 = "CAP002", "Cap announcement disagrees with the raise count", WARNING, EXPORT
+    # cards
+    CRD001 = "CRD001", "Duplicate card", ERROR, EXPORT
+    CRD002 = "CRD002", "Wrong cards for the street", ERROR, PLAY
+    CRD003 = "CRD003", "Draw count differs from the discard count", ERROR, EXPORT
+    CRD004 = "CRD004", "Discard count out of range", ERROR, PLAY
+    CRD005 = "CRD005", "Shown cards differ from the cards dealt", ERROR, EXPORT
+    CRD006 = "CRD006", "Cards dealt to a player out of the hand", ERROR, EXPORT
+    CRD007 = "CRD007", "More cards dealt than the deck holds", ERROR, PLAY
+    CRD008 = "CRD008", "Community card while the deck could serve every player", WARNING, PLAY
+    CRD009 = "CRD009", "Reshuffle disagrees with the deck count", WARNING, PLAY
+    CRD010 = "CRD010", "Draw outside a draw round", ERROR, EXPORT
+    CRD011 = "CRD011", "Draw names cards the player does not hold", ERROR, EXPORT
+    # money
+    MNY001 = "MNY001", "Stack goes negative", ERROR, EXPORT
+    MNY002 = "MNY002", "Total pot differs from the room's", ERROR, EXPORT
+    MNY003 = "MNY003", "Collected plus rake differs from the pot", ERROR, EXPORT
+    MNY004 = "MNY004", "Uncalled bet wrong", ERROR, PLAY
+    MNY005 = "MNY005", "Collect from a pot the player is not eligible for", ERROR, PLAY
+    MNY006 = "MNY006", "Rake above the house model", WARNING, PLAY
+    MNY007 = "MNY007", "Pot collected beyond its size", ERROR, EXPORT
+    MNY008 = "MNY008", "Rake in a tournament hand", ERROR, PLAY
+    # showdown
+    SHW001 = "SHW001", "Pot awarded to a hand that is not the best", ERROR, PLAY
+    SHW002 = "SHW002", "Hi/lo split wrong", ERROR, PLAY
+    SHW003 = "SHW003", "Odd chip to the low half", ERROR, PLAY
+    SHW004 = "SHW004", "Winner not checkable", WARNING, EXPORT
+    SHW005 = "SHW005", "Tied hands split unevenly", ERROR, PLAY
+    # parsing (reported by validate, never by replay)
+    PRS001 = "PRS001", "Hand could not be parsed", ERROR, EXPORT
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,90 +129,13 @@ class Violation:
     line: the source line of the event, or of the hand's first line for hand-level checks.
     """
 
-    code: str
+    code: Code
     severity: Severity
     street: int | None
     event_index: int | None
     line: int
     message: str
 
-
-@dataclass(frozen=True, slots=True)
-class CodeInfo:
-    code: str
-    severity: Severity
-    title: str
-
-
-def _catalogue(*entries: tuple[str, Severity, str]) -> dict[str, CodeInfo]:
-    return {code: CodeInfo(code, severity, title) for code, severity, title in entries}
-
-
-CODES: Final[dict[str, CodeInfo]] = _catalogue(
-    # structure of the hand
-    ("STR001", "error", "Street out of order"),
-    ("STR002", "error", "Missing bring-in"),
-    ("STR003", "error", "Missing big blind"),
-    ("STR004", "error", "Action after the hand ended"),
-    ("STR005", "error", "Betting round left unfinished"),
-    ("STR006", "error", "Hand ends before the last street"),
-    ("STR007", "error", "Forced bet out of place"),
-    ("STR008", "error", "Missing ante"),
-    # order of play
-    ("ORD001", "error", "Wrong player to act"),
-    ("ORD002", "error", "Action after folding"),
-    ("ORD003", "error", "Bring-in by the wrong player"),
-    ("ORD004", "error", "Wrong first actor on a later street"),
-    ("ORD005", "warning", "Tied boards: first actor differs from the house tie-break"),
-    ("ORD006", "error", "Player not in the hand"),
-    ("ORD007", "error", "Action while all-in"),
-    ("ORD008", "error", "Draw out of turn"),
-    ("ORD009", "warning", "Raise after a short all-in that did not reopen the betting"),
-    # bet sizes
-    ("SIZ001", "error", "Wrong bet size"),
-    ("SIZ002", "error", "Wrong bring-in size"),
-    ("SIZ003", "error", "Wrong completion size"),
-    ("SIZ004", "error", "Wrong call amount"),
-    ("SIZ005", "error", "Raise below the minimum"),
-    ("SIZ006", "error", "Raise above the limit"),
-    ("SIZ007", "error", "Pot-limit overbet"),
-    ("SIZ008", "error", "Check facing a bet"),
-    ("SIZ009", "error", "Call with nothing to call"),
-    ("SIZ010", "error", "Bet facing a bet"),
-    ("SIZ011", "error", "Raise with no bet to raise"),
-    ("SIZ012", "error", "Wrong ante"),
-    ("SIZ013", "error", "Wrong blind"),
-    ("SIZ014", "error", "All-in with chips behind"),
-    # the raise cap
-    ("CAP001", "error", "Raise after the cap"),
-    ("CAP002", "warning", "Cap announcement disagrees with the raise count"),
-    # cards
-    ("CRD001", "error", "Duplicate card"),
-    ("CRD002", "error", "Wrong cards for the street"),
-    ("CRD003", "error", "Draw count differs from the discard count"),
-    ("CRD004", "error", "Discard count out of range"),
-    ("CRD005", "error", "Shown cards differ from the cards dealt"),
-    ("CRD006", "error", "Cards dealt to a player out of the hand"),
-    ("CRD007", "error", "More cards dealt than the deck holds"),
-    ("CRD008", "warning", "Community card while the deck could serve every player"),
-    ("CRD009", "warning", "Reshuffle disagrees with the deck count"),
-    ("CRD010", "error", "Draw outside a draw round"),
-    ("CRD011", "error", "Draw names cards the player does not hold"),
-    # money
-    ("MNY001", "error", "Stack goes negative"),
-    ("MNY002", "error", "Total pot differs from the room's"),
-    ("MNY003", "error", "Collected plus rake differs from the pot"),
-    ("MNY004", "error", "Uncalled bet wrong"),
-    ("MNY005", "error", "Collect from a pot the player is not eligible for"),
-    ("MNY006", "warning", "Rake above the house model"),
-    ("MNY007", "error", "Pot collected beyond its size"),
-    ("MNY008", "error", "Rake in a tournament hand"),
-    # showdown
-    ("SHW001", "error", "Pot awarded to a hand that is not the best"),
-    ("SHW002", "error", "Hi/lo split wrong"),
-    ("SHW003", "error", "Odd chip to the low half"),
-    ("SHW004", "warning", "Winner not checkable"),
-    ("SHW005", "error", "Tied hands split unevenly"),
-    # parsing (reported by validate, never by replay)
-    ("PRS001", "error", "Hand could not be parsed"),
-)
+    @property
+    def family(self) -> Family:
+        return self.code.family

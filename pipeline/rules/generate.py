@@ -2,9 +2,10 @@
 `HandState` who acts and what is legal, picks at random, and applies the event. Used by the
 property tests and, rendered to PokerStars text, by the hand synthesiser.
 
-Stakes are realistic cash stakes at scale 100 (stud: ante 1, bring-in 2, bets 4/8; draw:
-blinds 5/10, bets 10/20) and stacks are drawn from short to deep, so all-ins, side pots, split
-pots, the stud community card and draw-game reshuffles all occur.
+Stakes are realistic cash stakes at scale 100 (stud: ante 1, bring-in 2, bets 4/8, and in pot
+and no limit a header of the bring-in and the smallest bet, 2/4; draw: blinds 5/10, bets
+10/20) and stacks are drawn from short to deep, so all-ins, side pots, split pots, the stud
+community card and draw-game reshuffles all occur.
 """
 
 from __future__ import annotations
@@ -28,10 +29,11 @@ from studdraw.parsers.model import (
     Structure,
 )
 
+from .core import Phase
 from .house import HouseRules, house_rules_for
 from .showdown import EVALUATORS, build_pots, pot_name
 from .specs import GAME_SPECS, GameSpec
-from .state import HandState, LegalActions, Phase
+from .state import HandState, LegalActions
 
 DECK: Final = tuple(rank + suit for rank in RANKS for suit in SUITS)
 _STARTED: Final = datetime(2024, 1, 1, 12, 0, tzinfo=UTC)
@@ -40,6 +42,10 @@ _STARTED: Final = datetime(2024, 1, 1, 12, 0, tzinfo=UTC)
 def stakes_for(game: Game, structure: Structure) -> Stakes:
     """Realistic stakes in cents for a game and structure."""
     if game.is_stud:
+        if structure in (Structure.POT, Structure.NO):
+            # The header's pair, as for the blinds of a draw game: the bring-in and the
+            # smallest bet (the engine reads the bet limits from it).
+            return Stakes(small_bet=4, big_bet=4, ante=1, bring_in=2, small_blind=2, big_blind=4)
         high = 20 if structure is Structure.SPREAD else 8
         return Stakes(small_bet=4, big_bet=high, ante=1, bring_in=2)
     if structure is Structure.FIXED:
@@ -354,11 +360,15 @@ def random_hand(
     rng: random.Random,
     rules: HouseRules | None = None,
 ) -> HandRecord:
-    """A random legal hand of `players` players (2 to 8; draw games at most 8).
+    """A random legal hand of `players` players (2 to 8), capped at the most the game deals to
+    under the house rules (2-7 and A-5 triple draw: six).
 
     `rules` defaults to the PokerStars profile; the record's `site` is the profile's name, so
     `replay(record)` judges it by the same house rules.
     """
     if not 2 <= players <= 8:
         raise ValueError(f"a hand needs 2 to 8 players, not {players}")
-    return _Generator(game, structure, players, rng, rules or house_rules_for("pokerstars")).run()
+    rules = rules or house_rules_for("pokerstars")
+    spec = GAME_SPECS[game]
+    players = min(players, rules.players_allowed(spec.family, spec.max_players))
+    return _Generator(game, structure, players, rng, rules).run()

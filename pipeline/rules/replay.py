@@ -9,6 +9,7 @@ from studdraw.parsers.model import EventKind, HandRecord
 from .house import HouseRules, house_rules_for
 from .result import ReplayResult
 from .specs import GAME_SPECS
+from .stakes import room_stakes
 from .state import HandState
 
 _TABLE_LIFE: Final = frozenset(
@@ -31,13 +32,15 @@ def start_state(record: HandRecord, rules: HouseRules | None = None) -> HandStat
     if any(seat.sitting_out for seat in seats):
         taking_part = {e.player for e in record.events if e.kind not in _TABLE_LIFE}
         seats = [seat for seat in seats if not seat.sitting_out or seat.player in taking_part]
+    spec = GAME_SPECS[record.game]
     return HandState(
-        GAME_SPECS[record.game],
+        spec,
         record.structure,
         record.stakes,
         seats,
         rules or house_rules_for(record.site),
         button=record.button,
+        stake_table=room_stakes(record, spec.family),
     )
 
 

@@ -1,7 +1,8 @@
 """Money out: the pots a hand's contributions make, the room's collects checked against them,
 and the awards checked against the best hands where the cards are known.
 
-Evaluators run only here, once per contender and pot, never in the per-event path.
+Evaluators run only here, once per contender and pot, never in the per-event path. `settle`
+reads the finished state and returns what it finds; it never writes into the state.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 
 from studdraw.pipeline import evaluators
 
+from .codes import Code, Violation
 from .result import PotResult
 
 if TYPE_CHECKING:
@@ -83,14 +85,28 @@ def _pot_position(label: str, count: int) -> int:
     return -1
 
 
+class _Findings(list[Violation]):
+    """The violations `settle` finds, hand-level unless located at a collect."""
+
+    def __init__(self, street: int) -> None:
+        super().__init__()
+        self.street = street
+
+    def at(self, code: Code, index: int | None, line: int, message: str) -> None:
+        street = self.street if index is not None else None
+        self.append(Violation(code, code.severity, street, index, line, message))
+
+
 def settle(
     state: HandState,
     room_total: int | None,
     room_rake: int | None,
     tournament: bool,
     line: int,
-) -> tuple[list[PotResult], int, int]:
-    """Check the money out; returns the pots, the computed total pot and the rake."""
+) -> tuple[list[PotResult], int, int, list[Violation]]:
+    """Check the money out; returns the pots, the computed total pot, the rake and the
+    violations found."""
+    found = _Findings(state.street)
     names = state.names
     pots = build_pots(state.invested, state.folded, state.all_in)
     total = state.pot
@@ -101,8 +117,8 @@ def settle(
         position = _pot_position(label, len(pots))
         if position < 0 or player not in pots[position][1]:
             reason = "does not exist" if position < 0 else "is not theirs to win"
-            state.flag_at(
-                "MNY005",
+            found.at(
+                Code.MNY005,
                 index,
                 event_line,
                 f"{names[player]} collects {amount} from the {label} pot, which {reason}",
@@ -114,34 +130,35 @@ def settle(
     for position, ((amount, eligible), shares) in enumerate(zip(pots, shares_by_pot, strict=True)):
         pot = _Pot(pot_name(position), amount, eligible, shares, sum(shares.values()))
         if pot.taken > amount:
-            state.flag_at(
-                "MNY007", None, line, f"{pot.taken} collected from the {pot.name} pot of {amount}"
+            found.at(
+                Code.MNY007,
+                None,
+                line,
+                f"{pot.taken} collected from the {pot.name} pot of {amount}",
             )
-        results.extend(_judge(state, pot, line))
+        results.extend(_judge(state, pot, line, found))
     rake = total - collected if room_rake is None else room_rake
     if room_total is not None and room_total != total:
-        state.flag_at(
-            "MNY002", None, line, f"the room's total pot is {room_total}, the bets make {total}"
+        found.at(
+            Code.MNY002, None, line, f"the room's total pot is {room_total}, the bets make {total}"
         )
     if collected + rake != total or rake < 0:
-        state.flag_at(
-            "MNY003", None, line, f"{collected} collected and {rake} rake from a pot of {total}"
+        found.at(
+            Code.MNY003, None, line, f"{collected} collected and {rake} rake from a pot of {total}"
         )
     if tournament and rake:
-        state.flag_at("MNY008", None, line, f"a tournament hand raked {rake}")
+        found.at(Code.MNY008, None, line, f"a tournament hand raked {rake}")
     percent = state.rules.rake_percent
     if (
         not tournament
         and percent is not None
         and rake * 100 * percent.denominator > total * percent.numerator
     ):
-        state.flag_at(
-            "MNY006", None, line, f"rake {rake} is above {percent}% of the pot of {total}"
-        )
-    return results, total, rake
+        found.at(Code.MNY006, None, line, f"rake {rake} is above {percent}% of the pot of {total}")
+    return results, total, rake, found
 
 
-def _judge(state: HandState, pot: _Pot, line: int) -> list[PotResult]:
+def _judge(state: HandState, pot: _Pot, line: int, found: _Findings) -> list[PotResult]:
     """Check one pot's award against the best hands; the pot's result entries."""
     names = state.names
     shares = pot.shares
@@ -167,8 +184,8 @@ def _judge(state: HandState, pot: _Pot, line: int) -> list[PotResult]:
     if len(live) < 2:
         return undivided
     if unknown:
-        state.flag_at(
-            "SHW004",
+        found.at(
+            Code.SHW004,
             None,
             line,
             f"the {pot.name} pot cannot be checked: {', '.join(unknown)} did not show",
@@ -188,7 +205,8 @@ def _judge(state: HandState, pot: _Pot, line: int) -> list[PotResult]:
             best_low = max(qualified)
             low = [i for i in live if lows[i] == best_low]
     if set(shares) != set(high) | set(low):
-        _wrong_winner(state, pot, high, low, line)
+        code, message = _wrong_winner(state, pot, high, low)
+        found.at(code, None, line, message)
         return undivided
     taken = pot.taken
     high_half = taken - taken // 2 if low else taken
@@ -196,40 +214,54 @@ def _judge(state: HandState, pot: _Pot, line: int) -> list[PotResult]:
     if not _shares_fit(shares, high, high_half, low, low_half):
         swapped = bool(low) and taken % 2 == 1
         swapped = swapped and _shares_fit(shares, high, low_half, low, high_half)
-        code = "SHW003" if swapped else "SHW005"
+        if swapped and state.rules.odd_chip == "any":  # the house gives it to either half
+            winners = ([names[i] for i in high], [names[i] for i in low])
+            return _halves(pot, eligible_names, winners, taken=(low_half, high_half))
+        code = Code.SHW003 if swapped else Code.SHW005
         detail = (
             "the odd chip went to the low half"
             if swapped
             else "tied hands did not share the pot evenly"
         )
-        state.flag_at(code, None, line, f"{pot.name} pot: {detail}")
+        found.at(code, None, line, f"{pot.name} pot: {detail}")
         return undivided
     if not low:
         half = "hi" if spec.split_low is not None else None
         return [PotResult(pot.name, pot.amount, eligible_names, collectors, half, taken)]
-    high_names = tuple([names[i] for i in high])
-    low_names = tuple([names[i] for i in low])
-    low_amount = pot.amount // 2  # the odd chip stays with the high half
+    winners = ([names[i] for i in high], [names[i] for i in low])
+    return _halves(pot, eligible_names, winners, taken=(high_half, low_half))
+
+
+def _halves(
+    pot: _Pot,
+    eligible: tuple[str, ...],
+    winners: tuple[list[str], list[str]],
+    *,
+    taken: tuple[int, int],
+) -> list[PotResult]:
+    """A split pot's high and low results: `winners` and what they `taken` from each half. The
+    pot's odd chip counts in the half that took it (the high half by the rulebooks)."""
+    odd = pot.amount % 2 if taken[1] > taken[0] else 0
+    low_amount = pot.amount // 2 + odd
+    high, low = winners
     return [
-        PotResult(pot.name, pot.amount - low_amount, eligible_names, high_names, "hi", high_half),
-        PotResult(pot.name, low_amount, eligible_names, low_names, "lo", low_half),
+        PotResult(pot.name, pot.amount - low_amount, eligible, tuple(high), "hi", taken[0]),
+        PotResult(pot.name, low_amount, eligible, tuple(low), "lo", taken[1]),
     ]
 
 
-def _wrong_winner(state: HandState, pot: _Pot, high: list[int], low: list[int], line: int) -> None:
+def _wrong_winner(state: HandState, pot: _Pot, high: list[int], low: list[int]) -> tuple[Code, str]:
+    """Why an award is wrong: the code and its message."""
     names = state.names
     best = ", ".join(names[i] for i in high)
     got = ", ".join(names[i] for i in pot.shares)
     if state.spec.split_low is not None and set(high) <= set(pot.shares):
         if low:
-            message = f"{pot.name} pot: the low half belongs to {', '.join(names[i] for i in low)}"
-        else:
-            message = f"{pot.name} pot: no low qualifies, yet the pot went to {got}"
-        state.flag_at("SHW002", None, line, message)
-    else:
-        state.flag_at(
-            "SHW001", None, line, f"{pot.name} pot awarded to {got}; the best hand is {best}"
-        )
+            return Code.SHW002, (
+                f"{pot.name} pot: the low half belongs to {', '.join(names[i] for i in low)}"
+            )
+        return Code.SHW002, f"{pot.name} pot: no low qualifies, yet the pot went to {got}"
+    return Code.SHW001, f"{pot.name} pot awarded to {got}; the best hand is {best}"
 
 
 def _shares_fit(

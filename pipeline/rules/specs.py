@@ -56,8 +56,18 @@ class GameSpec:
         not qualify evaluates to None.
     hand_size: cards a player holds at the showdown of a draw game; in stud, the cards dealt.
     max_discard: most cards one draw may exchange (0 in stud).
-    bring_in: how stud chooses the bring-in; None for blind games (triple draw).
-    open_pair_double_bet: an open pair on 4th street allows the big bet.
+    bring_in: how stud chooses the bring-in; None for blind games (draw games).
+    open_pair_street: the street on which an open pair allows the big bet (stud's 4th street),
+        None where it never does (razz, draw games).
+    board: the positions, among a player's cards, of the face-up cards that choose who opens a
+        street (stud's door and the three cards after it); empty in draw games.
+    community_street: the street whose single card the dealer may deal as one community card
+        when the deck cannot serve every player (stud's 7th street); None in draw games.
+    family: "stud" or "draw": what house rules name a game by (`HouseRules.max_players`).
+    max_players: the most players the game deals in (the rulebooks: stud 8, 2-7 triple draw 6).
+    last_street: index of the last betting round.
+    draws: how many draw rounds the game has.
+    bring_in_street: the round the bring-in opens (stud's 3rd street), -1 in blind games.
     """
 
     game: Game
@@ -67,8 +77,14 @@ class GameSpec:
     hand_size: int
     max_discard: int
     bring_in: BringIn | None
-    open_pair_double_bet: bool
-    last_street: int  # index of the last betting round
+    open_pair_street: int | None
+    board: slice
+    community_street: int | None
+    family: str
+    max_players: int
+    last_street: int
+    draws: int
+    bring_in_street: int
 
 
 def _stud_streets(board_opener: Opener) -> tuple[StreetSpec, ...]:
@@ -91,30 +107,46 @@ def _draw_streets(hand_size: int) -> tuple[StreetSpec, ...]:
 
 
 def _stud(game: Game, best: str, split_low: str | None, low_game: bool) -> GameSpec:
+    streets = _stud_streets(Opener.LOW_BOARD if low_game else Opener.HIGH_BOARD)
     return GameSpec(
         game=game,
-        streets=_stud_streets(Opener.LOW_BOARD if low_game else Opener.HIGH_BOARD),
+        streets=streets,
         best=best,
         split_low=split_low,
         hand_size=7,
         max_discard=0,
         bring_in=BringIn.HIGH_CARD if low_game else BringIn.LOW_CARD,
-        open_pair_double_bet=not low_game,
-        last_street=4,
+        open_pair_street=None if low_game else 1,
+        board=slice(2, 6),  # the door card and 4th to 6th street's
+        community_street=len(streets) - 1,
+        family="stud",
+        max_players=8,
+        last_street=len(streets) - 1,
+        draws=0,
+        bring_in_street=0,
     )
 
 
-def _draw(game: Game, best: str, hand_size: int) -> GameSpec:
+def draw_spec(game: Game, best: str, hand_size: int, max_players: int, draws: int = 3) -> GameSpec:
+    """A draw game: the first round after the deal, then `draws` rounds each opened by a draw
+    (triple draw: 3; single draw and five-card draw: 1)."""
+    streets = _draw_streets(hand_size)[: draws + 1]
     return GameSpec(
         game=game,
-        streets=_draw_streets(hand_size),
+        streets=streets,
         best=best,
         split_low=None,
         hand_size=hand_size,
         max_discard=hand_size,
         bring_in=None,
-        open_pair_double_bet=False,
-        last_street=3,
+        open_pair_street=None,
+        board=slice(0, 0),
+        community_street=None,
+        family="draw",
+        max_players=max_players,
+        last_street=len(streets) - 1,
+        draws=draws,
+        bring_in_street=-1,
     )
 
 
@@ -122,7 +154,10 @@ GAME_SPECS: Final[dict[Game, GameSpec]] = {
     Game.STUD: _stud(Game.STUD, "high", None, low_game=False),
     Game.STUD8: _stud(Game.STUD8, "high", "low8", low_game=False),
     Game.RAZZ: _stud(Game.RAZZ, "low_a5", None, low_game=True),
-    Game.TD27: _draw(Game.TD27, "low27", 5),
-    Game.TDA5: _draw(Game.TDA5, "low_a5", 5),
-    Game.BADUGI: _draw(Game.BADUGI, "badugi", 4),
+    # deuce-to-seven-triple-draw.de.txt: "at most six players"
+    Game.TD27: draw_spec(Game.TD27, "low27", 5, max_players=6),
+    Game.TDA5: draw_spec(Game.TDA5, "low_a5", 5, max_players=6),
+    # Four cards each and three draws: PokerStars and Full Tilt deal badugi to eight
+    # (tour/Stars/Draw/LBad-USD-MTT8-201011.txt, cash/FTP/Draw/Badugi-FL-USD-0.10-0.20-201305.*).
+    Game.BADUGI: draw_spec(Game.BADUGI, "badugi", 4, max_players=8),
 }

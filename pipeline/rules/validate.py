@@ -1,8 +1,10 @@
 """`studdraw validate`: the rules engine as a linter over hand-history files.
 
-Each violation becomes one line, `file:line: CODE message` (warnings marked), or one JSON object
-with --jsonl; each file ends with a summary line. A hand that cannot be parsed is reported as
-PRS001 with the parser's message and line; hands of games outside scope are only counted.
+Each violation becomes one line, `file:line: CODE message` (warnings and defects of the export
+marked), or one JSON object with --jsonl; each file ends with a summary line that counts the two
+families apart: play that broke the rules, and defects of the export. A hand that cannot be
+parsed is reported as PRS001 with the parser's message and line; hands of games outside scope
+are only counted. `rules` replays every hand under one house-rules profile instead of its room's.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from dataclasses import dataclass
 from studdraw.parsers.model import Outcome, ParsedHand
 from studdraw.parsers.reader import describe_failure
 
-from .codes import CODES, Violation
+from .codes import Code, Family, Violation
 from .house import HouseRules
 from .replay import replay
 
@@ -32,13 +34,13 @@ def check_hand(parsed: ParsedHand, rules: HouseRules | None = None) -> list[Viol
     problem = parsed.problem
     if problem is None or problem.outcome is not Outcome.ERROR:
         return []
-    return [
-        Violation("PRS001", CODES["PRS001"].severity, None, None, problem.line, problem.message)
-    ]
+    return [Violation(Code.PRS001, Code.PRS001.severity, None, None, problem.line, problem.message)]
 
 
 def lint_line(source: str, violation: Violation) -> str:
     marker = " [warning]" if violation.severity == "warning" else ""
+    if violation.code.family is Family.EXPORT:
+        marker += " [export]"
     return f"{source}:{violation.line}: {violation.code}{marker} {violation.message}"
 
 
@@ -50,6 +52,7 @@ def json_line(source: str, site_hand_id: str | None, violation: Violation) -> st
             "site_hand_id": site_hand_id,
             "code": violation.code,
             "severity": violation.severity,
+            "family": violation.code.family,
             "street": violation.street,
             "message": violation.message,
         },
@@ -68,13 +71,16 @@ class FileTally:
     unparsed: int = 0
     invalid: int = 0
     errors: int = 0
+    export_errors: int = 0
     warnings: int = 0
 
     def summary(self) -> str:
+        play = self.errors - self.export_errors
         return (
             f"{self.source}: {self.hands} hands, {self.replayed} replayed "
             f"({self.invalid} with errors), {self.unparsed} unparsable, "
-            f"{self.unsupported} unsupported; {self.errors} errors, {self.warnings} warnings"
+            f"{self.unsupported} unsupported; {self.errors} errors ({play} play, "
+            f"{self.export_errors} export), {self.warnings} warnings"
         )
 
 
@@ -84,6 +90,7 @@ class Validation:
     violation was reported (the command's exit status)."""
 
     jsonl: bool = False
+    rules: HouseRules | None = None
     failed: bool = False
 
     def lines(self, hands: Iterable[ParsedHand]) -> Iterator[tuple[str, bool]]:
@@ -109,13 +116,16 @@ class Validation:
         if parsed.outcome is Outcome.UNSUPPORTED:
             tally.unsupported += 1
             return []
-        violations = check_hand(parsed)
+        violations = check_hand(parsed, self.rules)
         if parsed.outcome is Outcome.ERROR:
             tally.unparsed += 1
         else:
             tally.replayed += 1
         errors = sum(1 for v in violations if v.severity == "error")
         tally.errors += errors
+        tally.export_errors += sum(
+            1 for v in violations if v.severity == "error" and v.code.family is Family.EXPORT
+        )
         tally.warnings += len(violations) - errors
         if errors:
             self.failed = True

@@ -300,7 +300,7 @@ def keys_of(split: SplitHands) -> HandKeys:
 
 
 def process_task(
-    split: SplitHands, positions: Sequence[int], fault: str, key: str
+    split: SplitHands, positions: Sequence[int], fault: str, key: str, rules: str | None = None
 ) -> ProcessedBatch:
     """Round 2 on a worker: parse, replay and normalize the hands at `positions`."""
     keys = split.keys
@@ -310,7 +310,7 @@ def process_task(
         for i in positions
     ]
     with _garbage_collected_less():
-        return process_hands(items)
+        return process_hands(items, rules)
 
 
 @dataclass(frozen=True, slots=True)
@@ -541,6 +541,7 @@ class _Importer:
         self.task_bytes = dask.task_bytes
         self.client = client
         self.fault = os.environ.get(FAULT_ENV, "")
+        self.rules = options.rules
         self.token = uuid.uuid4().hex[:12]
         self.problems: list[tuple[Path, str]] = []  # folders that could not be read
         self.check_stop: Callable[[], None] = lambda: None  # raises when a stop was asked
@@ -762,7 +763,14 @@ class _Importer:
 
     def _submit_process(self, task: _Task, positions: list[int], key: str) -> None:
         processed = self.client.submit(
-            process_task, task.split, positions, self.fault, key, key=key, retries=RETRIES
+            process_task,
+            task.split,
+            positions,
+            self.fault,
+            key,
+            self.rules,
+            key=key,
+            retries=RETRIES,
         )
         task.groups.append(positions)
         task.processed.append(processed)

@@ -70,6 +70,7 @@ class IngestOptions:
     workers: int = 1
     batch_size: int = DEFAULT_BATCH
     wait_seconds: float = 60.0
+    rules: str | None = None  # a house-rules profile for every hand, instead of its room's
 
 
 @dataclass(slots=True)
@@ -274,7 +275,7 @@ class _Importer:
         if batch is self.batch:
             self.batch = _Batch(batch.number + 1)
         if batch.items:
-            batch.future = executor.submit(process_hands, batch.items)
+            batch.future = executor.submit(process_hands, batch.items, self.options.rules)
         self.inflight.append(batch)
         while len(self.inflight) > limit:
             self.check_stop()

@@ -17,7 +17,8 @@ import pyarrow as pa
 
 from studdraw.parsers.model import HandRecord, HandText, Outcome, ParseProblem
 from studdraw.parsers.reader import describe_failure, parse_hand
-from studdraw.pipeline.rules import replay
+from studdraw.pipeline.rules import HouseRules, replay
+from studdraw.pipeline.rules.house import house_rules_named
 
 from .normalize import (
     Reject,
@@ -66,11 +67,16 @@ class ProcessedBatch:
     fates: bytes
 
 
-def process_hands(items: Sequence[PendingHand]) -> ProcessedBatch:
+def process_hands(items: Sequence[PendingHand], rules: str | None = None) -> ProcessedBatch:
     """Parse, replay and normalize a batch of hand texts, CHUNK hands at a time: only a chunk's
-    records and replays are alive at once, while the batch (one transaction) can be larger."""
+    records and replays are alive at once, while the batch (one transaction) can be larger.
+    `rules` names the house-rules profile to replay under (None: each hand's room's)."""
+    profile = house_rules_named(rules) if rules else None
     return join_batches(
-        [_process_chunk(items[start : start + CHUNK]) for start in range(0, len(items), CHUNK)]
+        [
+            _process_chunk(items[start : start + CHUNK], profile)
+            for start in range(0, len(items), CHUNK)
+        ]
     )
 
 
@@ -90,7 +96,7 @@ def join_batches(parts: Sequence[ProcessedBatch]) -> ProcessedBatch:
     return ProcessedBatch(tables, b"".join(part.fates for part in parts))
 
 
-def _process_chunk(items: Sequence[PendingHand]) -> ProcessedBatch:
+def _process_chunk(items: Sequence[PendingHand], rules: HouseRules | None) -> ProcessedBatch:
     replayed: list[Replayed] = []
     rejects: list[Reject] = []
     unsupported: list[Unsupported] = []
@@ -105,7 +111,7 @@ def _process_chunk(items: Sequence[PendingHand]) -> ProcessedBatch:
             record, problem = None, too_big
         if record is not None:
             try:
-                result = replay(record)
+                result = replay(record, rules)
             except Exception as error:  # an engine bug must not stop an import: keep the text
                 rejects.append(_internal(item, site_hand_id, "replay", error))
                 fates.append(REJECTED)

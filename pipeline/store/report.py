@@ -53,13 +53,14 @@ def run_ingest(
     engine: Engine = Engine.LOCAL,
     scheduler: str | None = None,
     task_bytes: int = DEFAULT_TASK_BYTES,
+    rules: str | None = None,
 ) -> int:
     """Run an import and print its summary; the exit code: 0 ok, 1 unreadable files or
     folders, 2 the store could not be opened (busy, another version, not a DuckDB file, a
     folder, not writable) or the Dask engine could not start, 3 the disk is full or DuckDB ran
     out of memory, 130/143 stopped by Ctrl-C/SIGTERM (a re-run resumes)."""
     stderr = console(stderr=True)
-    options = IngestOptions(db, parquet, workers or os.cpu_count() or 1, batch_size, wait)
+    options = IngestOptions(db, parquet, workers or os.cpu_count() or 1, batch_size, wait, rules)
     problems: list[tuple[Path, str]] = []
     files = list(discover_files(paths, lambda path, why: problems.append((path, why))))
 

@@ -20,7 +20,7 @@ from studdraw.parsers.dialects import sniff
 from studdraw.parsers.files import discover_files, read_head
 from studdraw.parsers.model import EventKind, Game, HandRecord, Outcome, Structure
 from studdraw.parsers.reader import parse_file
-from studdraw.pipeline.rules import replay
+from studdraw.pipeline.rules import house_rules_for, replay
 from tests.conftest import CORPUS, corpus_file, parse_record, parse_text
 from tests.parsers.records import actions, corpus_hand, of_kind
 
@@ -254,10 +254,11 @@ def test_hi_lo_hand_groups_interleaved_card_lines() -> None:
     assert (r.total_pot, r.rake) == (725, 20)
 
 
-def test_rules_engine_finds_only_the_odd_cent_given_to_the_low_half() -> None:
+def test_rules_engine_allows_the_odd_cent_given_to_the_low_half() -> None:
     """The split pot of hand 693975843 gives the odd cent to the low half (3.53 low, 3.52
-    high): a room habit one hand cannot confirm, reported as SHW003 (docs/sites/winning.md).
-    Every other corpus hand replays without a finding."""
+    high): the room's habit as far as one hand shows, so the `winning` profile allows it
+    (docs/sites/winning.md); under the rulebooks' rule it is SHW003. Every other corpus hand
+    replays without a finding."""
     findings = {}
     for parts in (STUD_FILE, STUD8_FILE):
         for parsed in parse_file(corpus_file(*parts)):
@@ -269,8 +270,15 @@ def test_rules_engine_finds_only_the_odd_cent_given_to_the_low_half() -> None:
         "693977839": [],
         "693978063": [],
         "693978378": [],
-        "693975843": [("SHW003", 1)],
+        "693975843": [],
     }
+    split = next(
+        p.record
+        for p in parse_file(corpus_file(*STUD8_FILE))
+        if p.record is not None and p.record.site_hand_id == "693975843"
+    )
+    strict = replay(split, house_rules_for("default")).violations
+    assert [(v.code, v.line) for v in strict] == [("SHW003", 1)]
 
 
 # --- handwritten hands --------------------------------------------------------------------

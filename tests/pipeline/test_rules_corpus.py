@@ -56,11 +56,8 @@ def stars_files() -> list[Path]:
 
 OTHER_ROOMS = ("FTP", "Bovada", "Everleaf", "PartyPoker", "Winamax", "Winning")
 # Anomalies of the other rooms' exports (their dialects are tested in tests/parsers).
-OTHER_ANOMALIES = {
-    # Winning stud hi/lo: the odd cent of a $7.05 split goes to the low hand ($3.53 low, $3.52
-    # high); one hand cannot tell a room habit from a flaw (see docs/sites/winning.md).
-    "693975843": ["SHW003"],
-}
+OTHER_ANOMALIES: dict[str, list[str]] = {}
+WINNING_SPLIT = ("cash", "Winning", "Stud", "7-Stud-HL-8max-USD-1.00-2.00-201608.HH00000000 G0.txt")
 
 
 @cache
@@ -199,8 +196,19 @@ def test_cap_holds_heads_up() -> None:
     result = hand(RAZZ, "35874780027")
     assert result.streets[4].players_in == 2
     assert codes(result) == []
-    lifted = dataclasses.replace(STARS, heads_up_uncapped=True)
-    assert codes(hand(RAZZ, "35874780027", lifted)) == ["CAP002"]
+    for lift in ("two_left", "last_round"):  # the Italian rulebook's and Casinos Austria's
+        lifted = dataclasses.replace(STARS, heads_up_cap=lift)
+        assert codes(hand(RAZZ, "35874780027", lifted)) == ["CAP002"]
+
+
+def test_winning_gives_the_odd_chip_of_a_split_to_either_half() -> None:
+    """Winning stud hi/lo #693975843: of $7.05, $3.53 goes to the low hand and $3.52 to the high
+    hand (the room's summary and the next hand's stack agree): the room's profile allows it, the
+    rulebooks' rule (the odd chip to the high hand) does not."""
+    result = hand(WINNING_SPLIT, "693975843")
+    assert codes(result) == []
+    assert [(pot.half, pot.collected) for pot in result.pots] == [("hi", 352), ("lo", 353)]
+    assert codes(hand(WINNING_SPLIT, "693975843", house_rules_for("default"))) == ["SHW003"]
 
 
 def test_razz_bring_in_ties_go_to_the_highest_suit() -> None:

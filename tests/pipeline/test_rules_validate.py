@@ -8,16 +8,15 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from studdraw.pipeline.cli import app
-from tests.pipeline.test_rules_docs import DOCUMENTED, HAND
+from studdraw.pipeline.rules import Code
+from studdraw.pipeline.rules.explain import explanations
 
 runner = CliRunner()
 
 
 def doc_hand(code: str) -> str:
     """The hand docs/violations.md gives for `code`."""
-    found = HAND.search(DOCUMENTED[code])
-    assert found is not None
-    return found["hand"]
+    return explanations()[Code[code]].hand
 
 
 CLEAN = (
@@ -43,7 +42,7 @@ def test_clean_file_exits_zero_with_a_summary(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines() == [
         f"{path}: 2 hands, 1 replayed (0 with errors), 0 unparsable, 1 unsupported; "
-        "0 errors, 0 warnings"
+        "0 errors (0 play, 0 export), 0 warnings"
     ]
 
 
@@ -55,12 +54,12 @@ def test_errors_are_lint_lines_and_exit_one(tmp_path: Path) -> None:
     assert lines[0].startswith(f"{path}:19: SIZ001 Carol bets 6")
     assert any(line.startswith(f"{path}:") and " ORD005 [warning] " in line for line in lines)
     assert any(
-        " PRS001 unknown line with money or cards: 'Alice: dances on the table for $0.02'" in line
+        " PRS001 [export] unknown line with money or cards: 'Alice: dances on the table for $0.02'" in line
         for line in lines
     )
     assert lines[-1] == (
         f"{path}: 3 hands, 2 replayed (1 with errors), 1 unparsable, 0 unsupported; "
-        "2 errors, 1 warnings"
+        "2 errors (1 play, 1 export), 1 warnings"
     )
 
 
@@ -83,8 +82,44 @@ def test_jsonl_has_the_contract_keys(tmp_path: Path) -> None:
         "site_hand_id": "1000001701",
         "code": "SIZ001",
         "severity": "error",
+        "family": "play",
         "street": 1,
         "message": "Carol bets 6, the bet is 4",
     }
     assert rows[1]["severity"] == "warning"
     assert "2 errors" not in result.stdout  # the summaries go to stderr
+
+
+def test_explain_prints_the_codes_section() -> None:
+    result = runner.invoke(app, ["validate", "--explain", "crd001"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("## CRD001 — Duplicate card\n")
+    assert "- **Family:** export" in result.stdout
+    assert doc_hand("CRD001") in result.stdout
+
+
+def test_explain_of_an_unknown_code_exits_two() -> None:
+    result = runner.invoke(app, ["validate", "--explain", "XYZ999"])
+    assert result.exit_code == 2
+    assert "no violation code 'XYZ999'" in result.stderr
+
+
+def test_validate_without_paths_exits_two() -> None:
+    assert runner.invoke(app, ["validate"]).exit_code == 2
+
+
+def test_rules_profile_changes_the_verdict(tmp_path: Path) -> None:
+    """A 2-cent bring-in at $0.04/$0.08 is the room's stake, but under the Italian rulebook
+    the bring-in is the ante (1 cent)."""
+    path = write(tmp_path, "clean.txt", CLEAN)
+    assert runner.invoke(app, ["validate", str(path)]).exit_code == 0
+    result = runner.invoke(app, ["validate", "--rules", "italian", str(path)])
+    assert result.exit_code == 1
+    assert " SIZ002 Alice brings in for 2: the bring-in is 1 " in result.stdout
+
+
+def test_unknown_rules_profile_exits_two_naming_the_choices(tmp_path: Path) -> None:
+    path = write(tmp_path, "clean.txt", CLEAN)
+    result = runner.invoke(app, ["validate", "--rules", "vegas", str(path)])
+    assert result.exit_code == 2
+    assert "casinos-austria" in result.stderr

@@ -85,10 +85,10 @@ def test_every_hand_gets_one_fate(monkeypatch: pytest.MonkeyPatch) -> None:
     unknown = PendingHand(type(broken)("hello", broken.source, None), None, 2, 7)
     real_replay = process_module.replay
 
-    def failing_replay(record: object) -> object:
+    def failing_replay(record: object, rules: object = None) -> object:
         if getattr(record, "site_hand_id", None) == "230000000003":
             raise RuntimeError("engine bug")
-        return real_replay(record)  # type: ignore[arg-type]
+        return real_replay(record, rules)  # type: ignore[arg-type]
 
     monkeypatch.setattr(process_module, "replay", failing_replay)
     batch = process_hands([*items, junk, unknown])

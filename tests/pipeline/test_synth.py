@@ -21,6 +21,9 @@ from studdraw.pipeline.synth import SynthOptions, render, synthesize
 from tests.conftest import parse_record
 
 STRUCTURES = {game: [Structure.FIXED] for game in Game} | {
+    # Pot- and no-limit stud print the bring-in and the smallest bet in the header.
+    Game.STUD: [Structure.FIXED, Structure.POT, Structure.NO],
+    Game.RAZZ: [Structure.FIXED, Structure.POT],
     Game.TD27: [Structure.FIXED, Structure.POT, Structure.NO],
     Game.BADUGI: [Structure.FIXED, Structure.POT],
 }

@@ -1,0 +1,141 @@
+"""`HandState`'s deck and seen cards: the cards each street deals, stud's community card, and
+the cards players show (see core.py for the layers)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from studdraw.parsers.model import Event, EventKind
+
+from .boards import has_open_pair
+from .codes import Code
+from .core import COMMUNITY, Phase, StateCore
+
+_FORCED, _DEAL, _BETTING, _DRAWING, _OVER = Phase
+_SHOW: Final = EventKind.SHOW
+
+
+class DeckState(StateCore):
+    """Deals, the community card and shown cards."""
+
+    __slots__ = ()
+
+    def _on_deal(self, event: Event, index: int | None) -> None:
+        i = self._player(event, index)
+        if i < 0:
+            return
+        name = self.names[i]
+        if self.folded[i]:
+            self.flag(Code.CRD006, event, index, f"{name} is dealt cards after folding")
+            return
+        if not self.marker_seen:
+            self.flag(Code.STR001, event, index, f"{name} is dealt cards before the first street")
+            return
+        if self.phase is _OVER and self.in_hand <= 1:
+            self.flag(Code.STR004, event, index, f"{name} is dealt cards after the hand ended")
+            return
+        spec_street = self.spec.streets[self.street]
+        deal = spec_street.deal
+        cards = event.cards
+        if len(cards) != len(deal) or (event.up and event.up != deal) or self.community:
+            self.flag(
+                Code.CRD002,
+                event,
+                index,
+                f"{name} is dealt {len(cards)} cards on {spec_street.name}, "
+                f"which deals {len(deal)}",
+            )
+        offset = self.street_offset[i]
+        held = self.cards[i]
+        for position, card in enumerate(cards[: len(deal)]):
+            slot = offset + position
+            if card is None or slot >= len(held):
+                continue
+            known = held[slot]
+            if known is None:
+                if self._see(card, i, event, index):
+                    held[slot] = card
+            elif known != card:
+                self.flag(Code.CRD005, event, index, f"{name} is dealt {card} where {known} was")
+        if self.street == self.spec.open_pair_street and not self.open_pair:
+            board = [card for card in held[self.board] if card is not None]
+            self.open_pair = has_open_pair(board)
+
+    def _check_community_deal(self, event: Event, index: int | None) -> None:
+        """On stud's last street: the deck must hold a card for each player still in, unless
+        the room dealt one community card (checked once, at the first event after the marker)."""
+        check = self.community_check
+        assert check is not None
+        self.community_check = None
+        need, without_burns, with_burns = check
+        available = with_burns if self.rules.burn_cards else without_burns
+        if need > available:
+            self.flag(
+                Code.CRD007,
+                event,
+                index,
+                f"{need} players get a 7th card from a deck of {max(available, 0)}: "
+                "a community card was due",
+            )
+
+    def _on_community(self, event: Event, index: int | None) -> None:
+        check = self.community_check
+        self.community_check = None
+        last = self.street == self.spec.community_street
+        if not last or self.community is not None or len(event.cards) != 1 or check is None:
+            self.flag(Code.CRD002, event, index, "a community card outside the game's last deal")
+            return
+        card = event.cards[0]
+        if card is None:
+            return
+        need, without_burns, with_burns = check
+        serves = without_burns if self.rules.burn_cards is False else with_burns
+        if need <= serves:
+            self.flag(
+                Code.CRD008,
+                event,
+                index,
+                f"a community card with {serves} cards left for {need} players",
+            )
+        if not self._see(card, COMMUNITY, event, index):
+            return
+        self.community = card
+        for i, held in enumerate(self.cards):
+            if not self.folded[i] and len(held) == self.spec.hand_size:
+                held[-1] = card
+
+    def _on_show(self, event: Event, index: int | None) -> None:
+        i = self._player(event, index)
+        if i < 0:
+            return
+        if event.kind is _SHOW:
+            self.showed[i] = True
+        else:
+            self.mucked[i] = True
+        if event.cards:
+            self._reveal(i, event, index)
+
+    def _reveal(self, i: int, event: Event, index: int | None) -> None:
+        held = self.cards[i]
+        name = self.names[i]
+        shown = [card for card in event.cards if card is not None]
+        new = [card for card in shown if card not in held]
+        free = [slot for slot, card in enumerate(held) if card is None]
+        if len(shown) > len(held) or len(new) > len(free):
+            self.flag(
+                Code.CRD005,
+                event,
+                index,
+                f"{name} shows {' '.join(shown)}, not the {len(held)} cards dealt",
+            )
+            return
+        if len(shown) == len(held):
+            missing = [card for card in held if card is not None and card not in shown]
+            if missing:
+                self.flag(
+                    Code.CRD005, event, index, f"{name} shows a hand without {' '.join(missing)}"
+                )
+                return
+        for slot, card in zip(free, new, strict=False):
+            if self._see(card, i, event, index):
+                held[slot] = card
