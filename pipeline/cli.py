@@ -6,11 +6,13 @@ output (columns, JSON keys, exit codes) is stable, because scripts and later sta
 
 from __future__ import annotations
 
+import difflib
 import json
 import sys
 from collections import Counter
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -31,6 +33,18 @@ from studdraw.pipeline.rules.validate import Validation
 from studdraw.pipeline.store.ingest import DEFAULT_BATCH, DEFAULT_TASK_BYTES
 from studdraw.pipeline.store.report import Engine, run_ingest
 from studdraw.pipeline.synth import DEFAULT_START, SynthOptions, render, synthesize
+
+
+class Kind(StrEnum):
+    CASH = "cash"
+    TOURNAMENT = "tournament"
+
+
+class TableSize(StrEnum):
+    HEADS_UP = "heads-up"
+    SHORT_HANDED = "short-handed"
+    FULL_RING = "full ring"
+
 
 app = typer.Typer(
     name="studdraw",
@@ -271,38 +285,139 @@ JsonOption = Annotated[
 ]
 
 
+CurrencyOption = Annotated[
+    str | None,
+    typer.Option(help="Only hands of this currency: USD, EUR, GBP, PLAY (play money), CHIPS."),
+]
+KindOption = Annotated[Kind | None, typer.Option(help="Only cash games or only tournaments.")]
+TableSizeOption = Annotated[TableSize | None, typer.Option(help="Only tables of this size.")]
+DoubtfulOption = Annotated[
+    bool,
+    typer.Option(
+        "--include-doubtful",
+        help="Count hands with an error-severity violation too (left out by default: their "
+        "facts are in doubt).",
+    ),
+]
+
+
+def _filters(
+    *,
+    player: str | None,
+    game: Game | None,
+    currency: str | None,
+    kind: Kind | None,
+    table_size: TableSize | None,
+    include_doubtful: bool,
+) -> analytics.Filters:
+    return analytics.Filters(
+        player=player,
+        game=str(game) if game else None,
+        currency=currency.upper() if currency else None,
+        kind=kind.value if kind else None,
+        table_size=table_size.value if table_size else None,
+        include_doubtful=include_doubtful,
+    )
+
+
 @app.command()
 def stats(
+    *,
     db: StoreOption = Path("studdraw.duckdb"),
     player: Annotated[str | None, typer.Option(help="Only this player (all stats).")] = None,
     game: Annotated[Game | None, typer.Option(help="Only this game.")] = None,
+    currency: CurrencyOption = None,
+    kind: KindOption = None,
+    table_size: TableSizeOption = None,
+    include_doubtful: DoubtfulOption = False,
     json_output: JsonOption = False,
 ) -> None:
-    """Player statistics per game (definitions: docs/stats.md): every stat of one player, or a
-    summary line per player and game."""
-    filters = analytics.Filters(player=player, game=str(game) if game else None)
-    frame = analytics.player_stats(_open_analytics(db), filters)
+    """Player statistics per game and currency (definitions: docs/stats.md): every stat of one
+    player, or a summary line per player, game and currency. Money is never added across
+    currencies (tournament chips and play money are currencies of their own)."""
+    con = _open_analytics(db)
+    _known_player(con, player)
+    filters = _filters(
+        player=player,
+        game=game,
+        currency=currency,
+        kind=kind,
+        table_size=table_size,
+        include_doubtful=include_doubtful,
+    )
+    frame = analytics.player_stats(con, filters)
     if json_output:
         sys.stdout.write(frame.write_json() + "\n")
-    elif player is not None:
+        return
+    if player is not None:
         console().print(analytics_report.player_table(frame, player))
     else:
         console().print(analytics_report.players_table(frame))
+    _doubtful_note(con, filters)
 
 
 @app.command()
 def leaks(
+    *,
     player: Annotated[str, typer.Option(help="The player to report on.", show_default=False)],
     db: StoreOption = Path("studdraw.duckdb"),
+    game: Annotated[Game | None, typer.Option(help="Only this game.")] = None,
+    currency: CurrencyOption = None,
+    kind: KindOption = None,
+    table_size: TableSizeOption = None,
+    include_doubtful: DoubtfulOption = False,
     json_output: JsonOption = False,
 ) -> None:
-    """A player's leaks: stats outside a solid player's reference range or far from the pool,
-    ranked by severity and money at stake (big bets per 100 hands)."""
-    frame = analytics.leaks(_open_analytics(db), analytics.Filters(player=player))
+    """A player's leaks: stats outside a solid player's reference range (full-ring tables) or
+    far from the pool of the same table size and currency, ranked by severity and money at
+    stake (big bets per 100 hands), with a 95% interval; says when the sample is too small."""
+    con = _open_analytics(db)
+    _known_player(con, player)
+    filters = _filters(
+        player=player,
+        game=game,
+        currency=currency,
+        kind=kind,
+        table_size=table_size,
+        include_doubtful=include_doubtful,
+    )
+    checked = analytics.assess(con, filters)
+    found = checked.filter(checked["verdict"] == "leak")
     if json_output:
-        sys.stdout.write(frame.write_json() + "\n")
-    else:
-        console().print(analytics_report.leaks_table(frame, player))
+        sys.stdout.write(found.write_json() + "\n")
+        return
+    if found.height:
+        console().print(analytics_report.leaks_table(found, player))
+    console().print(analytics_report.verdict_note(checked, analytics.MIN_OPPORTUNITIES))
+    _doubtful_note(con, filters)
+
+
+def _known_player(con: duckdb.DuckDBPyConnection, player: str | None) -> None:
+    """Exit 1 with the nearest names when the store has no player of that name."""
+    if player is None:
+        return
+    names = analytics.player_names(con)
+    if player in names:
+        return
+    same = [name for name in names if name.casefold() == player.casefold()]
+    close = same or difflib.get_close_matches(player, names, n=3, cutoff=0.6)
+    hint = f"; did you mean {' or '.join(repr(name) for name in close)}?" if close else ""
+    console(stderr=True).print(
+        f"[red]error:[/red] no player named {player!r}{hint}", markup=True, highlight=False
+    )
+    raise typer.Exit(code=1)
+
+
+def _doubtful_note(con: duckdb.DuckDBPyConnection, filters: analytics.Filters) -> None:
+    """Say how many hands the default left out for their rule errors."""
+    if filters.include_doubtful:
+        return
+    left_out = analytics.doubtful_hands(con, filters)
+    if left_out:
+        console(stderr=True).print(
+            f"{left_out} hands with rule errors (facts in doubt) left out; "
+            "--include-doubtful counts them."
+        )
 
 
 @app.command()

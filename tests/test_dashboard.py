@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from streamlit.testing.v1 import AppTest
 
 from studdraw.dashboard.launch import ENV_VAR
 from studdraw.dashboard.views import page
+from studdraw.pipeline.analytics import money_text
 from studdraw.pipeline.rules.codes import CODES
 from tests.dashboard_support import BROKEN_HAND, DRAW_HAND, build_store
 
@@ -237,10 +239,11 @@ def test_sessions_graph_and_table_of_the_hero(app: AppTest, facts: Facts) -> Non
     assert shown["Hands"] == str(sum(facts.hero_hands.values()))
     # 40 stud hands a session, then 20 triple-draw hands a session, hours apart.
     assert shown["Sessions"] == "4"
-    assert shown["Net won"] == f"{facts.hero_net:,.2f}"
+    assert shown["Net won ($ (USD))"] == money_text(Decimal(str(facts.hero_net)), "USD")
     table = app.dataframe[0].value
     assert list(table["hands"]) == [40, 40, 20, 20]
-    assert abs(table["net"].sum() - facts.hero_net) < 1e-9
+    assert abs(float(table["net"].sum()) - facts.hero_net) < 1e-9
+    assert set(table["money"]) == {"$ (USD)"}
     assert len(app.get("vega_lite_chart")) == 1
     app.sidebar.selectbox(key="sessions-session").select(3).run()
     assert metrics(app)["Hands"] == "20"
@@ -281,7 +284,8 @@ def test_leaks_rank_the_heros_leaks_with_the_hands_behind(app: AppTest, facts: F
     assert 0 < len(behind) <= 50
     assert set(behind["site_hand_id"]) <= facts.hero_hand_ids
     assert behind["replay"].str.startswith("replayer?hand=").all()
-    assert "Typical hands: [1](replayer?hand=" in app.markdown[-1].value
+    assert "Typical hands: [#24" in app.markdown[-1].value
+    assert "](replayer?hand=" in app.markdown[-1].value
 
 
 def test_pages_read_a_parquet_dataset(facts: Facts, monkeypatch: pytest.MonkeyPatch) -> None:
