@@ -303,3 +303,55 @@ def test_pages_read_a_parquet_dataset(facts: Facts, monkeypatch: pytest.MonkeyPa
     shown = metrics(app)
     assert (shown["Rejected hands"], shown["Unsupported hands"]) == ("1", "2")
     assert any(facts.reject_id in block.value for block in app.code)
+
+
+def test_replayer_prints_raises_as_the_room_did(app: AppTest, facts: Facts) -> None:
+    open_page(app, "replayer", hand=str(facts.broken_id))
+    # "a (b) c: raises $0.10 to $0.20" over Mr: [X] y's completion to $0.10.
+    assert "a (b) c</span><span>raises $0.10 to $0.20</span>" in html(app)
+
+
+def test_replayer_steps_action_by_action(app: AppTest, facts: Facts) -> None:
+    open_page(app, "replayer", hand=str(facts.broken_id))
+    every = html(app).count('class="sd-event')
+    app.toggle(key="replay-by-action").set_value(True).run()
+    assert not app.exception
+    assert html(app).count('class="sd-event') < every
+    slider = app.slider[0]
+    slider.set_value(slider.max).run()
+    assert html(app).count('class="sd-event') == every
+
+
+def test_replayer_moves_to_the_next_and_previous_hand(app: AppTest, facts: Facts) -> None:
+    open_page(app, "replayer")
+    first = app.query_params.get("hand") or str(app.selectbox(key="replay-pick").value)
+    app.button(key="replay-previous").click().run()
+    assert not app.exception
+    previous = app.query_params["hand"]
+    assert previous != first
+    app.button(key="replay-next").click().run()
+    assert app.query_params["hand"] == first
+
+
+def test_replayer_names_draw_positions(app: AppTest, facts: Facts) -> None:
+    open_page(app, "replayer", hand=str(facts.draw_id))
+    drawn = html(app)
+    assert " · SB" in drawn and " · BB" in drawn and " · BTN" in drawn
+    assert "BTN+" not in drawn
+
+
+def test_replayer_shows_times_in_the_users_zone(app: AppTest, facts: Facts) -> None:
+    open_page(app, "replayer", hand=str(facts.broken_id))
+    app.sidebar.selectbox(key="replay-time-zone").select("Asia/Tokyo").run()
+    assert not app.exception
+    drawn = html(app)
+    assert "JST" in drawn and "<b>UTC</b>" in drawn and "<b>Room time</b>" in drawn
+
+
+def test_replayer_copies_the_hand_as_the_room_wrote_it(app: AppTest, facts: Facts) -> None:
+    open_page(app, "replayer", hand=str(facts.broken_id))
+    app.toggle(key=f"replay-text-{facts.broken_id}").set_value(True).run()
+    assert not app.exception
+    text = app.code[-1].value
+    assert text.startswith(f"PokerStars Hand #{BROKEN_HAND}:")
+    assert "a (b) c: raises $0.10 to $0.20" in text
