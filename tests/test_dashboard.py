@@ -20,6 +20,7 @@ from streamlit.testing.v1 import AppTest
 
 from studdraw.dashboard.launch import ENV_VAR
 from studdraw.dashboard.views import page
+from studdraw.dashboard.views.overview import bin_unit
 from studdraw.pipeline.analytics import money_text
 from studdraw.pipeline.rules.codes import CODES
 from tests.dashboard_support import BROKEN_HAND, DRAW_HAND, build_store
@@ -355,3 +356,17 @@ def test_replayer_copies_the_hand_as_the_room_wrote_it(app: AppTest, facts: Fact
     text = app.code[-1].value
     assert text.startswith(f"PokerStars Hand #{BROKEN_HAND}:")
     assert "a (b) c: raises $0.10 to $0.20" in text
+
+
+@pytest.mark.parametrize(
+    ("span", "unit"), [(0, "day"), (120, "day"), (121, "week"), (730, "week"), (731, "month"),
+                       (4380, "month"), (4381, "year")],
+)  # fmt: skip
+def test_time_chart_bins_follow_the_span(span: int, unit: str) -> None:
+    assert bin_unit(span) == unit
+
+
+def test_overview_charts_every_hand(app: AppTest, facts: Facts) -> None:
+    # The hand-written hands of 2021 lie years before the synthesised ones of 2026.
+    open_page(app, "overview")
+    assert any(f"All {facts.hands:,} hands, one bar per month" in c.value for c in app.caption)
