@@ -24,6 +24,7 @@ from studdraw.dashboard.views.overview import bin_unit
 from studdraw.pipeline.analytics import money_text
 from studdraw.pipeline.rules.codes import CODES
 from tests.dashboard_support import BROKEN_HAND, DRAW_HAND, build_store
+from tests.mixed_support import build_mixed_store
 
 APP = Path(page("overview")).parents[1] / "app.py"
 TIMEOUT = 60
@@ -370,3 +371,64 @@ def test_overview_charts_every_hand(app: AppTest, facts: Facts) -> None:
     # The hand-written hands of 2021 lie years before the synthesised ones of 2026.
     open_page(app, "overview")
     assert any(f"All {facts.hands:,} hands, one bar per month" in c.value for c in app.caption)
+
+
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_mixed_store(tmp_path_factory.mktemp("mixed-dashboard"))
+
+
+@pytest.fixture
+def mixed_app(mixed: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[AppTest]:
+    monkeypatch.setenv(ENV_VAR, str(mixed))
+    yield AppTest.from_file(APP, default_timeout=TIMEOUT)
+
+
+def test_sessions_show_money_one_currency_at_a_time(mixed_app: AppTest) -> None:
+    open_page(mixed_app, "sessions")
+    picker = mixed_app.get("button_group")[0]
+    assert set(picker.options) == {"$ (USD)", "€ (EUR)", "play money", "tournament chips"}
+    for label, currency in (("€ (EUR)", "EUR"), ("tournament chips", "CHIPS")):
+        picker.set_value(currency).run()
+        assert not mixed_app.exception
+        shown = metrics(mixed_app)
+        assert shown["Hands"] == "30"
+        net = shown[f"Net won ({label})"]
+        assert ("€" in net) if currency == "EUR" else net.endswith(" chips")
+    table = mixed_app.dataframe[0].value
+    first = table[table["session"] == 1]
+    assert set(first["currency"]) == {"USD", "CHIPS"}  # one session, two currencies
+    totals = next(c.value for c in mixed_app.caption if c.value.startswith("Net won:"))
+    for unit in ("$", "€", "play money", "chips"):
+        assert unit in totals
+
+
+def test_player_stats_write_each_currency(mixed_app: AppTest) -> None:
+    open_page(mixed_app, "player_stats")
+    mixed_app.sidebar.selectbox(key="stats-player").select("Hero").run()
+    rows = mixed_app.dataframe[0].value
+    assert sorted(rows["money"]) == sorted(["$ (USD)", "€ (EUR)", "play money", "tournament chips"])
+    nets = dict(zip(rows["money"], rows["net"], strict=True))
+    assert nets["€ (EUR)"].lstrip("+-").startswith("€")
+    assert nets["tournament chips"].endswith(" chips")
+    assert nets["play money"].endswith(" play money")
+
+
+def test_leaks_say_when_the_sample_is_too_small(mixed_app: AppTest) -> None:
+    open_page(mixed_app, "leaks")
+    mixed_app.sidebar.selectbox(key="leaks-currency").select("EUR").run()
+    assert not mixed_app.exception
+    said = " ".join(block.value for block in mixed_app.info) + " ".join(
+        caption.value for caption in mixed_app.caption
+    )
+    assert "No leak found" not in said
+    assert "too few" in said.lower()
+
+
+def test_stats_leave_out_hands_with_rule_errors_unless_asked(mixed_app: AppTest) -> None:
+    open_page(mixed_app, "player_stats")
+    players = set(mixed_app.dataframe[0].value["player"])
+    assert "Carol" not in players  # she played only the broken hand
+    assert any("1 hand with rule errors" in caption.value for caption in mixed_app.caption)
+    mixed_app.sidebar.toggle(key="stats-doubtful").set_value(True).run()
+    assert "Carol" in set(mixed_app.dataframe[0].value["player"])
