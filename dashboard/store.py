@@ -220,3 +220,21 @@ def session_hands(ref: StoreRef, filters: Filters) -> pl.DataFrame:
     with connection(ref) as con:
         frame = analytics.results_over_time(con, filters)
     return frame.select("hand_id", "site_hand_id", "started_at", "game", "net", "big_bets")
+
+
+@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False, hash_funcs=_HASH)
+def tournament_results(ref: StoreRef, filters: Filters) -> pl.DataFrame:
+    with connection(ref) as con:
+        return analytics.tournament_results(con, filters)
+
+
+@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False, hash_funcs=_HASH)
+def tournament_summary(ref: StoreRef, filters: Filters) -> pl.DataFrame:
+    with connection(ref) as con:
+        return analytics.tournament_summary(con, filters)
+
+
+@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False)
+def tournament_chips(ref: StoreRef, player: str, site: str, tournament_id: str) -> pl.DataFrame:
+    with connection(ref) as con:
+        return analytics.tournament_chips(con, player, site, tournament_id)

@@ -392,6 +392,31 @@ def leaks(
     _doubtful_note(con, filters)
 
 
+@app.command()
+def tournaments(
+    *,
+    db: StoreOption = Path("studdraw.duckdb"),
+    player: Annotated[str | None, typer.Option(help="Only this player.")] = None,
+    include_doubtful: DoubtfulOption = False,
+    json_output: JsonOption = False,
+) -> None:
+    """Tournament results per player and buy-in currency: tournaments played, results known
+    (from the hands' finishing lines and the rooms' summary files), cost, winnings, ROI and
+    in-the-money share; with --json and --player, one record per tournament."""
+    con = _open_analytics(db)
+    _known_player(con, player)
+    filters = analytics.Filters(player=player, include_doubtful=include_doubtful)
+    if json_output:
+        frame = (
+            analytics.tournament_results(con, filters)
+            if player
+            else analytics.tournament_summary(con, filters)
+        )
+        sys.stdout.write(frame.write_json() + "\n")
+        return
+    console().print(analytics_report.tournaments_table(analytics.tournament_summary(con, filters)))
+
+
 def _known_player(con: duckdb.DuckDBPyConnection, player: str | None) -> None:
     """Exit 1 with the nearest names when the store has no player of that name."""
     if player is None:

@@ -432,3 +432,14 @@ def test_stats_leave_out_hands_with_rule_errors_unless_asked(mixed_app: AppTest)
     assert any("1 hand with rule errors" in caption.value for caption in mixed_app.caption)
     mixed_app.sidebar.toggle(key="stats-doubtful").set_value(True).run()
     assert "Carol" in set(mixed_app.dataframe[0].value["player"])
+
+
+def test_tournaments_page_shows_buy_ins_and_chips(mixed_app: AppTest) -> None:
+    open_page(mixed_app, "tournaments")
+    assert mixed_app.subheader[0].value == "Buy-ins in $ (USD)"
+    shown = metrics(mixed_app)
+    assert shown["Tournaments"] == "1"
+    assert shown["Results known"] == "0"  # no summary file, no finishing line in the hands
+    table = mixed_app.dataframe[0].value
+    assert list(table["buy_in"]) == ["$3.00"] and list(table["fee"]) == ["$0.30"]
+    assert len(mixed_app.get("vega_lite_chart")) == 1  # the chip graph

@@ -22,6 +22,7 @@ from .stats import (
     players,
     starting_hands,
 )
+from .tournaments import tournament_chips, tournament_results, tournament_summary
 
 __all__ = [
     "KINDS",
@@ -49,5 +50,8 @@ __all__ = [
     "results_over_time",
     "sessions",
     "starting_hands",
+    "tournament_chips",
+    "tournament_results",
+    "tournament_summary",
     "units_text",
 ]

@@ -138,3 +138,25 @@ def verdict_note(checked: pl.DataFrame, minimum: int) -> str:
     if unranged:
         parts.append(f"{unranged} with no reference for their table size and too small a pool")
     return "; ".join(parts) + "."
+
+
+def tournaments_table(summary: pl.DataFrame) -> Table:
+    """Per player and buy-in currency: tournaments, known results, cost, winnings, ROI, ITM."""
+    table = Table(title="Tournaments (per buy-in currency; ROI and ITM over known results)")
+    for column in ("player", "buy-ins in", "tournaments", "results known", "cost", "won", "net",
+                   "ROI", "ITM"):  # fmt: skip
+        table.add_column(column, justify="left" if column in ("player", "buy-ins in") else "right")
+    for row in summary.iter_rows(named=True):
+        currency = row["currency"] or "?"
+        table.add_row(
+            row["player"],
+            currency_label(currency),
+            str(row["tournaments"]),
+            str(row["known"]),
+            money_text(row["cost"], currency),
+            money_text(row["won"], currency),
+            money_text(row["net"], currency, signed=True),
+            "-" if row["roi"] is None else f"{row['roi']:+.1%}",
+            _pct(row["itm"]),
+        )
+    return table

@@ -21,6 +21,7 @@ from studdraw.pipeline.progress import file_progress
 
 from .db import StoreLockedError, StoreVersionError
 from .ingest import COUNTS, DEFAULT_TASK_BYTES, IngestOptions, IngestSummary, ingest
+from .summaries import import_summaries, split_summaries
 
 
 class Engine(StrEnum):
@@ -47,7 +48,7 @@ def run_ingest(
     store could not be opened, or the Dask engine could not start)."""
     stderr = console(stderr=True)
     options = IngestOptions(db, parquet, workers or os.cpu_count() or 1, batch_size, wait)
-    files = list(discover_files(paths))
+    summary_files, files = split_summaries(list(discover_files(paths)))
 
     def on_wait(message: str) -> None:
         stderr.print(f"[yellow]waiting:[/yellow] {message}")
@@ -66,18 +67,34 @@ def run_ingest(
                 )
             else:
                 summary = ingest(paths, options, advance, on_wait=on_wait, files=files)
+        tournaments = import_summaries(summary_files, db, wait)
     except (StoreLockedError, StoreVersionError, EngineUnavailableError) as error:
         stderr.print(f"[red]error:[/red] {escape(str(error))}")
         return 2
+    summary.failed_files += tournaments.failed_files
     for path, reason in summary.failed_files:
         stderr.print(f"[red]error:[/red] cannot read {path}: {reason}")
     if json_output:
-        sys.stdout.write(json.dumps(summary.as_dict(), ensure_ascii=False) + "\n")
+        found = summary.as_dict() | {
+            "tournament_summaries": {
+                "files": tournaments.files,
+                "tournaments": tournaments.tournaments,
+                "results": tournaments.results,
+            }
+        }
+        sys.stdout.write(json.dumps(found, ensure_ascii=False) + "\n")
     else:
         out = console()
         out.print(summary_table(summary, db))
         if summary.unsupported_reasons:
             out.print(unsupported_table(summary))
+        if tournaments.files:
+            out.print(
+                f"{tournaments.files} tournament summary files: {tournaments.tournaments} "
+                f"tournaments, {tournaments.results} player results"
+            )
+    for path, line, text in tournaments.unknown_lines:
+        stderr.print(f"{escape(path)}:{line}: unknown summary line: {escape(text)}")
     return 1 if summary.failed_files else 0
 
 
