@@ -10,7 +10,8 @@ import difflib
 import json
 import sys
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
@@ -28,7 +29,7 @@ from studdraw.parsers.serialize import parsed_hand_to_dict
 from studdraw.pipeline import analytics
 from studdraw.pipeline.analytics import report as analytics_report
 from studdraw.pipeline.console import console
-from studdraw.pipeline.progress import file_progress
+from studdraw.pipeline.progress import count_progress, file_progress
 from studdraw.pipeline.rules.validate import Validation
 from studdraw.pipeline.store.ingest import DEFAULT_BATCH, DEFAULT_TASK_BYTES
 from studdraw.pipeline.store.report import Engine, run_ingest
@@ -102,16 +103,41 @@ def parse(
     stderr = console(stderr=True)
     unreadable = UnreadableFiles(stderr)
     counts: Counter[tuple[str, str, Outcome]] = Counter()
+    unrecognised: list[str] = []
     out = sys.stdout
     for parsed in iter_parsed(paths, unreadable):
+        source = parsed.hand.source
         if jsonl:
             out.write(json.dumps(parsed_hand_to_dict(parsed), ensure_ascii=False) + "\n")
+        elif parsed.problem is not None and parsed.outcome is Outcome.ERROR:
+            stderr.print(
+                f"{source.path}:{parsed.problem.line}: {parsed.problem.message}",
+                markup=False,
+                highlight=False,
+            )
+        if parsed.hand.site is None:
+            unrecognised.append(source.path)
         game = str(parsed.record.game) if parsed.record else _label(parsed)
-        counts[(parsed.hand.site or "unknown", game, parsed.outcome)] += 1
+        counts[(parsed.hand.site or UNRECOGNISED, game, parsed.outcome)] += 1
     if not jsonl:
         console().print(_summary_table(counts))
+        if unrecognised:
+            console().print(
+                f"{plural(len(unrecognised), 'file')} no room recognises (counted as one "
+                f"unsupported item each): {', '.join(unrecognised)}",
+                markup=False,
+                highlight=False,
+            )
     if unreadable.count:
         raise typer.Exit(code=1)
+
+
+UNRECOGNISED = "(no room)"
+"""The site column of a file no room recognises."""
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
 @app.command()
@@ -131,6 +157,11 @@ def validate(
             stderr.print(line, markup=False, highlight=False)
         else:
             sys.stdout.write(line + "\n")
+    total = validation.total.summary()
+    if jsonl:
+        stderr.print(total, markup=False, highlight=False)
+    else:
+        sys.stdout.write(total + "\n")
     if validation.failed or unreadable.count:
         raise typer.Exit(code=1)
 
@@ -454,7 +485,17 @@ def prepare(
     if not db.is_file():
         console(stderr=True).print(f"[red]error:[/red] no DuckDB store at {db}")
         raise typer.Exit(code=2)
-    done = analytics.prepare(db)
+    with ExitStack() as stack:
+        bars: list[Callable[[int], None]] = []
+
+        def start(total: int) -> None:
+            bars.append(stack.enter_context(count_progress("hands", total, console(stderr=True))))
+
+        def chunk(hands: int) -> None:
+            for advance in bars:
+                advance(hands)
+
+        done = analytics.prepare(db, on_start=start, on_chunk=chunk)
     console().print(
         f"derived {done.derived_hands} hands; rows cover hand ids up to {done.covered_through}"
         + (" (rebuilt: the definitions changed)" if done.rebuilt else "")

@@ -201,3 +201,12 @@ def test_a_bring_in_that_bets_completes(tmp_path: Path) -> None:
         "FROM player_hands WHERE site_hand_id = '35874081088' AND name = 'Hero'"
     ).fetchall()
     assert row == [(True, True, True, True, False)]
+
+
+def test_prepare_reports_its_progress_in_hands(store: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "prepared.duckdb"
+    copy.write_bytes(store.read_bytes())
+    started: list[int] = []
+    chunks: list[int] = []
+    done = analytics.prepare(copy, workers=1, on_start=started.append, on_chunk=chunks.append)
+    assert started == [done.derived_hands] and sum(chunks) == done.derived_hands > 0
