@@ -28,7 +28,7 @@ from .features import TABLE_SIZES
 from .filters import Filters, need_player, sessions_sql, where
 from .registry import BY_NAME, STATS
 from .source import ensure_features, run
-from .stats import player_stats
+from .stats import player_stats, rollup_source
 
 MIN_OPPORTUNITIES: Final = 20
 """Fewer opportunities than this say too little about a frequency to report it (a player's own,
@@ -115,11 +115,10 @@ def _pool(con: duckdb.DuckDBPyConnection, filters: Filters) -> pl.DataFrame:
         for name in ranged
         for part, kind in (("n", "BIGINT"), ("k", "BIGINT"), ("n_bb", "DOUBLE"), ("k_bb", "DOUBLE"))
     )
-    condition, params = where(replace(filters, player=None, session=None), by_day=True)
+    source, params = rollup_source(replace(filters, player=None, session=None))
     per_player = run(
         con,
-        f"SELECT name, game, currency, {columns} FROM player_rollup WHERE {condition} "
-        "GROUP BY name, game, currency",
+        f"SELECT name, game, currency, {columns} FROM {source} GROUP BY name, game, currency",
         params,
     )
     frames = []

@@ -19,7 +19,7 @@ def _with_sessions(filters: Filters) -> str:
     return "WITH " + sessions_sql() if filters.session is not None else ""
 
 
-def _rollup(filters: Filters) -> tuple[str, dict[str, object]]:
+def rollup_source(filters: Filters) -> tuple[str, dict[str, object]]:
     """The rollup rows the filters keep, as a FROM source: the kept rollup, or a rollup of the
     filtered per-hand rows when the filters need them (a session, local-time days)."""
     if not filters.needs_hands:
@@ -41,7 +41,7 @@ def player_stats(con: duckdb.DuckDBPyConnection, filters: Filters) -> pl.DataFra
     None without any), plus `af_<street>`. Sums the kept rollup rows; a session filter sums a
     rollup of the session's hands instead."""
     ensure_features(con)
-    source, params = _rollup(filters)
+    source, params = rollup_source(filters)
     return run(
         con,
         f"""{_with_sessions(filters)}

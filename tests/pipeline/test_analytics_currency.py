@@ -210,3 +210,10 @@ def test_prepare_reports_its_progress_in_hands(store: Path, tmp_path: Path) -> N
     chunks: list[int] = []
     done = analytics.prepare(copy, workers=1, on_start=started.append, on_chunk=chunks.append)
     assert started == [done.derived_hands] and sum(chunks) == done.derived_hands > 0
+
+
+def test_leaks_take_local_dates(con: duckdb.DuckDBPyConnection) -> None:
+    """Days of a time zone other than UTC need the per-hand rows, the pool's too."""
+    local = Filters(player=HERO, date_from=date(2026, 3, 4), time_zone="Europe/Paris")
+    checked = analytics.assess(con, local)
+    assert set(checked.get_column("currency")) == {"EUR", "PLAY"}
