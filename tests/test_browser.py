@@ -277,7 +277,6 @@ def test_replayer_prints_amounts_as_the_room(
     # PokerStars 35874081088: "MasterTrini1: raises $0.04 to $0.08".
     hand_id = hand_id_of(db, "35874081088")
     visit(page, f"{url}/replayer?hand={hand_id}")
-    expect(page.locator(".sd-event", has_text="MasterTrini1").first).to_contain_text(
-        "raises $0.04 to $0.08"
-    )
+    raise_line = page.locator(".sd-event", has_text="raises").filter(has_text="MasterTrini1")
+    expect(raise_line).to_contain_text("raises $0.04 to $0.08")
     screenshot(page, f"{name}-replayer-raise")

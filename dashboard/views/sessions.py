@@ -125,7 +125,12 @@ def _chart(results: Results, unit: str, currency: str) -> alt.LayerChart:
         value_name="value",
     )
     starts = results.starts.with_columns(pl.col("started_at").dt.strftime("%Y-%m-%d %H:%M"))
-    axis = alt.X("hand_no:Q", title="hands played", scale=alt.Scale(nice=False))
+    axis = alt.X(
+        "hand_no:Q",
+        title="hands played",
+        scale=alt.Scale(nice=False),
+        axis=alt.Axis(format="d", tickMinStep=1),
+    )
     colours = alt.Scale(domain=["result", "all-in adjusted"], range=["#1f6e43", "#e08a00"])
     curve = (
         alt.Chart(lines)

@@ -74,7 +74,11 @@ def _results_graph(results: pl.DataFrame) -> None:
         alt.Chart(known.select("number", "cumulative", "money", "tournament_id", "place"))
         .mark_line(point=True)
         .encode(
-            x=alt.X("number:Q", title="tournaments with a known result"),
+            x=alt.X(
+                "number:Q",
+                title="tournaments with a known result",
+                axis=alt.Axis(format="d", tickMinStep=1),
+            ),
             y=alt.Y("cumulative:Q", title="cumulative net"),
             color=alt.Color("money:N", title="buy-in currency"),
             tooltip=["tournament_id:N", "place:Q", alt.Tooltip("cumulative:Q", format=",.2f")],
@@ -101,6 +105,7 @@ def _table(results: pl.DataFrame, zone: str) -> None:
             net=money("net"),
         ),
         hide_index=True,
+        placeholder="–",
         column_order=TABLE_COLUMNS,
         column_config={
             "first_hand": st.column_config.DatetimeColumn(
@@ -131,7 +136,7 @@ def _chips(ref: StoreRef, player: str, results: pl.DataFrame) -> None:
         alt.Chart(chips.select("hand", "stack_after", "site_hand_id"))
         .mark_line(point=True)
         .encode(
-            x=alt.X("hand:Q", title="hands played"),
+            x=alt.X("hand:Q", title="hands played", axis=alt.Axis(format="d", tickMinStep=1)),
             y=alt.Y("stack_after:Q", title="chips after the hand"),
             tooltip=["site_hand_id:N", "stack_after:Q"],
         )

@@ -116,7 +116,7 @@ ORDER BY t.first_hand, t.site, t.tournament_id, t.name""",
 def tournament_summary(con: duckdb.DuckDBPyConnection, filters: Filters) -> pl.DataFrame:
     """Per player and buy-in currency: tournaments played, those whose result is known, what
     they cost (buy-ins and fees), prizes and bounties won, net, ROI (net / cost) and the share
-    finished in the money (a prize above zero), over the known results."""
+    finished in the money (a prize above zero), over the known results (None without any)."""
     results = tournament_results(con, filters)
     known = pl.col("prize").is_not_null()
     cost = (pl.col("buy_in").fill_null(0) + pl.col("fee").fill_null(0)).filter(known).sum()
@@ -130,6 +130,9 @@ def tournament_summary(con: duckdb.DuckDBPyConnection, filters: Filters) -> pl.D
             won=won.cast(EXACT),
             net=pl.col("net").sum().cast(EXACT),
             in_the_money=(pl.col("prize") > 0).sum().cast(pl.Int64),
+        )
+        .with_columns(  # nothing known: no money figure, rather than a zero
+            *(pl.when(pl.col("known") > 0).then(pl.col(name)) for name in ("cost", "won", "net"))
         )
         .with_columns(
             roi=pl.when(pl.col("cost") > 0).then(
