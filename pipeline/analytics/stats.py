@@ -5,7 +5,9 @@ docs/stats.md)."""
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import UTC, datetime, time, timedelta
 from typing import Final
+from zoneinfo import ZoneInfo
 
 import duckdb
 import polars as pl
@@ -20,17 +22,66 @@ def _with_sessions(filters: Filters) -> str:
 
 
 def rollup_source(filters: Filters) -> tuple[str, dict[str, object]]:
-    """The rollup rows the filters keep, as a FROM source: the kept rollup, or a rollup of the
-    filtered per-hand rows when the filters need them (a session, local-time days)."""
+    """The rollup rows the filters keep, as a FROM source: the kept rollup; for days of another
+    time zone, the kept rollup of the whole UTC days inside the range plus a rollup of the
+    per-hand rows of its two partial edges (bounded: at most two days of hands); for a session,
+    a rollup of its per-hand rows."""
     if not filters.needs_hands:
         condition, params = where(filters, by_day=True)
         return f"player_rollup WHERE {condition}", params
+    if filters.session is None:
+        return _local_days_source(filters)
     condition, params = where(filters)
-    return (
-        f"""(SELECT {rollup_columns()} FROM player_hands WHERE {condition}
-          GROUP BY {", ".join(KEY)})""",
-        params,
+    return _hands_rollup(condition), params
+
+
+def _hands_rollup(condition: str) -> str:
+    return f"""(SELECT {rollup_columns()} FROM player_hands WHERE {condition}
+          GROUP BY {", ".join(KEY)})"""
+
+
+def _local_days_source(filters: Filters) -> tuple[str, dict[str, object]]:
+    """Rollup rows for local days: whole UTC days from the kept rollup, the edges from hands."""
+    zone = ZoneInfo(filters.time_zone)
+    start = end = None
+    if filters.date_from is not None:
+        start = datetime.combine(filters.date_from, time(), zone).astimezone(UTC)
+    if filters.date_to is not None:
+        end = datetime.combine(filters.date_to + timedelta(days=1), time(), zone).astimezone(UTC)
+    # Whole UTC days inside [start, end): from the first UTC midnight at or after start to the
+    # last UTC midnight at or before end.
+    first = None if start is None else _utc_midnight(start, up=True)
+    last = None if end is None else _utc_midnight(end, up=False)
+    undated = replace(filters, date_from=None, date_to=None, time_zone="UTC")
+    hands_condition, params = where(undated)
+    if first is not None and last is not None and first >= last:  # no whole UTC day inside
+        params |= {"edge_start": start, "edge_end": end}
+        condition = f"{hands_condition} AND started_at >= $edge_start AND started_at < $edge_end"
+        return _hands_rollup(condition), params
+    middle = replace(
+        undated,
+        date_from=None if first is None else first.date(),
+        date_to=None if last is None else (last - timedelta(days=1)).date(),
     )
+    rollup_condition, rollup_params = where(middle, by_day=True)
+    edges = []
+    if start is not None and first is not None and start < first:
+        edges.append("(started_at >= $edge_start AND started_at < $first_midnight)")
+        params |= {"edge_start": start, "first_midnight": first}
+    if end is not None and last is not None and last < end:
+        edges.append("(started_at >= $last_midnight AND started_at < $edge_end)")
+        params |= {"last_midnight": last, "edge_end": end}
+    source = f"SELECT * FROM player_rollup WHERE {rollup_condition}"
+    if edges:
+        edge_rows = _hands_rollup(f"{hands_condition} AND ({' OR '.join(edges)})")
+        source += f" UNION ALL BY NAME SELECT * FROM {edge_rows}"
+    return f"({source})", params | rollup_params
+
+
+def _utc_midnight(moment: datetime, *, up: bool) -> datetime:
+    """The UTC midnight at or after (`up`) or at or before `moment`."""
+    midnight = datetime.combine(moment.astimezone(UTC).date(), time(), UTC)
+    return midnight + timedelta(days=1) if up and midnight < moment else midnight
 
 
 def player_stats(con: duckdb.DuckDBPyConnection, filters: Filters) -> pl.DataFrame:

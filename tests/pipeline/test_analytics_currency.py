@@ -217,3 +217,27 @@ def test_leaks_take_local_dates(con: duckdb.DuckDBPyConnection) -> None:
     local = Filters(player=HERO, date_from=date(2026, 3, 4), time_zone="Europe/Paris")
     checked = analytics.assess(con, local)
     assert set(checked.get_column("currency")) == {"EUR", "PLAY"}
+
+
+@pytest.mark.parametrize("zone", ["UTC", "Asia/Tokyo", "Europe/Paris", "America/Los_Angeles"])
+@pytest.mark.parametrize(
+    ("first", "last"),
+    [(2, 2), (2, 3), (3, 5), (4, 4), (5, 6), (1, 9), (None, 4), (4, None)],
+)
+def test_local_days_count_exactly_the_hands_of_those_days(
+    con: duckdb.DuckDBPyConnection, zone: str, first: int | None, last: int | None
+) -> None:
+    """Whole UTC days come from the rollup, the partial edges from the hands: the sum is the
+    hands whose local date lies in the range, whatever the zone."""
+    start = date(2026, 3, first) if first else None
+    end = date(2026, 3, last) if last else None
+    filters = Filters(date_from=start, date_to=end, time_zone=zone)
+    stats = analytics.player_stats(con, filters)
+    counted = dict(stats.group_by("currency").agg(pl.col("hands").sum()).iter_rows())
+    local = f"CAST(timezone('{zone}', started_at) AS DATE)"
+    rows = con.execute(
+        f"SELECT currency, count(*) FROM player_hands WHERE valid "
+        f"AND ({local} >= ? OR ? IS NULL) AND ({local} <= ? OR ? IS NULL) GROUP BY currency",
+        [start, start, end, end],
+    ).fetchall()
+    assert counted == dict(rows)
