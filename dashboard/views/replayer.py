@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime, time, timedelta
 from html import escape
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import polars as pl
@@ -87,20 +88,7 @@ def _neighbours(ref: StoreRef, hand: Hand) -> None:
     player = st.session_state.get("replay-player") or hand.header["hero"]
     if player is None:
         return
-    at, hand_id = hand.header["started_at"], hand.header["hand_id"]
-    found = store.query(
-        ref,
-        "SELECT "
-        "(SELECT h.hand_id FROM hand_players p JOIN hands h USING (hand_id) "
-        " WHERE p.name = ? AND p.dealt_in "
-        " AND (h.started_at < ? OR (h.started_at = ? AND h.hand_id < ?)) "
-        " ORDER BY h.started_at DESC, h.hand_id DESC LIMIT 1) AS previous, "
-        "(SELECT h.hand_id FROM hand_players p JOIN hands h USING (hand_id) "
-        " WHERE p.name = ? AND p.dealt_in "
-        " AND (h.started_at > ? OR (h.started_at = ? AND h.hand_id > ?)) "
-        " ORDER BY h.started_at, h.hand_id LIMIT 1) AS next",
-        (player, at, at, hand_id, player, at, at, hand_id),
-    ).row(0, named=True)
+    found = {side: _neighbour(ref, player, hand.header, side) for side in ("previous", "next")}
     left, middle, right = st.columns([1, 3, 1])
     left.button(
         "◀ Previous hand",
@@ -117,6 +105,37 @@ def _neighbours(ref: StoreRef, hand: Hand) -> None:
         args=(ref, found["next"], player),
         key="replay-next",
     )
+
+
+# Where the next or previous hand is looked for first (zone maps on `hands.started_at` keep it
+# cheap on millions of hands); the whole history only when the window holds none. (A comment:
+# Streamlit's "magic" would print a bare string of a page script.)
+NEIGHBOUR_WINDOW = timedelta(days=1)
+
+
+def _neighbour(ref: StoreRef, player: str, header: dict[str, Any], side: str) -> int | None:
+    """The player's hand just before (`previous`) or after (`next`) this one in time."""
+    at, hand_id = header["started_at"], header["hand_id"]
+    before = side == "previous"
+    compare, order = ("<", "DESC") if before else (">", "ASC")
+    for window in (True, False):
+        bound = ""
+        params: tuple[Any, ...] = (player, at, at, hand_id)
+        if window:
+            bound = f" AND h.started_at {'>=' if before else '<='} ?"
+            params += (at - NEIGHBOUR_WINDOW if before else at + NEIGHBOUR_WINDOW,)
+        found = store.query(
+            ref,
+            "SELECT h.hand_id FROM hand_players p JOIN hands h USING (hand_id) "
+            "WHERE p.name = ? AND p.dealt_in "
+            f"AND (h.started_at {compare} ? OR (h.started_at = ? AND h.hand_id {compare} ?))"
+            f"{bound} ORDER BY h.started_at {order}, h.hand_id {order} LIMIT 1",
+            params,
+        )
+        if found.height:
+            neighbour: int = found.item()
+            return neighbour
+    return None
 
 
 def _go_to(ref: StoreRef, hand_id: int | None, player: str) -> None:
