@@ -11,7 +11,7 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack
+from contextlib import ExitStack, suppress
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
@@ -31,8 +31,9 @@ from studdraw.pipeline.analytics import report as analytics_report
 from studdraw.pipeline.console import console
 from studdraw.pipeline.progress import count_progress, file_progress
 from studdraw.pipeline.rules.validate import Validation
-from studdraw.pipeline.store.ingest import DEFAULT_BATCH, DEFAULT_TASK_BYTES
+from studdraw.pipeline.store.ingest import DEFAULT_BATCH, DEFAULT_TASK_BYTES, IngestOptions
 from studdraw.pipeline.store.report import Engine, run_ingest
+from studdraw.pipeline.store.watch import Imported, watch_folders
 from studdraw.pipeline.synth import DEFAULT_START, SynthOptions, render, synthesize
 
 
@@ -209,6 +210,22 @@ def ingest(
     task_mb: Annotated[
         int, typer.Option(help="With --engine dask: MiB of history text per task.", min=1)
     ] = DEFAULT_TASK_BYTES >> 20,
+    watch: Annotated[
+        bool,
+        typer.Option(
+            "--watch",
+            help="Keep watching PATH and import hands as the poker client writes them, until "
+            "Ctrl-C (local engine).",
+        ),
+    ] = False,
+    settle: Annotated[
+        float,
+        typer.Option(
+            help="With --watch: seconds a file caught in the middle of a hand may stay "
+            "unchanged before it is imported anyway.",
+            min=0.0,
+        ),
+    ] = 30.0,
 ) -> None:
     """Import hand histories into the store: parse, replay, normalize, write (idempotent).
     Exits 1 if a file could not be read, 2 if the database is busy or incompatible (or the
@@ -216,6 +233,15 @@ def ingest(
     if scheduler is not None and engine is not Engine.DASK:
         console(stderr=True).print("[red]error:[/red] --scheduler needs --engine dask")
         raise typer.Exit(code=2)
+    if watch:
+        if engine is not Engine.LOCAL or parquet is not None or json_output:
+            console(stderr=True).print(
+                "[red]error:[/red] --watch runs the local engine into the DuckDB store only"
+            )
+            raise typer.Exit(code=2)
+        options = IngestOptions(db, None, workers or 1, batch_size, wait)
+        _watch(paths, options, settle)
+        return
     code = run_ingest(
         paths,
         db=db,
@@ -230,6 +256,33 @@ def ingest(
     )
     if code:
         raise typer.Exit(code=code)
+
+
+def _watch(paths: list[Path], options: IngestOptions, settle: float) -> None:
+    """`ingest --watch`: one line per import, until Ctrl-C."""
+    out = console()
+    missing = [path for path in paths if not path.exists()]
+    if missing:
+        console(stderr=True).print(f"[red]error:[/red] no such folder or file: {missing[0]}")
+        raise typer.Exit(code=2)
+
+    def told(done: Imported) -> None:
+        hands = done.hands
+        line = (
+            f"{datetime.now().astimezone():%H:%M:%S} {plural(len(done.files), 'file')}: "
+            f"{plural(hands.stored, 'new hand')}, {hands.duplicates:,} already stored, "
+            f"{hands.rejected:,} rejected, {hands.unsupported:,} unsupported"
+        )
+        if done.tournaments.files:
+            line += f"; {plural(done.tournaments.tournaments, 'tournament summary')}"
+        out.print(line, markup=False, highlight=False)
+        for path, reason in hands.failed_files + done.tournaments.failed_files:
+            console(stderr=True).print(f"[red]error:[/red] cannot read {path}: {reason}")
+
+    out.print(f"watching {', '.join(str(path) for path in paths)}; Ctrl-C stops")
+    with suppress(KeyboardInterrupt):
+        watch_folders(paths, options, told, settle=settle)
+    out.print("stopped watching")
 
 
 @app.command()

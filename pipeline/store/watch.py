@@ -1,0 +1,100 @@
+"""`studdraw ingest --watch`: import hand histories as the poker client writes them, as trackers
+do, until stopped.
+
+Every file under the watched folders is imported once at the start; then each file the client
+creates or appends to is imported again (the import recognises the hands it already holds, so
+only the new ones are stored). A client appends a hand when it ends; a file caught in the middle
+of a hand (its text does not end with the blank line that closes a hand) waits until it does, or
+until it has not changed for `settle` seconds (a hand cut short for good is then read, and
+rejected with its reason, never lost).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from watchfiles import Change, watch
+
+from studdraw.parsers.files import IGNORED_SUFFIXES, discover_files
+
+from .ingest import IngestOptions, IngestSummary, ingest
+from .summaries import SummaryImport, import_summaries, split_summaries
+
+TAIL_BYTES: Final = 64
+"""How much of a file's end tells whether its last hand is closed."""
+POLL_MS: Final = 500
+"""How often the watch wakes without a change, to import the files that have settled."""
+
+
+@dataclass(frozen=True, slots=True)
+class Imported:
+    """One import the watch made: the files, and what became of their hands and summaries."""
+
+    files: list[Path]
+    hands: IngestSummary
+    tournaments: SummaryImport
+
+
+def hand_closed(path: Path) -> bool:
+    """Whether the file ends with a blank line (its last hand is complete), in any of the
+    rooms' encodings and line ends."""
+    try:
+        with path.open("rb") as stream:
+            stream.seek(max(path.stat().st_size - TAIL_BYTES, 0))
+            tail = stream.read()
+    except OSError:
+        return True  # gone or unreadable: the import reports it
+    text = tail.replace(b"\x00", b"").replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    return text.rstrip(b" \t").endswith(b"\n\n")
+
+
+def _history_like(path: Path) -> bool:
+    """What a folder scan would pick up: no hidden files, none of the ignored suffixes."""
+    return not path.name.startswith(".") and path.suffix.lower() not in IGNORED_SUFFIXES
+
+
+def import_files(files: list[Path], options: IngestOptions) -> Imported:
+    """Import hand histories and tournament summaries, as `studdraw ingest` does."""
+    summaries, histories = split_summaries(files)
+    hands = ingest(histories, options, files=histories)
+    return Imported(files, hands, import_summaries(summaries, options.db, options.wait_seconds))
+
+
+def watch_folders(
+    folders: list[Path],
+    options: IngestOptions,
+    on_import: Callable[[Imported], None],
+    *,
+    settle: float = 30.0,
+    stop: threading.Event | None = None,
+) -> None:
+    """Import everything under `folders`, then each file as it changes, until `stop` is set
+    (or Ctrl-C). `on_import` hears of every import."""
+    on_import(import_files(list(discover_files(folders)), options))
+    changed: dict[Path, float] = {}  # file -> when it last changed (monotonic)
+    for changes in watch(
+        *folders,
+        stop_event=stop,
+        rust_timeout=POLL_MS,
+        yield_on_timeout=True,
+        debounce=POLL_MS,
+    ):
+        now = time.monotonic()
+        for change, name in changes:
+            path = Path(name)
+            if change is not Change.deleted and path.is_file():
+                changed[path] = now
+        ready = sorted(
+            path for path, when in changed.items() if hand_closed(path) or now - when >= settle
+        )
+        if ready:
+            for path in ready:
+                del changed[path]
+            files = [path for path in ready if _history_like(path)]
+            if files:
+                on_import(import_files(files, options))
