@@ -281,7 +281,15 @@ def _watch(paths: list[Path], options: IngestOptions, settle: float) -> None:
 
     out.print(f"watching {', '.join(str(path) for path in paths)}; Ctrl-C stops")
     with suppress(KeyboardInterrupt):
-        watch_folders(paths, options, told, settle=settle)
+        watch_folders(
+            paths,
+            options,
+            told,
+            settle=settle,
+            on_busy=lambda message: console(stderr=True).print(
+                f"[yellow]waiting:[/yellow] {message}; will try again", highlight=False
+            ),
+        )
     out.print("stopped watching")
 
 

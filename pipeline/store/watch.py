@@ -22,6 +22,7 @@ from watchfiles import Change, watch
 
 from studdraw.parsers.files import IGNORED_SUFFIXES, discover_files
 
+from .db import StoreLockedError
 from .ingest import IngestOptions, IngestSummary, ingest
 from .summaries import SummaryImport, import_summaries, split_summaries
 
@@ -72,9 +73,11 @@ def watch_folders(
     *,
     settle: float = 30.0,
     stop: threading.Event | None = None,
+    on_busy: Callable[[str], None] | None = None,
 ) -> None:
     """Import everything under `folders`, then each file as it changes, until `stop` is set
-    (or Ctrl-C). `on_import` hears of every import."""
+    (or Ctrl-C). `on_import` hears of every import; `on_busy` of a store held by another
+    process past `options.wait_seconds` (the files are tried again later)."""
     on_import(import_files(list(discover_files(folders)), options))
     changed: dict[Path, float] = {}  # file -> when it last changed (monotonic)
     for changes in watch(
@@ -96,5 +99,11 @@ def watch_folders(
             for path in ready:
                 del changed[path]
             files = [path for path in ready if _history_like(path)]
-            if files:
+            if not files:
+                continue
+            try:
                 on_import(import_files(files, options))
+            except StoreLockedError as error:  # another writer (or reader) holds the store
+                if on_busy is not None:
+                    on_busy(str(error))
+                changed.update(dict.fromkeys(files, now))  # try again on a later wake
