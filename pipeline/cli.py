@@ -11,7 +11,7 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack, suppress
+from contextlib import ExitStack
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
@@ -33,7 +33,7 @@ from studdraw.pipeline.progress import count_progress, file_progress
 from studdraw.pipeline.rules.validate import Validation
 from studdraw.pipeline.store.ingest import DEFAULT_BATCH, DEFAULT_TASK_BYTES, IngestOptions
 from studdraw.pipeline.store.report import Engine, run_ingest
-from studdraw.pipeline.store.watch import Imported, watch_folders
+from studdraw.pipeline.store.watch import run_watch
 from studdraw.pipeline.synth import DEFAULT_START, SynthOptions, render, synthesize
 
 
@@ -239,8 +239,9 @@ def ingest(
                 "[red]error:[/red] --watch runs the local engine into the DuckDB store only"
             )
             raise typer.Exit(code=2)
-        options = IngestOptions(db, None, workers or 1, batch_size, wait)
-        _watch(paths, options, settle)
+        code = run_watch(paths, IngestOptions(db, None, workers or 1, batch_size, wait), settle)
+        if code:
+            raise typer.Exit(code=code)
         return
     code = run_ingest(
         paths,
@@ -256,41 +257,6 @@ def ingest(
     )
     if code:
         raise typer.Exit(code=code)
-
-
-def _watch(paths: list[Path], options: IngestOptions, settle: float) -> None:
-    """`ingest --watch`: one line per import, until Ctrl-C."""
-    out = console()
-    missing = [path for path in paths if not path.exists()]
-    if missing:
-        console(stderr=True).print(f"[red]error:[/red] no such folder or file: {missing[0]}")
-        raise typer.Exit(code=2)
-
-    def told(done: Imported) -> None:
-        hands = done.hands
-        line = (
-            f"{datetime.now().astimezone():%H:%M:%S} {plural(len(done.files), 'file')}: "
-            f"{plural(hands.stored, 'new hand')}, {hands.duplicates:,} already stored, "
-            f"{hands.rejected:,} rejected, {hands.unsupported:,} unsupported"
-        )
-        if done.tournaments.files:
-            line += f"; {plural(done.tournaments.tournaments, 'tournament summary')}"
-        out.print(line, markup=False, highlight=False)
-        for path, reason in hands.failed_files + done.tournaments.failed_files:
-            console(stderr=True).print(f"[red]error:[/red] cannot read {path}: {reason}")
-
-    out.print(f"watching {', '.join(str(path) for path in paths)}; Ctrl-C stops")
-    with suppress(KeyboardInterrupt):
-        watch_folders(
-            paths,
-            options,
-            told,
-            settle=settle,
-            on_busy=lambda message: console(stderr=True).print(
-                f"[yellow]waiting:[/yellow] {message}; will try again", highlight=False
-            ),
-        )
-    out.print("stopped watching")
 
 
 @app.command()

@@ -14,13 +14,17 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Final
 
+from rich.markup import escape
 from watchfiles import Change, watch
 
 from studdraw.parsers.files import IGNORED_SUFFIXES, discover_files
+from studdraw.pipeline.console import console
 
 from .db import StoreLockedError
 from .ingest import IngestOptions, IngestSummary, ingest
@@ -107,3 +111,39 @@ def watch_folders(
                 if on_busy is not None:
                     on_busy(str(error))
                 changed.update(dict.fromkeys(files, now))  # try again on a later wake
+
+
+def run_watch(paths: list[Path], options: IngestOptions, settle: float) -> int:
+    """`studdraw ingest --watch`: one line per import on stdout, until Ctrl-C; the exit code
+    (2 when a path does not exist)."""
+    out, err = console(), console(stderr=True)
+    missing = [path for path in paths if not path.exists()]
+    if missing:
+        err.print(f"[red]error:[/red] no such folder or file: {escape(str(missing[0]))}")
+        return 2
+
+    def told(done: Imported) -> None:
+        hands = done.hands
+        line = (
+            f"{datetime.now().astimezone():%H:%M:%S} {_plural(len(done.files), 'file')}: "
+            f"{_plural(hands.stored, 'new hand')}, {hands.duplicates:,} already stored, "
+            f"{hands.rejected:,} rejected, {hands.unsupported:,} unsupported"
+        )
+        if done.tournaments.files:
+            line += f"; {_plural(done.tournaments.tournaments, 'tournament summary')}"
+        out.print(line, markup=False, highlight=False)
+        for path, reason in hands.failed_files + done.tournaments.failed_files:
+            err.print(f"[red]error:[/red] cannot read {escape(path)}: {escape(reason)}")
+
+    def busy(message: str) -> None:
+        err.print(f"[yellow]waiting:[/yellow] {escape(message)}; will try again")
+
+    out.print(f"watching {', '.join(str(path) for path in paths)}; Ctrl-C stops", markup=False)
+    with suppress(KeyboardInterrupt):
+        watch_folders(paths, options, told, settle=settle, on_busy=busy)
+    out.print("stopped watching")
+    return 0
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
