@@ -120,7 +120,8 @@ def settle(page: Page) -> None:
         page.wait_for_load_state("networkidle")
         page.wait_for_function(
             "!document.querySelector('[data-testid=stStatusWidget]') && "
-            "!document.querySelector('[data-testid=stSkeleton]')",
+            "!document.querySelector('[data-testid=stSkeleton]') && "
+            "!document.querySelector('[data-testid=stSpinner]')",
             timeout=60_000,
         )
         page.wait_for_timeout(600)
@@ -248,6 +249,13 @@ def test_every_page_runs_clean(other_server: tuple[str, str, Path], page: Page) 
     name, url, _ = other_server
     for view in PAGES:
         visit(page, f"{url}/{view}" if view != "overview" else url)
+        # Every page ends with something drawn from the store: a table, a chart or the hand.
+        expect(
+            page.locator(
+                "[data-testid=stDataFrame], .vega-embed, .sd-table, [data-testid=stMetric]"
+            ).first
+        ).to_be_visible(timeout=60_000)
+        settle(page)
         expect(page.get_by_test_id("stException")).to_have_count(0)
         screenshot(page, f"{name}-{view}")
 
