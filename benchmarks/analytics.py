@@ -63,6 +63,8 @@ def cases(player: str) -> dict[str, Callable[[duckdb.DuckDBPyConnection], object
         "door_cards": lambda con: analytics.door_cards(con, me),
         "hands_behind (steal)": lambda con: analytics.hands_behind(con, me, "steal"),
         "leaks": lambda con: analytics.leaks(con, me),
+        "doubtful_hands (everyone)": lambda con: analytics.doubtful_hands(con, Filters()),
+        "tournament_summary": lambda con: analytics.tournament_summary(con, me),
     }
 
 

@@ -39,6 +39,7 @@ PAGES = {
     "Sessions": ("sessions", {}),
     "Player stats": ("player_stats", {}),
     "Leaks": ("leaks", {}),
+    "Tournaments": ("tournaments", {}),
     "Hand replayer (latest day)": ("replayer", {}),
     "Hand replayer (?hand=)": ("replayer", {"hand": "MIDDLE"}),
     "Data quality": ("data_quality", {}),

@@ -17,6 +17,7 @@ navigation = st.navigation(
             st.Page(page("sessions"), title="Sessions", icon=":material/show_chart:"),
             st.Page(page("player_stats"), title="Player stats", icon=":material/table_chart:"),
             st.Page(page("leaks"), title="Leaks", icon=":material/troubleshoot:"),
+            st.Page(page("tournaments"), title="Tournaments", icon=":material/emoji_events:"),
         ],
         "Hands": [
             st.Page(page("replayer"), title="Hand replayer", icon=":material/playing_cards:"),

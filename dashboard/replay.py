@@ -9,7 +9,7 @@ so building its steps in Python is cheap; nothing here loops over hands.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 import polars as pl
 
@@ -40,7 +40,8 @@ class Hand:
     """A stored hand's rows, table by table."""
 
     header: dict[str, Any]
-    seats: pl.DataFrame
+    seats: pl.DataFrame  # the players dealt in
+    all_seats: pl.DataFrame  # every seat, as the room listed them
     actions: pl.DataFrame
     streets: pl.DataFrame
     player_streets: pl.DataFrame
@@ -75,6 +76,7 @@ def load_hand(ref: StoreRef, hand_id: int) -> Hand | None:
     return Hand(
         header=header.row(0, named=True),
         seats=frames["hand_players"].filter(pl.col("dealt_in")),
+        all_seats=frames["hand_players"],
         actions=frames["actions"],
         streets=frames["streets"],
         player_streets=frames["player_streets"],
@@ -180,6 +182,15 @@ def pot_at(hand: Hand, step: int) -> tuple[int, int]:
     return row["pot_start"], row["pot_end"]
 
 
+def pot_after(events: pl.DataFrame, shown: int, start: int) -> int:
+    """The pot once the first `shown` of a step's events have happened (each event records the
+    pot just before it)."""
+    if shown <= 0:
+        return start
+    pot: int = events.item(shown, "pot_before")
+    return pot
+
+
 _VERBS = {
     "ante": "posts the ante",
     "small_blind": "posts the small blind",
@@ -203,8 +214,38 @@ _VERBS = {
 }
 
 
-def describe(hand: Hand, event: dict[str, Any]) -> tuple[str, bool]:
-    """What an event says, as text, and whether its cards (drawn separately) follow it."""
+_LIVE = frozenset({"small_blind", "big_blind", "post", "bring_in", "call", "bet", "raise",
+                   "complete"})  # fmt: skip
+"""Wagers that count toward a player's bet on the street (antes and dead posts do not)."""
+
+
+def raise_sizes(actions: pl.DataFrame) -> dict[int, int]:
+    """For each raise (by `seq`), how much it raised by: the player's total on the street after
+    it less the highest total before it, as rooms print it ("raises $0.04 to $0.08")."""
+    sizes: dict[int, int] = {}
+    totals: dict[tuple[int, str], int] = {}
+    levels: dict[int, int] = {}
+    for event in actions.iter_rows(named=True):
+        kind, street, actor = event["kind"], event["street"], event["actor"]
+        if actor is None or (kind not in _LIVE and kind != "uncalled"):
+            continue
+        key = (street, actor)
+        before = totals.get(key, 0)
+        if kind == "uncalled":
+            totals[key] = before - event["amount"]
+            continue
+        after = event["to_amount"] if event["to_amount"] is not None else before + event["amount"]
+        level = levels.get(street, 0)
+        if kind == "raise":
+            sizes[event["seq"]] = after - level
+        totals[key] = after
+        levels[street] = max(level, after)
+    return sizes
+
+
+def describe(hand: Hand, event: dict[str, Any], raised_by: int | None = None) -> tuple[str, bool]:
+    """What an event says, as text, and whether its cards (drawn separately) follow it.
+    `raised_by`: for a raise, the size of the raise (`raise_sizes`)."""
     kind, amount = event["kind"], event["amount"]
     fmt = hand.money
     has_cards = bool(event["cards"])
@@ -212,7 +253,10 @@ def describe(hand: Hand, event: dict[str, Any]) -> tuple[str, bool]:
         text = f"{_VERBS[kind]} {fmt(amount)}"
     elif kind == "raise":
         to = event["to_amount"]
-        text = f"raises {fmt(amount)}" + (f" to {fmt(to)}" if to is not None else "")
+        if to is None:
+            text = f"raises {fmt(amount)}"
+        else:
+            text = f"raises {fmt(raised_by if raised_by is not None else amount)} to {fmt(to)}"
     elif kind == "complete":
         text = f"completes to {fmt(event['to_amount'] if event['to_amount'] else amount)}"
     elif kind == "deal":
@@ -240,3 +284,26 @@ def describe(hand: Hand, event: dict[str, Any]) -> tuple[str, bool]:
     if event["all_in"]:
         text += " and is all-in"
     return text, has_cards
+
+
+DRAW_EARLY: Final = ("UTG", "UTG+1", "UTG+2", "UTG+3")
+
+
+def position_name(position: str | None, players: int, *, stud: bool) -> str | None:
+    """A seat's position as players name it. Draw games: BTN, SB, BB, then UTG, UTG+1, ... HJ,
+    CO in the order of play (`BTN+k` is k seats after the button). Stud has no fixed positions:
+    the seat order from the bring-in (`BI`, `BI+k`, k seats after it), which is 3rd street's
+    order of play."""
+    if position is None or stud or not position.startswith("BTN+"):
+        return "bring-in" if position == "BI" else position
+    k = int(position[4:])
+    if k == 1:
+        return "SB"
+    if k == 2:
+        return "BB"
+    before_button = players - k  # 1 = cut-off, 2 = hijack
+    if before_button == 1 and players > 3:
+        return "CO"
+    if before_button == 2 and players > 5:
+        return "HJ"
+    return DRAW_EARLY[k - 3] if k - 3 < len(DRAW_EARLY) else position

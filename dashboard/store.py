@@ -235,3 +235,42 @@ def leaks(ref: StoreRef, filters: Filters) -> pl.DataFrame:
 def hands_behind(ref: StoreRef, filters: Filters, stat: str, limit: int = 50) -> pl.DataFrame:
     with connection(ref) as con:
         return analytics.hands_behind(con, filters, stat, limit)
+
+
+@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False, hash_funcs=_HASH)
+def assess(ref: StoreRef, filters: Filters) -> pl.DataFrame:
+    with connection(ref) as con:
+        return analytics.assess(con, filters)
+
+
+@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False, hash_funcs=_HASH)
+def doubtful_hands(ref: StoreRef, filters: Filters) -> int:
+    with connection(ref) as con:
+        return analytics.doubtful_hands(con, filters)
+
+
+@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False, hash_funcs=_HASH)
+def session_hands(ref: StoreRef, filters: Filters) -> pl.DataFrame:
+    """The hands of one session (`filters.session`), in time order: a session is a few hundred
+    hands at most, and `results_over_time` reads only the player's rows."""
+    with connection(ref) as con:
+        frame = analytics.results_over_time(con, filters)
+    return frame.select("hand_id", "site_hand_id", "started_at", "game", "net", "big_bets")
+
+
+@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False, hash_funcs=_HASH)
+def tournament_results(ref: StoreRef, filters: Filters) -> pl.DataFrame:
+    with connection(ref) as con:
+        return analytics.tournament_results(con, filters)
+
+
+@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False, hash_funcs=_HASH)
+def tournament_summary(ref: StoreRef, filters: Filters) -> pl.DataFrame:
+    with connection(ref) as con:
+        return analytics.tournament_summary(con, filters)
+
+
+@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False)
+def tournament_chips(ref: StoreRef, player: str, site: str, tournament_id: str) -> pl.DataFrame:
+    with connection(ref) as con:
+        return analytics.tournament_chips(con, player, site, tournament_id)

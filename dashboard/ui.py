@@ -6,16 +6,17 @@ a filter bar costs the same on a thousand hands as on a million.
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo, available_timezones
 
 import polars as pl
 import streamlit as st
 
-from studdraw.pipeline.analytics import Filters
+from studdraw.pipeline.analytics import KINDS, TABLE_SIZES, Filters, currency_label
 
 from . import store
-from .render import GAME_NAMES, STRUCTURE_NAMES, stakes, stylesheet
+from .render import GAME_NAMES, STRUCTURE_NAMES, plural, stakes, stylesheet
 from .store import StoreBusyError, StoreError, StoreRef
 
 
@@ -81,21 +82,55 @@ def player_picker(ref: StoreRef, key: str, *, optional: bool = False) -> str | N
 
 
 def filter_options(ref: StoreRef) -> pl.DataFrame:
-    """Every (site, game, structure, stakes) the store holds, with a label for the stakes."""
+    """Every (site, game, structure, stakes, currency, cash or tournament) the store holds."""
     return store.query(
         ref,
-        "SELECT site, game, structure, small_bet, big_bet, any_value(scale) AS scale, "
-        "any_value(currency) AS currency, count(*) AS hands, "
+        "SELECT site, game, structure, small_bet, big_bet, scale, currency, "
+        "tournament_id IS NOT NULL AS tournament, count(*) AS hands, "
         "CAST(min(timezone('UTC', started_at)) AS DATE) AS first_day, "
         "CAST(max(timezone('UTC', started_at)) AS DATE) AS last_day "
         "FROM hands GROUP BY ALL ORDER BY hands DESC",
     )
 
 
+TIME_ZONE_STATE = "sd-time-zone"
+"""Where the user's time zone lives for the whole visit (every page's picker writes it)."""
+
+
+def time_zone_setting(key: str) -> str:
+    """The user's time zone (IANA name) for every date and time shown: a sidebar setting kept
+    across pages, starting from the browser's zone (UTC when the browser does not say)."""
+    if TIME_ZONE_STATE not in st.session_state:
+        browser = st.context.timezone
+        st.session_state[TIME_ZONE_STATE] = browser if browser in _zones() else "UTC"
+    current: str = st.session_state[TIME_ZONE_STATE]
+    zones = _zones()
+    chosen: str = st.sidebar.selectbox(
+        "Time zone", zones, index=zones.index(current), key=f"{key}-time-zone"
+    )
+    st.session_state[TIME_ZONE_STATE] = chosen
+    return chosen
+
+
+@st.cache_data(show_spinner=False)
+def _zones() -> list[str]:
+    return ["UTC", *sorted(available_timezones() - {"UTC"})]
+
+
+def local_time(moment: datetime | None, zone: str, pattern: str = "%Y-%m-%d %H:%M") -> str:
+    """A UTC moment written in the user's time zone, with the zone's abbreviation."""
+    if moment is None:
+        return ""
+    shown = moment.astimezone(ZoneInfo(zone))
+    return f"{shown:{pattern}} {shown.tzname()}"
+
+
 def filters_sidebar(ref: StoreRef, key: str, player: str | None) -> Filters:
-    """Game, structure, stakes, room, dates and session of `player`, in the sidebar."""
+    """Game, structure, stakes, room, money (currency, cash or tournament), table size, dates in
+    the user's time zone, session of `player`, and whether hands with rule errors count."""
     options = filter_options(ref)
     side = st.sidebar
+    zone = time_zone_setting(key)
     side.subheader("Filters")
     game = side.selectbox(
         "Game",
@@ -113,12 +148,34 @@ def filters_sidebar(ref: StoreRef, key: str, player: str | None) -> Filters:
         placeholder="All structures",
         key=f"{key}-structure",
     )
+    kind = side.selectbox(
+        "Cash or tournament",
+        list(KINDS),
+        index=None,
+        format_func=str.capitalize,
+        placeholder="Cash and tournaments",
+        key=f"{key}-kind",
+    )
     if game:
         options = options.filter(pl.col("game") == game)
-    labels = {
-        row["big_bet"]: stakes(row["small_bet"], row["big_bet"], row["scale"], row["currency"])
-        for row in options.sort("big_bet").iter_rows(named=True)
-    }
+    if kind:
+        options = options.filter(pl.col("tournament") == (kind == "tournament"))
+    currency = side.selectbox(
+        "Currency",
+        sorted(options.get_column("currency").unique().to_list()),
+        index=None,
+        format_func=currency_label,
+        placeholder="Every currency (each apart)",
+        key=f"{key}-currency",
+    )
+    if currency:
+        options = options.filter(pl.col("currency") == currency)
+    labels: dict[int, str] = {}
+    for row in options.sort("big_bet", "currency").iter_rows(named=True):
+        label = stakes(row["small_bet"], row["big_bet"], row["scale"], row["currency"])
+        known = labels.get(row["big_bet"])
+        if known is None or label not in known.split(" · "):  # 8 cents and 8 chips share one
+            labels[row["big_bet"]] = label if known is None else f"{known} · {label}"
     big_bet = side.selectbox(
         "Stakes",
         list(labels),
@@ -134,19 +191,32 @@ def filters_sidebar(ref: StoreRef, key: str, player: str | None) -> Filters:
         placeholder="All rooms",
         key=f"{key}-site",
     )
+    table_size = side.selectbox(
+        "Table size",
+        list(TABLE_SIZES),
+        index=None,
+        placeholder="Every table size",
+        key=f"{key}-table-size",
+        help="Heads-up: two seats; short-handed: up to six (stud) or four (draw); full ring: more.",
+    )
     first, last = options.get_column("first_day").min(), options.get_column("last_day").max()
     days = side.date_input(
-        "Dates (UTC)",
+        f"Dates ({zone})",
         value=[],
-        min_value=first if isinstance(first, date) else None,
-        max_value=last if isinstance(last, date) else None,
+        min_value=first - timedelta(days=1) if isinstance(first, date) else None,
+        max_value=last + timedelta(days=1) if isinstance(last, date) else None,
         key=f"{key}-dates",
     )
     date_from, date_to = _date_range(days)
     session = None
     if player:
-        sessions = store.sessions(ref, Filters(player=player)).iter_rows(named=True)
-        labels = {row["session"]: _session_label(row) for row in sessions}
+        sessions = store.sessions(ref, Filters(player=player, include_doubtful=True))
+        labels = {
+            row["session"]: _session_label(row, zone)
+            for row in sessions.unique("session", keep="first", maintain_order=True).iter_rows(
+                named=True
+            )
+        }
         session = side.selectbox(
             "Session",
             list(labels),
@@ -155,6 +225,12 @@ def filters_sidebar(ref: StoreRef, key: str, player: str | None) -> Filters:
             placeholder="All sessions",
             key=f"{key}-session",
         )
+    include_doubtful = side.toggle(
+        "Include hands with rule errors",
+        key=f"{key}-doubtful",
+        help="A hand with an error-severity violation has facts in doubt (a collect not read, "
+        "an impossible action): left out of money and frequencies unless included here.",
+    )
     return Filters(
         player=player,
         game=game,
@@ -164,11 +240,28 @@ def filters_sidebar(ref: StoreRef, key: str, player: str | None) -> Filters:
         date_from=date_from,
         date_to=date_to,
         session=session,
+        currency=currency,
+        kind=kind,
+        table_size=table_size,
+        include_doubtful=include_doubtful,
+        time_zone=zone,
     )
 
 
-def _session_label(row: dict[str, Any]) -> str:
-    return f"{row['session']} · {row['start']:%Y-%m-%d %H:%M} · {row['hands']} hands"
+def doubtful_note(ref: StoreRef, filters: Filters) -> None:
+    """Say how many hands the figures leave out for their rule errors."""
+    if filters.include_doubtful:
+        return
+    left_out = store.doubtful_hands(ref, filters)
+    if left_out:
+        st.caption(
+            f"{plural(left_out, 'hand')} with rule errors (facts in doubt) left out of these "
+            "figures; the sidebar's *Include hands with rule errors* counts them."
+        )
+
+
+def _session_label(row: dict[str, Any], zone: str) -> str:
+    return f"{row['session']} · {local_time(row['start'], zone)}"
 
 
 def _date_range(value: object) -> tuple[date | None, date | None]:

@@ -6,11 +6,14 @@ output (columns, JSON keys, exit codes) is stable, because scripts and later sta
 
 from __future__ import annotations
 
+import difflib
 import json
 import sys
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from datetime import UTC, datetime
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -27,14 +30,27 @@ from studdraw.parsers.serialize import parsed_hand_to_dict
 from studdraw.pipeline import analytics
 from studdraw.pipeline.analytics import report as analytics_report
 from studdraw.pipeline.console import console
-from studdraw.pipeline.progress import file_progress
+from studdraw.pipeline.progress import count_progress, file_progress
 from studdraw.pipeline.rules.explain import parse_code, section
 from studdraw.pipeline.rules.house import HouseRules, house_rules_named
 from studdraw.pipeline.rules.validate import Validation
 from studdraw.pipeline.store.db import StoreOpenError, check_store_path, one_line
-from studdraw.pipeline.store.ingest import DEFAULT_BATCH, DEFAULT_TASK_BYTES, file_note
+from studdraw.pipeline.store.ingest import DEFAULT_BATCH, DEFAULT_TASK_BYTES, IngestOptions, file_note
 from studdraw.pipeline.store.report import Engine, run_ingest
+from studdraw.pipeline.store.watch import run_watch
 from studdraw.pipeline.synth import DEFAULT_START, SynthOptions, render, synthesize
+
+
+class Kind(StrEnum):
+    CASH = "cash"
+    TOURNAMENT = "tournament"
+
+
+class TableSize(StrEnum):
+    HEADS_UP = "heads-up"
+    SHORT_HANDED = "short-handed"
+    FULL_RING = "full ring"
+
 
 app = typer.Typer(
     name="studdraw",
@@ -104,8 +120,15 @@ def parse(
     strays = 0
     out = sys.stdout
     for parsed in iter_parsed(paths, unreadable):
+        source = parsed.hand.source
         if jsonl:
             out.write(json.dumps(parsed_hand_to_dict(parsed), ensure_ascii=False) + "\n")
+        elif parsed.problem is not None and parsed.outcome is Outcome.ERROR:
+            stderr.print(
+                f"{source.path}:{parsed.problem.line}: {parsed.problem.message}",
+                markup=False,
+                highlight=False,
+            )
         if parsed.outcome is Outcome.STRAY:
             strays += 1
             continue
@@ -142,6 +165,10 @@ def chosen_rules(name: str | None) -> HouseRules | None:
     except ValueError as error:
         console(stderr=True).print(f"[red]error:[/red] {error}", markup=False, highlight=False)
         raise typer.Exit(code=2) from None
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
 @app.command()
@@ -190,6 +217,11 @@ def validate(
             stderr.print(line, markup=False, highlight=False)
         else:
             sys.stdout.write(line + "\n")
+    total = validation.total.summary()
+    if jsonl:
+        stderr.print(total, markup=False, highlight=False)
+    else:
+        sys.stdout.write(total + "\n")
     if strays:
         stderr.print(stray_caption(len(strays)))
     if validation.failed or unreadable.count:
@@ -270,6 +302,22 @@ def ingest(
         int, typer.Option(help="With --engine dask: MiB of history text per task.", min=1)
     ] = DEFAULT_TASK_BYTES >> 20,
     rules: RulesOption = None,
+    watch: Annotated[
+        bool,
+        typer.Option(
+            "--watch",
+            help="Keep watching PATH and import hands as the poker client writes them, until "
+            "Ctrl-C (local engine).",
+        ),
+    ] = False,
+    settle: Annotated[
+        float,
+        typer.Option(
+            help="With --watch: seconds a file caught in the middle of a hand may stay "
+            "unchanged before it is imported anyway.",
+            min=0.0,
+        ),
+    ] = 30.0,
 ) -> None:
     """Import hand histories into the store: parse, replay, normalize, write (idempotent).
     Exits 1 if a file could not be read, 2 if the database is busy or incompatible (or the
@@ -278,6 +326,16 @@ def ingest(
         console(stderr=True).print("[red]error:[/red] --scheduler needs --engine dask")
         raise typer.Exit(code=2)
     chosen_rules(rules)
+    if watch:
+        if engine is not Engine.LOCAL or parquet is not None or json_output:
+            console(stderr=True).print(
+                "[red]error:[/red] --watch runs the local engine into the DuckDB store only"
+            )
+            raise typer.Exit(code=2)
+        code = run_watch(paths, IngestOptions(db, None, workers or 1, batch_size, wait, rules), settle)
+        if code:
+            raise typer.Exit(code=code)
+        return
     code = run_ingest(
         paths,
         db=db,
@@ -380,38 +438,164 @@ JsonOption = Annotated[
 ]
 
 
+CurrencyOption = Annotated[
+    str | None,
+    typer.Option(help="Only hands of this currency: USD, EUR, GBP, PLAY (play money), CHIPS."),
+]
+KindOption = Annotated[Kind | None, typer.Option(help="Only cash games or only tournaments.")]
+TableSizeOption = Annotated[TableSize | None, typer.Option(help="Only tables of this size.")]
+DoubtfulOption = Annotated[
+    bool,
+    typer.Option(
+        "--include-doubtful",
+        help="Count hands with an error-severity violation too (left out by default: their "
+        "facts are in doubt).",
+    ),
+]
+
+
+def _filters(
+    *,
+    player: str | None,
+    game: Game | None,
+    currency: str | None,
+    kind: Kind | None,
+    table_size: TableSize | None,
+    include_doubtful: bool,
+) -> analytics.Filters:
+    return analytics.Filters(
+        player=player,
+        game=str(game) if game else None,
+        currency=currency.upper() if currency else None,
+        kind=kind.value if kind else None,
+        table_size=table_size.value if table_size else None,
+        include_doubtful=include_doubtful,
+    )
+
+
 @app.command()
 def stats(
+    *,
     db: StoreOption = Path("studdraw.duckdb"),
     player: Annotated[str | None, typer.Option(help="Only this player (all stats).")] = None,
     game: Annotated[Game | None, typer.Option(help="Only this game.")] = None,
+    currency: CurrencyOption = None,
+    kind: KindOption = None,
+    table_size: TableSizeOption = None,
+    include_doubtful: DoubtfulOption = False,
     json_output: JsonOption = False,
 ) -> None:
-    """Player statistics per game (definitions: docs/stats.md): every stat of one player, or a
-    summary line per player and game."""
-    filters = analytics.Filters(player=player, game=str(game) if game else None)
-    frame = analytics.player_stats(_open_analytics(db), filters)
+    """Player statistics per game and currency (definitions: docs/stats.md): every stat of one
+    player, or a summary line per player, game and currency. Money is never added across
+    currencies (tournament chips and play money are currencies of their own)."""
+    con = _open_analytics(db)
+    _known_player(con, player)
+    filters = _filters(
+        player=player,
+        game=game,
+        currency=currency,
+        kind=kind,
+        table_size=table_size,
+        include_doubtful=include_doubtful,
+    )
+    frame = analytics.player_stats(con, filters)
     if json_output:
         sys.stdout.write(frame.write_json() + "\n")
-    elif player is not None:
+        return
+    if player is not None:
         console().print(analytics_report.player_table(frame, player))
     else:
         console().print(analytics_report.players_table(frame))
+    _doubtful_note(con, filters)
 
 
 @app.command()
 def leaks(
+    *,
     player: Annotated[str, typer.Option(help="The player to report on.", show_default=False)],
     db: StoreOption = Path("studdraw.duckdb"),
+    game: Annotated[Game | None, typer.Option(help="Only this game.")] = None,
+    currency: CurrencyOption = None,
+    kind: KindOption = None,
+    table_size: TableSizeOption = None,
+    include_doubtful: DoubtfulOption = False,
     json_output: JsonOption = False,
 ) -> None:
-    """A player's leaks: stats outside a solid player's reference range or far from the pool,
-    ranked by severity and money at stake (big bets per 100 hands)."""
-    frame = analytics.leaks(_open_analytics(db), analytics.Filters(player=player))
+    """A player's leaks: stats outside a solid player's reference range (full-ring tables) or
+    far from the pool of the same table size and currency, ranked by severity and money at
+    stake (big bets per 100 hands), with a 95% interval; says when the sample is too small."""
+    con = _open_analytics(db)
+    _known_player(con, player)
+    filters = _filters(
+        player=player,
+        game=game,
+        currency=currency,
+        kind=kind,
+        table_size=table_size,
+        include_doubtful=include_doubtful,
+    )
+    checked = analytics.assess(con, filters)
+    found = checked.filter(checked["verdict"] == "leak")
     if json_output:
+        sys.stdout.write(found.write_json() + "\n")
+        return
+    if found.height:
+        console().print(analytics_report.leaks_table(found, player))
+    console().print(analytics_report.verdict_note(checked, analytics.MIN_OPPORTUNITIES))
+    _doubtful_note(con, filters)
+
+
+@app.command()
+def tournaments(
+    *,
+    db: StoreOption = Path("studdraw.duckdb"),
+    player: Annotated[str | None, typer.Option(help="Only this player.")] = None,
+    include_doubtful: DoubtfulOption = False,
+    json_output: JsonOption = False,
+) -> None:
+    """Tournament results per player and buy-in currency: tournaments played, results known
+    (from the hands' finishing lines and the rooms' summary files), cost, winnings, ROI and
+    in-the-money share; with --json and --player, one record per tournament."""
+    con = _open_analytics(db)
+    _known_player(con, player)
+    filters = analytics.Filters(player=player, include_doubtful=include_doubtful)
+    if json_output:
+        frame = (
+            analytics.tournament_results(con, filters)
+            if player
+            else analytics.tournament_summary(con, filters)
+        )
         sys.stdout.write(frame.write_json() + "\n")
-    else:
-        console().print(analytics_report.leaks_table(frame, player))
+        return
+    console().print(analytics_report.tournaments_table(analytics.tournament_summary(con, filters)))
+
+
+def _known_player(con: duckdb.DuckDBPyConnection, player: str | None) -> None:
+    """Exit 1 with the nearest names when the store has no player of that name."""
+    if player is None:
+        return
+    names = analytics.player_names(con)
+    if player in names:
+        return
+    same = [name for name in names if name.casefold() == player.casefold()]
+    close = same or difflib.get_close_matches(player, names, n=3, cutoff=0.6)
+    hint = f"; did you mean {' or '.join(repr(name) for name in close)}?" if close else ""
+    console(stderr=True).print(
+        f"[red]error:[/red] no player named {player!r}{hint}", markup=True, highlight=False
+    )
+    raise typer.Exit(code=1)
+
+
+def _doubtful_note(con: duckdb.DuckDBPyConnection, filters: analytics.Filters) -> None:
+    """Say how many hands the default left out for their rule errors."""
+    if filters.include_doubtful:
+        return
+    left_out = analytics.doubtful_hands(con, filters)
+    if left_out:
+        console(stderr=True).print(
+            f"{left_out} hands with rule errors (facts in doubt) left out; "
+            "--include-doubtful counts them."
+        )
 
 
 @app.command()
@@ -424,11 +608,21 @@ def prepare(
     if not db.is_file():
         console(stderr=True).print(f"[red]error:[/red] no DuckDB store at {db}")
         raise typer.Exit(code=2)
-    try:
-        done = analytics.prepare(db)
-    except duckdb.Error as error:
-        console(stderr=True).print(f"[red]error:[/red] cannot prepare {db}: {one_line(error)}")
-        raise typer.Exit(code=2) from None
+    with ExitStack() as stack:
+        bars: list[Callable[[int], None]] = []
+
+        def start(total: int) -> None:
+            bars.append(stack.enter_context(count_progress("hands", total, console(stderr=True))))
+
+        def chunk(hands: int) -> None:
+            for advance in bars:
+                advance(hands)
+
+        try:
+            done = analytics.prepare(db, on_start=start, on_chunk=chunk)
+        except duckdb.Error as error:
+            console(stderr=True).print(f"[red]error:[/red] cannot prepare {db}: {one_line(error)}")
+            raise typer.Exit(code=2) from None
     console().print(
         f"derived {done.derived_hands} hands; rows cover hand ids up to {done.covered_through}"
         + (" (rebuilt: the definitions changed)" if done.rebuilt else "")

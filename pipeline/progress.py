@@ -26,18 +26,45 @@ def file_progress(files: Sequence[Path], console: Console) -> Iterator[Callable[
     progress = Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
+        TextColumn("{task.fields[done]}/{task.fields[count]} files"),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    )
+    with progress:
+        # The bar and the time left follow the bytes read (files differ in size); the counter
+        # says what its label says: files.
+        task = progress.add_task(
+            "files", total=sum(sizes.values()) or None, done=0, count=len(files)
+        )
+        done = 0
+
+        def advance(path: Path) -> None:
+            nonlocal done
+            done += 1
+            progress.update(task, advance=sizes.get(path, 0), description=path.name[:40], done=done)
+
+        yield advance
+
+
+@contextmanager
+def count_progress(label: str, total: int, console: Console) -> Iterator[Callable[[int], None]]:
+    """Yield an `advance(n)` callback over `total` items named by `label` (e.g. "hands");
+    shown only on a terminal."""
+    if not console.is_terminal or total <= 0:
+        yield lambda _n: None
+        return
+    progress = Progress(
+        TextColumn(f"[progress.description]{label}"),
+        BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
         console=console,
         transient=True,
     )
     with progress:
-        task = progress.add_task("files", total=sum(sizes.values()) or None)
-
-        def advance(path: Path) -> None:
-            progress.update(task, advance=sizes.get(path, 0), description=path.name[:40])
-
-        yield advance
+        task = progress.add_task(label, total=total)
+        yield lambda n: progress.update(task, advance=n)
 
 
 def _size(path: Path) -> int:

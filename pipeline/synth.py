@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Final
 
-from studdraw.parsers.model import Game, HandRecord, Seat, SourceRef, Structure
+from studdraw.parsers.model import Game, HandRecord, Seat, SourceRef, Structure, Tournament
 from studdraw.parsers.render.fulltilt import fulltilt_can_render, render_fulltilt
 from studdraw.parsers.render.ipoker import ipoker_can_render, render_ipoker
 from studdraw.parsers.render.pokerstars import render_pokerstars
@@ -81,6 +81,13 @@ class SynthOptions:
     hero: str = "Hero"
     start: datetime = DEFAULT_START
     session_hands: int = 0  # hands per session (0: one session); sessions are hours apart
+    currency: str = "USD"  # an ISO code, PLAY (play money) or CHIPS (with `tournament`)
+    tournament: Tournament | None = None  # tournament hands: chips, no rake
+
+    @property
+    def scale(self) -> int:
+        """Play money and tournament chips come in whole units; currencies in cents."""
+        return 1 if self.currency in ("PLAY", "CHIPS") else 100
 
 
 def synthesize(options: SynthOptions) -> Iterator[HandRecord]:
@@ -90,7 +97,11 @@ def synthesize(options: SynthOptions) -> Iterator[HandRecord]:
     if not 2 <= options.min_players <= options.max_players <= 8:
         raise ValueError("players must be within 2 to 8, the smaller first")
     rng = random.Random(options.seed)
+    if (options.currency == "CHIPS") != (options.tournament is not None):
+        raise ValueError("tournament hands, and only they, are played for CHIPS")
     rules = house_rules_for(options.site)
+    if options.tournament is not None:
+        rules = replace(rules, rake_percent=None)
     when = options.start
     table = rng.choice(TABLE_NAMES)
     for number in range(options.hands):
@@ -159,4 +170,7 @@ def _dress(
         events=events,
         hero=options.hero,
         source=SourceRef("<synth>", 0, 1),
+        currency=options.currency,
+        scale=options.scale,
+        tournament=options.tournament,
     )

@@ -11,13 +11,16 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from tests.conftest import REPO_ROOT
+from studdraw.pipeline.store import IngestOptions, ingest
+from tests.conftest import CORPUS, REPO_ROOT, corpus_file
 from tests.dashboard_support import BROKEN_HAND, build_store, hand_id_of
+from tests.mixed_support import build_mixed_store
 
 pytestmark = pytest.mark.browser
 
@@ -66,6 +69,13 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def server(store: Path) -> Iterator[str]:
     """The base URL of `studdraw dashboard` running on the store, stopped afterwards."""
+    with serve(store) as url:
+        yield url
+
+
+@contextmanager
+def serve(store: Path) -> Iterator[str]:
+    """`studdraw dashboard` on a store, in a subprocess, while the block runs."""
     port = _free_port()
     studdraw = Path(sys.executable).with_name("studdraw")
     command = [str(studdraw), "dashboard", "--db", str(store), "--port", str(port)]
@@ -110,7 +120,8 @@ def settle(page: Page) -> None:
         page.wait_for_load_state("networkidle")
         page.wait_for_function(
             "!document.querySelector('[data-testid=stStatusWidget]') && "
-            "!document.querySelector('[data-testid=stSkeleton]')",
+            "!document.querySelector('[data-testid=stSkeleton]') && "
+            "!document.querySelector('[data-testid=stSpinner]')",
             timeout=60_000,
         )
         page.wait_for_timeout(600)
@@ -167,7 +178,7 @@ def test_leaks(server: str, page: Page) -> None:
     visit(page, f"{server}/leaks")
     heading(page, "Leaks")
     expect(page.get_by_text("The hands behind")).to_be_visible()
-    expect(page.get_by_test_id("stDataFrame")).to_have_count(2)
+    expect(page.get_by_test_id("stDataFrame")).to_have_count(3)  # one in "Every stat checked"
     expect(page.get_by_text("Typical hands:")).to_be_visible()
     screenshot(page, "leaks")
 
@@ -207,3 +218,73 @@ def test_data_quality(server: str, page: Page) -> None:
     settle(page)
     expect(page.get_by_text("PokerStars Hand #230000000010").first).to_be_visible()
     screenshot(page, "data_quality-rejects")
+
+
+PAGES = (
+    "overview", "sessions", "player_stats", "leaks", "tournaments", "replayer", "data_quality",
+    "violation_codes",
+)  # fmt: skip
+
+
+def build_corpus_store(folder: Path) -> Path:
+    """The real corpus imported (skipped without it)."""
+    corpus_file("cash")
+    db = folder / "corpus.duckdb"
+    ingest([CORPUS], IngestOptions(db, workers=1))
+    return db
+
+
+@pytest.fixture(scope="module", params=["corpus", "mixed"])
+def other_server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[str, str, Path]]:
+    """The dashboard on the real corpus, then on the mixed-currency store: (name, URL, store)."""
+    folder = tmp_path_factory.mktemp(request.param)
+    db = build_corpus_store(folder) if request.param == "corpus" else build_mixed_store(folder)
+    with serve(db) as url:
+        yield request.param, url, db
+
+
+def test_every_page_runs_clean(other_server: tuple[str, str, Path], page: Page) -> None:
+    name, url, _ = other_server
+    for view in PAGES:
+        visit(page, f"{url}/{view}" if view != "overview" else url)
+        # Every page ends with something drawn from the store: a table, a chart or the hand.
+        expect(
+            page.locator(
+                "[data-testid=stDataFrame], .vega-embed, .sd-table, [data-testid=stMetric]"
+            ).first
+        ).to_be_visible(timeout=60_000)
+        settle(page)
+        expect(page.get_by_test_id("stException")).to_have_count(0)
+        screenshot(page, f"{name}-{view}")
+
+
+def test_money_is_shown_per_currency(other_server: tuple[str, str, Path], page: Page) -> None:
+    name, url, _ = other_server
+    visit(page, f"{url}/sessions")
+    money = page.get_by_role("radiogroup").filter(has_text="tournament chips").first
+    expect(money).to_be_visible()
+    for label in ("$ (USD)", "€ (EUR)", "play money", "tournament chips"):
+        expect(money.get_by_text(label, exact=True)).to_be_visible()
+    money.get_by_text("€ (EUR)", exact=True).click()
+    settle(page)
+    expect(
+        page.get_by_test_id("stMetricLabel").filter(has_text="Net won (€ (EUR))")
+    ).to_be_visible()
+    expect(page.get_by_test_id("stMetricValue").filter(has_text="€").first).to_be_visible()
+    screenshot(page, f"{name}-sessions-euros")
+
+
+def test_replayer_prints_amounts_as_the_room(
+    other_server: tuple[str, str, Path], page: Page
+) -> None:
+    name, url, db = other_server
+    if name != "corpus":
+        pytest.skip("the printed raise is checked on the real corpus")
+    # PokerStars 35874081088: "MasterTrini1: raises $0.04 to $0.08".
+    hand_id = hand_id_of(db, "35874081088")
+    visit(page, f"{url}/replayer?hand={hand_id}")
+    raise_line = page.locator(".sd-event", has_text="raises").filter(has_text="MasterTrini1")
+    expect(raise_line).to_contain_text("raises $0.04 to $0.08")
+    screenshot(page, f"{name}-replayer-raise")

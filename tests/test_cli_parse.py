@@ -93,3 +93,34 @@ def test_unreadable_path_exits_non_zero(tmp_path: Path) -> None:
     result = runner.invoke(app, ["parse", str(tmp_path / "missing.txt")])
     assert result.exit_code == 1
     assert "cannot read" in result.stderr
+
+
+def test_parse_names_the_file_and_line_of_each_error(tmp_path: Path) -> None:
+    path = tmp_path / "cut.txt"
+    # The current stud hand cut after its 3rd-street deals: unreadable from that line on.
+    lines = CURRENT_STUD.strip("\n").splitlines()
+    cut = next(n for n, line in enumerate(lines) if line.startswith("*** 4th")) + 1
+    path.write_text("\n".join(lines[:cut]) + "\n", encoding="utf-8")
+    result = runner.invoke(app, ["parse", str(path)])
+    assert result.exit_code == 0
+    errors = [line for line in result.stderr.splitlines() if line.startswith(str(path))]
+    assert len(errors) == 1 and errors[0].startswith(f"{path}:")
+    assert errors[0].split(":")[1].isdigit()
+
+
+def test_parse_says_which_files_no_room_recognises(tmp_path: Path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("my shopping list\neggs\n", encoding="utf-8")
+    result = runner.invoke(app, ["parse", str(path)])
+    assert result.exit_code == 0
+    assert "(no room)" in result.stdout
+    assert f"1 file no room recognises (counted as one unsupported item each): {path}" in (
+        result.stdout.replace("\n", "")
+    )
+
+
+def test_validate_ends_with_a_total() -> None:
+    corpus_file("cash", "Stars")
+    result = runner.invoke(app, ["validate", str(CORPUS / "cash" / "Stars" / "Stud")])
+    last = result.stdout.strip().splitlines()[-1]
+    assert last.startswith("total: 29 hands, 29 replayed")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +20,11 @@ from streamlit.testing.v1 import AppTest
 
 from studdraw.dashboard.launch import ENV_VAR
 from studdraw.dashboard.views import page
+from studdraw.dashboard.views.overview import bin_unit
+from studdraw.pipeline.analytics import money_text
 from studdraw.pipeline.rules.codes import Code
 from tests.dashboard_support import BROKEN_HAND, DRAW_HAND, build_store
+from tests.mixed_support import build_mixed_store
 
 APP = Path(page("overview")).parents[1] / "app.py"
 TIMEOUT = 60
@@ -245,10 +249,11 @@ def test_sessions_graph_and_table_of_the_hero(app: AppTest, facts: Facts) -> Non
     assert shown["Hands"] == str(sum(facts.hero_hands.values()))
     # 40 stud hands a session, then 20 triple-draw hands a session, hours apart.
     assert shown["Sessions"] == "4"
-    assert shown["Net won"] == f"{facts.hero_net:,.2f}"
+    assert shown["Net won ($ (USD))"] == money_text(Decimal(str(facts.hero_net)), "USD")
     table = app.dataframe[0].value
     assert list(table["hands"]) == [40, 40, 20, 20]
-    assert abs(table["net"].sum() - facts.hero_net) < 1e-9
+    assert abs(float(table["net"].sum()) - facts.hero_net) < 1e-9
+    assert set(table["money"]) == {"$ (USD)"}
     assert len(app.get("vega_lite_chart")) == 1
     app.sidebar.selectbox(key="sessions-session").select(3).run()
     assert metrics(app)["Hands"] == "20"
@@ -289,7 +294,8 @@ def test_leaks_rank_the_heros_leaks_with_the_hands_behind(app: AppTest, facts: F
     assert 0 < len(behind) <= 50
     assert set(behind["site_hand_id"]) <= facts.hero_hand_ids
     assert behind["replay"].str.startswith("replayer?hand=").all()
-    assert "Typical hands: [1](replayer?hand=" in app.markdown[-1].value
+    assert "Typical hands: [#24" in app.markdown[-1].value
+    assert "](replayer?hand=" in app.markdown[-1].value
 
 
 def test_pages_read_a_parquet_dataset(facts: Facts, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -307,3 +313,141 @@ def test_pages_read_a_parquet_dataset(facts: Facts, monkeypatch: pytest.MonkeyPa
     shown = metrics(app)
     assert (shown["Rejected hands"], shown["Unsupported hands"]) == ("1", "2")
     assert any(facts.reject_id in block.value for block in app.code)
+
+
+def test_replayer_prints_raises_as_the_room_did(app: AppTest, facts: Facts) -> None:
+    open_page(app, "replayer", hand=str(facts.broken_id))
+    # "a (b) c: raises $0.10 to $0.20" over Mr: [X] y's completion to $0.10.
+    assert "a (b) c</span><span>raises $0.10 to $0.20</span>" in html(app)
+
+
+def test_replayer_steps_action_by_action(app: AppTest, facts: Facts) -> None:
+    open_page(app, "replayer", hand=str(facts.broken_id))
+    every = html(app).count('class="sd-event')
+    app.toggle(key="replay-by-action").set_value(True).run()
+    assert not app.exception
+    assert html(app).count('class="sd-event') < every
+    slider = app.slider[0]
+    slider.set_value(slider.max).run()
+    assert html(app).count('class="sd-event') == every
+
+
+def test_replayer_moves_to_the_next_and_previous_hand(app: AppTest, facts: Facts) -> None:
+    open_page(app, "replayer")
+    first = app.query_params.get("hand") or str(app.selectbox(key="replay-pick").value)
+    app.button(key="replay-previous").click().run()
+    assert not app.exception
+    previous = app.query_params["hand"]
+    assert previous != first
+    app.button(key="replay-next").click().run()
+    assert app.query_params["hand"] == first
+
+
+def test_replayer_names_draw_positions(app: AppTest, facts: Facts) -> None:
+    open_page(app, "replayer", hand=str(facts.draw_id))
+    drawn = html(app)
+    assert " · SB" in drawn and " · BB" in drawn and " · BTN" in drawn
+    assert "BTN+" not in drawn
+
+
+def test_replayer_shows_times_in_the_users_zone(app: AppTest, facts: Facts) -> None:
+    open_page(app, "replayer", hand=str(facts.broken_id))
+    app.sidebar.selectbox(key="replay-time-zone").select("Asia/Tokyo").run()
+    assert not app.exception
+    drawn = html(app)
+    assert "JST" in drawn and "<b>UTC</b>" in drawn and "<b>Room time</b>" in drawn
+
+
+def test_replayer_copies_the_hand_as_the_room_wrote_it(app: AppTest, facts: Facts) -> None:
+    open_page(app, "replayer", hand=str(facts.broken_id))
+    app.toggle(key=f"replay-text-{facts.broken_id}").set_value(True).run()
+    assert not app.exception
+    text = app.code[-1].value
+    assert text.startswith(f"PokerStars Hand #{BROKEN_HAND}:")
+    assert "a (b) c: raises $0.10 to $0.20" in text
+
+
+@pytest.mark.parametrize(
+    ("span", "unit"), [(0, "day"), (120, "day"), (121, "week"), (730, "week"), (731, "month"),
+                       (4380, "month"), (4381, "year")],
+)  # fmt: skip
+def test_time_chart_bins_follow_the_span(span: int, unit: str) -> None:
+    assert bin_unit(span) == unit
+
+
+def test_overview_charts_every_hand(app: AppTest, facts: Facts) -> None:
+    # The hand-written hands of 2021 lie years before the synthesised ones of 2026.
+    open_page(app, "overview")
+    assert any(f"All {facts.hands:,} hands, one bar per month" in c.value for c in app.caption)
+
+
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_mixed_store(tmp_path_factory.mktemp("mixed-dashboard"))
+
+
+@pytest.fixture
+def mixed_app(mixed: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[AppTest]:
+    monkeypatch.setenv(ENV_VAR, str(mixed))
+    yield AppTest.from_file(APP, default_timeout=TIMEOUT)
+
+
+def test_sessions_show_money_one_currency_at_a_time(mixed_app: AppTest) -> None:
+    open_page(mixed_app, "sessions")
+    picker = mixed_app.get("button_group")[0]
+    assert set(picker.options) == {"$ (USD)", "€ (EUR)", "play money", "tournament chips"}
+    for label, currency in (("€ (EUR)", "EUR"), ("tournament chips", "CHIPS")):
+        picker.set_value(currency).run()
+        assert not mixed_app.exception
+        shown = metrics(mixed_app)
+        assert shown["Hands"] == "30"
+        net = shown[f"Net won ({label})"]
+        assert ("€" in net) if currency == "EUR" else net.endswith(" chips")
+    table = mixed_app.dataframe[0].value
+    first = table[table["session"] == 1]
+    assert set(first["currency"]) == {"USD", "CHIPS"}  # one session, two currencies
+    totals = next(c.value for c in mixed_app.caption if c.value.startswith("Net won:"))
+    for unit in ("$", "€", "play money", "chips"):
+        assert unit in totals
+
+
+def test_player_stats_write_each_currency(mixed_app: AppTest) -> None:
+    open_page(mixed_app, "player_stats")
+    mixed_app.sidebar.selectbox(key="stats-player").select("Hero").run()
+    rows = mixed_app.dataframe[0].value
+    assert sorted(rows["money"]) == sorted(["$ (USD)", "€ (EUR)", "play money", "tournament chips"])
+    nets = dict(zip(rows["money"], rows["net"], strict=True))
+    assert nets["€ (EUR)"].lstrip("+-").startswith("€")
+    assert nets["tournament chips"].endswith(" chips")
+    assert nets["play money"].endswith(" play money")
+
+
+def test_leaks_say_when_the_sample_is_too_small(mixed_app: AppTest) -> None:
+    open_page(mixed_app, "leaks")
+    mixed_app.sidebar.selectbox(key="leaks-currency").select("EUR").run()
+    assert not mixed_app.exception
+    said = " ".join(block.value for block in mixed_app.info) + " ".join(
+        caption.value for caption in mixed_app.caption
+    )
+    assert "No leak found" not in said
+    assert "too few" in said.lower()
+
+
+def test_stats_leave_out_hands_with_rule_errors_unless_asked(mixed_app: AppTest) -> None:
+    open_page(mixed_app, "player_stats")
+    players = set(mixed_app.dataframe[0].value["player"])
+    assert "Carol" not in players  # she played only the broken hand
+    assert any("1 hand with rule errors" in caption.value for caption in mixed_app.caption)
+    mixed_app.sidebar.toggle(key="stats-doubtful").set_value(True).run()
+    assert "Carol" in set(mixed_app.dataframe[0].value["player"])
+
+
+def test_tournaments_page_shows_buy_ins_and_chips(mixed_app: AppTest) -> None:
+    open_page(mixed_app, "tournaments")
+    assert mixed_app.subheader[0].value == "Buy-ins in $ (USD)"
+    shown = metrics(mixed_app)
+    assert shown["Tournaments"] == "1"
+    assert shown["Results known"] == "0"  # no summary file, no finishing line in the hands
+    table = mixed_app.dataframe[0].value
+    assert list(table["buy_in"]) == ["$3.00"] and list(table["fee"]) == ["$0.30"]
+    assert len(mixed_app.get("vega_lite_chart")) == 1  # the chip graph

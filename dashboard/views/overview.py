@@ -13,20 +13,27 @@ from studdraw.dashboard.views import page
 
 GAME_ORDER = list(GAME_NAMES)
 PLAYERS_SHOWN = 50
-TIME_UNITS = {"day": "utcyearmonthdate", "week": "utcyearweek"}  # a bar spans its day or week
+TIME_UNITS = {
+    "day": "utcyearmonthdate",
+    "week": "utcyearweek",
+    "month": "utcyearmonth",
+    "year": "utcyear",
+}  # a bar spans its bin (bins are dates already in the user's zone: no browser shift)
 
 
 def render() -> None:
     ref = ui.start_page(
         "Overview", "What the store holds, where it came from, and how clean it is."
     )
+    zone = ui.time_zone_setting("overview")
     totals = store.query(
         ref,
         "SELECT count(*) AS hands, count(DISTINCT site) AS rooms, count(DISTINCT game) AS games, "
         "coalesce(avg(CAST(valid AS INTEGER)), 1) AS valid, sum(errors) AS errors, "
         "sum(warnings) AS warnings, "
-        "CAST(min(timezone('UTC', started_at)) AS DATE) AS first_day, "
-        "CAST(max(timezone('UTC', started_at)) AS DATE) AS last_day FROM hands",
+        "CAST(min(timezone(?, started_at)) AS DATE) AS first_day, "
+        "CAST(max(timezone(?, started_at)) AS DATE) AS last_day FROM hands",
+        (zone, zone),
     ).row(0, named=True)
     players = store.scalar(ref, "SELECT count(DISTINCT name) FROM hand_players WHERE dealt_in")
     rejects, unsupported = store.count(ref, "rejects"), store.count(ref, "unsupported")
@@ -40,7 +47,7 @@ def render() -> None:
     cols[5].metric("Unsupported", _count(unsupported), help="Other games, cancelled hands.")
     if totals["hands"]:
         st.caption(
-            f"Hands from {totals['first_day']} to {totals['last_day']} (UTC); "
+            f"Hands from {totals['first_day']} to {totals['last_day']} ({zone}); "
             f"{plural(totals['errors'] or 0, 'rule error')} and "
             f"{plural(totals['warnings'] or 0, 'warning')}."
         )
@@ -53,65 +60,69 @@ def render() -> None:
     left, right = st.columns([3, 2])
     with left:
         st.subheader("Hands over time")
-        _hands_over_time(ref)
+        _hands_over_time(ref, zone)
     with right:
         st.subheader("Rooms and games")
-        _rooms_and_games(ref)
+        _rooms_and_games(ref, zone)
     st.subheader("Players")
     _players(ref)
     st.subheader("Latest imports")
-    _imports(ref)
+    _imports(ref, zone)
 
 
 def _count(rows: int | None) -> str:
     return "n/a" if rows is None else f"{rows:,}"
 
 
-def _hands_over_time(ref: StoreRef) -> None:
-    """Hands per day and game over the store's latest year (per week past four months), so
-    a few old hands do not squash the chart."""
-    window = store.query(
-        ref,
-        "WITH last AS (SELECT max(started_at) AS day FROM hands) "
-        "SELECT date_diff('day', min(h.started_at) FILTER "
-        "(WHERE h.started_at > l.day - INTERVAL 365 DAY), l.day) AS span, "
-        "count(*) FILTER (WHERE h.started_at <= l.day - INTERVAL 365 DAY) AS older, "
-        "CAST(timezone('UTC', l.day - INTERVAL 365 DAY) AS DATE) AS since "
-        "FROM hands h CROSS JOIN last l GROUP BY l.day",
-    ).row(0, named=True)
-    unit = "week" if (window["span"] or 0) > 120 else "day"
+def bin_unit(span_days: int) -> str:
+    """The bar width for a span of days: about 30 to 150 bars, whatever the span."""
+    for unit, most in (("day", 120), ("week", 2 * 365), ("month", 12 * 365)):
+        if span_days <= most:
+            return unit
+    return "year"
+
+
+def _hands_over_time(ref: StoreRef, zone: str) -> None:
+    """Hands per bin and game over the store's whole span, in the user's time zone: the bin
+    (day, week, month or year) is chosen from the span, so every hand is on the chart."""
+    span = store.scalar(
+        ref, "SELECT coalesce(date_diff('day', min(started_at), max(started_at)), 0) FROM hands"
+    )
+    unit = bin_unit(int(span))
     frame = store.query(
         ref,
-        "SELECT CAST(date_trunc(?, timezone('UTC', started_at)) AS DATE) AS day, game, "
-        "count(*) AS hands FROM hands "
-        "WHERE started_at > (SELECT max(started_at) FROM hands) - INTERVAL 365 DAY "
-        "GROUP BY ALL ORDER BY day",
-        (unit,),
+        "SELECT CAST(date_trunc(?, timezone(?, started_at)) AS DATE) AS bin, game, "
+        "count(*) AS hands FROM hands GROUP BY ALL ORDER BY bin",
+        (unit, zone),
     )
     chart = (
         alt.Chart(frame)
         .mark_bar()
         .encode(
-            x=alt.X(f"{TIME_UNITS[unit]}(day):T", title=f"{unit} (UTC)"),
+            x=alt.X(f"{TIME_UNITS[unit]}(bin):T", title=f"{unit} ({zone})"),
             y=alt.Y("hands:Q", title="hands", stack=True),
             color=alt.Color("game:N", sort=GAME_ORDER, title="game"),
-            tooltip=["day:T", "game:N", alt.Tooltip("hands:Q", format=",")],
+            tooltip=[
+                alt.Tooltip(f"{TIME_UNITS[unit]}(bin):T", title=unit),
+                "game:N",
+                alt.Tooltip("hands:Q", format=","),
+            ],
         )
         .properties(height=280)
     )
     st.altair_chart(chart, width="stretch")
-    if window["older"]:
-        st.caption(f"Not shown: {plural(window['older'], 'hand')} from before {window['since']}.")
+    st.caption(f"All {int(frame.get_column('hands').sum()):,} hands, one bar per {unit}.")
 
 
-def _rooms_and_games(ref: StoreRef) -> None:
+def _rooms_and_games(ref: StoreRef, zone: str) -> None:
     frame = store.query(
         ref,
         "SELECT site AS room, game, count(*) AS hands, "
         "round(100 * avg(CAST(valid AS INTEGER)), 1) AS valid_pct, "
-        "CAST(min(timezone('UTC', started_at)) AS DATE) AS first_day, "
-        "CAST(max(timezone('UTC', started_at)) AS DATE) AS last_day "
+        "CAST(min(timezone(?, started_at)) AS DATE) AS first_day, "
+        "CAST(max(timezone(?, started_at)) AS DATE) AS last_day "
         "FROM hands GROUP BY ALL ORDER BY room, hands DESC",
+        (zone, zone),
     )
     st.dataframe(
         frame.with_columns(pl.col("game").replace_strict(GAME_NAMES, default=pl.col("game"))),
@@ -150,18 +161,19 @@ def _players(ref: StoreRef) -> None:
         st.caption(f"The {PLAYERS_SHOWN} players of most hands, of {players.height:,}.")
 
 
-def _imports(ref: StoreRef) -> None:
+def _imports(ref: StoreRef, zone: str) -> None:
     if "imports" not in store.tables(ref):
         st.caption("A Parquet dataset keeps no import log; open the DuckDB file to see it.")
         return
     frame = store.query(
         ref,
         "SELECT regexp_extract(path, '[^/\\\\]+$') AS file, site, status, "
-        "strftime(timezone('UTC', started_at), '%Y-%m-%d %H:%M') AS started_utc, "
+        "strftime(timezone(?, started_at), '%Y-%m-%d %H:%M') AS started, "
         "hands_seen, stored, duplicates, rejected, unsupported, with_errors FROM imports "
         "ORDER BY import_id DESC LIMIT 20",
+        (zone,),
     )
-    st.dataframe(frame, hide_index=True)
+    st.dataframe(frame, hide_index=True, column_config={"started": f"started ({zone})"})
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ from streamlit.elements.lib.column_types import ColumnConfig
 
 from studdraw.dashboard import store, ui
 from studdraw.dashboard.render import GAME_NAMES
-from studdraw.pipeline.analytics import STATS, Filters
+from studdraw.pipeline.analytics import STATS, Filters, currency_label, money_text
 
 RESULTS = ["hands", "net", "big_bets", "bb_per_100", "allin_net", "allin_bb_per_100"]
 GROUPS = {
@@ -42,13 +42,15 @@ TITLES = {stat.name: stat.title() for stat in STATS}
 def render() -> None:
     ref = ui.start_page(
         "Player stats",
-        "One row per player and game; click a column to sort. Definitions: docs/stats.md.",
+        "One row per player, game and currency (money never adds across currencies); click a "
+        "column to sort. Definitions: docs/stats.md.",
     )
     if ui.empty_store(ref):
         return
     player = ui.player_picker(ref, "stats-player", optional=True)
     filters = ui.filters_sidebar(ref, "stats", player)
     stats = store.player_stats(ref, filters)
+    ui.doubtful_note(ref, filters)
     if stats.is_empty():
         st.info("No hands match the filters.")
         return
@@ -64,14 +66,17 @@ def _table(stats: pl.DataFrame, groups: list[str], *, counts: bool) -> None:
     shown = [name for group in groups for name in GROUPS[group] if name in stats.columns]
     # Keep the columns that say something: a stat no row had a chance for is all empty.
     shown = [name for name in shown if stats.get_column(name).null_count() < stats.height]
-    columns = ["player", "game", *RESULTS]
+    columns = ["player", "game", "money", *RESULTS]
     config: dict[str, ColumnConfig] = {
         "game": st.column_config.TextColumn(pinned=True),
         "player": st.column_config.TextColumn(pinned=True),
-        "net": st.column_config.NumberColumn(format="%.2f"),
+        "money": st.column_config.TextColumn(
+            "currency", pinned=True, help="One row per currency: money never adds across them."
+        ),
+        "net": st.column_config.TextColumn("net won"),
         "big_bets": st.column_config.NumberColumn("big bets", format="%.1f"),
         "bb_per_100": st.column_config.NumberColumn("BB/100", format="%+.2f"),
-        "allin_net": st.column_config.NumberColumn("all-in adj. net", format="%.2f"),
+        "allin_net": st.column_config.TextColumn("all-in adj. net"),
         "allin_bb_per_100": st.column_config.NumberColumn("all-in adj. BB/100", format="%+.2f"),
     }
     for name in shown:
@@ -84,16 +89,25 @@ def _table(stats: pl.DataFrame, groups: list[str], *, counts: bool) -> None:
         if counts and f"{name}_n" in stats.columns:
             columns.append(f"{name}_n")
             config[f"{name}_n"] = st.column_config.NumberColumn(f"{title} (n)")
-    frame = stats.select(columns).with_columns(
-        pl.col("net", "allin_net").cast(pl.Float64),
-        pl.col("game").replace_strict(GAME_NAMES, default=pl.col("game")),
-    )
+    frame = stats.with_columns(
+        money=pl.col("currency").map_elements(currency_label, return_dtype=pl.String),
+        net=_money_column("net"),
+        allin_net=_money_column("allin_net"),
+        game=pl.col("game").replace_strict(GAME_NAMES, default=pl.col("game")),
+    ).select(columns)
     st.dataframe(
         frame,
         hide_index=True,
         column_config=config,
         placeholder="–",
         height=min(560, 38 + 35 * frame.height),
+    )
+
+
+def _money_column(name: str) -> pl.Expr:
+    """A money column written with its row's currency ("$1.25", "-1,500 chips")."""
+    return pl.struct(name, "currency").map_elements(
+        lambda row: money_text(row[name], row["currency"], signed=True), return_dtype=pl.String
     )
 
 
@@ -104,9 +118,11 @@ def _starting_hands(ref: store.StoreRef, filters: Filters) -> None:
     st.subheader(f"Stud starting hands of {filters.player}")
     st.caption("Groups of the three 3rd-street cards: how often each was played, and what it won.")
     frame = groups.with_columns(
-        pl.col("net").cast(pl.Float64),
-        pl.col("game").replace_strict(GAME_NAMES, default=pl.col("game")),
-    )
+        net=_money_column("net"),
+        game=pl.col("game").replace_strict(GAME_NAMES, default=pl.col("game"))
+        + " · "
+        + pl.col("currency").map_elements(currency_label, return_dtype=pl.String),
+    ).drop("currency")
     chart = (
         alt.Chart(frame)
         .mark_bar()
@@ -136,7 +152,7 @@ def _starting_hands(ref: store.StoreRef, filters: Filters) -> None:
             "played_pct": st.column_config.ProgressColumn(
                 "played %", min_value=0, max_value=1, format="percent"
             ),
-            "net": st.column_config.NumberColumn(format="%.2f"),
+            "net": st.column_config.TextColumn("net won"),
             "big_bets": st.column_config.NumberColumn("big bets", format="%.1f"),
         },
     )

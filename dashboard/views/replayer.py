@@ -8,13 +8,16 @@ query parameter so the address always names the hand on screen.
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import UTC, date, datetime, time, timedelta
 from html import escape
+from typing import Any
+from zoneinfo import ZoneInfo
 
 import polars as pl
 import streamlit as st
 
 from studdraw.dashboard import replay, store, ui
+from studdraw.dashboard.hand_text import hand_text
 from studdraw.dashboard.render import (
     card_text,
     cards,
@@ -24,7 +27,7 @@ from studdraw.dashboard.render import (
     plural,
     stakes,
 )
-from studdraw.dashboard.replay import Hand, SeatView
+from studdraw.dashboard.replay import Hand, SeatView, position_name
 from studdraw.dashboard.store import StoreRef
 
 HANDS_PER_DAY = 1000
@@ -38,6 +41,7 @@ def render() -> None:
     )
     if ui.empty_store(ref):
         return
+    zone = ui.time_zone_setting("replay")
     hand_id = _choose_hand(ref)
     if hand_id is None:
         return
@@ -45,7 +49,8 @@ def render() -> None:
     if hand is None:
         st.warning(f"The store has no hand {hand_id}.")
         return
-    _header(hand)
+    _neighbours(ref, hand)
+    _header(hand, zone)
     steps = hand.steps
     name = st.segmented_control(
         "Street", steps, default=steps[0], required=True, key=f"replay-step-{hand_id}"
@@ -53,15 +58,113 @@ def render() -> None:
     step = steps.index(name)
     low, high = replay.pot_at(hand, step)
     flagged = replay.step_violations(hand, step)
+    events = replay.step_events(hand, step)
+    shown = _action_by_action(events, key=f"replay-action-{hand_id}-{step}")
+    if shown < events.height:
+        high = replay.pot_after(events, shown, low)
     st.html(
         f'<div class="sd-pot">Pot {escape(hand.money(low))} → {escape(hand.money(high))}</div>'
         + _seats_html(hand, replay.seat_views(hand, step))
     )
     st.subheader(steps[step][:1].upper() + steps[step][1:])
-    st.html(_events_html(hand, replay.step_events(hand, step), flagged))
+    st.html(_events_html(hand, events.head(shown), flagged))
     if step == len(steps) - 1:
         _awards(hand)
     _violations(hand, flagged)
+    _as_text(hand)
+
+
+def _action_by_action(events: pl.DataFrame, key: str) -> int:
+    """How many of the step's events to show: all, or one more at each click of the slider."""
+    if events.height < 2 or not st.toggle("Action by action", key="replay-by-action"):
+        return events.height
+    shown: int = st.slider("Events shown", 1, events.height, 1, key=key)
+    return shown
+
+
+def _neighbours(ref: StoreRef, hand: Hand) -> None:
+    """Previous and next hand of the player being followed (the picker's player, or the
+    hand's hero), in time order across days."""
+    player = st.session_state.get("replay-player") or hand.header["hero"]
+    if player is None:
+        return
+    found = {side: _neighbour(ref, player, hand.header, side) for side in ("previous", "next")}
+    left, middle, right = st.columns([1, 3, 1])
+    left.button(
+        "◀ Previous hand",
+        disabled=found["previous"] is None,
+        on_click=_go_to,
+        args=(ref, found["previous"], player),
+        key="replay-previous",
+    )
+    middle.caption(f"Hands of {player}, in time order.")
+    right.button(
+        "Next hand ▶",
+        disabled=found["next"] is None,
+        on_click=_go_to,
+        args=(ref, found["next"], player),
+        key="replay-next",
+    )
+
+
+# Where the next or previous hand is looked for first (zone maps on `hands.started_at` keep it
+# cheap on millions of hands); the whole history only when the window holds none. (A comment:
+# Streamlit's "magic" would print a bare string of a page script.)
+NEIGHBOUR_WINDOW = timedelta(days=1)
+
+
+def _neighbour(ref: StoreRef, player: str, header: dict[str, Any], side: str) -> int | None:
+    """The player's hand just before (`previous`) or after (`next`) this one in time."""
+    at, hand_id = header["started_at"], header["hand_id"]
+    before = side == "previous"
+    compare, order = ("<", "DESC") if before else (">", "ASC")
+    for window in (True, False):
+        bound = ""
+        params: tuple[Any, ...] = (player, at, at, hand_id)
+        if window:
+            bound = f" AND h.started_at {'>=' if before else '<='} ?"
+            params += (at - NEIGHBOUR_WINDOW if before else at + NEIGHBOUR_WINDOW,)
+        found = store.query(
+            ref,
+            "SELECT h.hand_id FROM hand_players p JOIN hands h USING (hand_id) "
+            "WHERE p.name = ? AND p.dealt_in "
+            f"AND (h.started_at {compare} ? OR (h.started_at = ? AND h.hand_id {compare} ?))"
+            f"{bound} ORDER BY h.started_at {order}, h.hand_id {order} LIMIT 1",
+            params,
+        )
+        if found.height:
+            neighbour: int = found.item()
+            return neighbour
+    return None
+
+
+def _go_to(ref: StoreRef, hand_id: int | None, player: str) -> None:
+    """Button callback: show `hand_id`, with the pickers on its player and day."""
+    if hand_id is None:
+        return
+    st.query_params["hand"] = str(hand_id)
+    day = store.scalar(
+        ref,
+        "SELECT CAST(timezone(?, started_at) AS DATE) FROM hands WHERE hand_id = ?",
+        (_zone(), hand_id),
+    )
+    st.session_state["replay-player"] = player
+    st.session_state["replay-day"] = day
+    st.session_state["replay-pick"] = hand_id
+
+
+def _zone() -> str:
+    zone: str = st.session_state.get(ui.TIME_ZONE_STATE, "UTC")
+    return zone
+
+
+def _as_text(hand: Hand) -> None:
+    """The hand as text in the room's format, with a copy button."""
+    with st.expander("Copy the hand as text"):
+        if st.toggle("Show the hand's text", key=f"replay-text-{hand.header['hand_id']}"):
+            found = hand_text(hand.header, hand.all_seats, hand.actions)
+            st.caption(found.origin)
+            st.code(found.text, language=None)
 
 
 def _query_hand() -> int | None:
@@ -106,10 +209,10 @@ def _start_widgets_at(ref: StoreRef, hand_id: int) -> None:
     found = store.query(
         ref,
         "SELECT coalesce(h.hero, p.name) AS player, "
-        "CAST(timezone('UTC', h.started_at) AS DATE) AS day FROM hands h "
+        "CAST(timezone(?, h.started_at) AS DATE) AS day FROM hands h "
         "JOIN hand_players p USING (hand_id) WHERE h.hand_id = ? AND p.dealt_in "
         "ORDER BY p.name = h.hero DESC, p.seat LIMIT 1",
-        (hand_id,),
+        (_zone(), hand_id),
     )
     if found.height:
         row = found.row(0, named=True)
@@ -118,7 +221,14 @@ def _start_widgets_at(ref: StoreRef, hand_id: int) -> None:
         st.session_state["replay-pick"] = hand_id
 
 
+def _day_bounds(day: date, zone: str) -> tuple[datetime, datetime]:
+    """The first moment of `day` in `zone` and of the day after."""
+    start = datetime.combine(day, time(), ZoneInfo(zone))
+    return start, datetime.combine(day + timedelta(days=1), time(), ZoneInfo(zone))
+
+
 def _by_player_and_day(ref: StoreRef) -> int | None:
+    zone = _zone()
     names = ui.player_names(ref)
     if "replay-player" not in st.session_state:
         st.session_state["replay-player"] = ui.default_player(ref) or names[0]
@@ -129,10 +239,10 @@ def _by_player_and_day(ref: StoreRef) -> int | None:
     days: list[date] = (
         store.query(
             ref,
-            "SELECT CAST(timezone('UTC', h.started_at) AS DATE) AS day FROM hand_players p "
+            "SELECT CAST(timezone(?, h.started_at) AS DATE) AS day FROM hand_players p "
             "JOIN hands h USING (hand_id) WHERE p.name = ? AND p.dealt_in "
             "GROUP BY day ORDER BY day",
-            (player,),
+            (zone, player),
         )
         .get_column("day")
         .to_list()
@@ -143,7 +253,7 @@ def _by_player_and_day(ref: StoreRef) -> int | None:
     if st.session_state.get("replay-day") not in days:
         st.session_state["replay-day"] = days[-1]
     day: date = middle.date_input(
-        "Day (UTC)",
+        f"Day ({zone})",
         min_value=days[0],
         max_value=days[-1],
         key="replay-day",
@@ -151,13 +261,12 @@ def _by_player_and_day(ref: StoreRef) -> int | None:
     )
     hands = store.query(
         ref,
-        "SELECT h.hand_id, strftime(timezone('UTC', h.started_at), '%H:%M:%S') AS time, "
+        "SELECT h.hand_id, strftime(timezone(?, h.started_at), '%H:%M:%S') AS time, "
         "h.site, h.site_hand_id, h.game, h.structure, h.small_bet, h.big_bet, h.scale, "
         "h.currency, p.net, h.valid FROM hand_players p JOIN hands h USING (hand_id) "
-        "WHERE p.name = ? AND p.dealt_in AND h.started_at >= CAST(? AS TIMESTAMP) AT TIME ZONE "
-        "'UTC' AND h.started_at < CAST(? AS TIMESTAMP) AT TIME ZONE 'UTC' + INTERVAL 1 DAY "
+        "WHERE p.name = ? AND p.dealt_in AND h.started_at >= ? AND h.started_at < ? "
         "ORDER BY h.started_at, h.hand_id LIMIT ?",
-        (player, day, day, HANDS_PER_DAY),
+        (zone, player, *_day_bounds(day, zone), HANDS_PER_DAY),
     )
     labels = {
         row["hand_id"]: (
@@ -206,12 +315,13 @@ def _by_site_hand_id(ref: StoreRef) -> int | None:
     return picked
 
 
-def _header(hand: Hand) -> None:
+def _header(hand: Hand, zone: str) -> None:
     head = hand.header
     st.markdown(
         f"#### {head['site']} hand #{head['site_hand_id']} · "
         f"{game_label(head['game'], head['structure'])} "
         f"{stakes(head['small_bet'], head['big_bet'], head['scale'], head['currency'])}"
+        + (f" · tournament {head['tournament_id']}" if head["tournament_id"] else "")
     )
     if head["valid"]:
         verdict = '<span class="sd-verdict sd-ok">valid</span>'
@@ -221,7 +331,8 @@ def _header(hand: Hand) -> None:
         verdict += f'<span class="sd-verdict sd-warn">{plural(head["warnings"], "warning")}</span>'
     facts = {
         "Table": head["table_name"],
-        "Started": f"{head['started_at']:%Y-%m-%d %H:%M:%S} UTC",
+        "Started": ui.local_time(head["started_at"], zone, "%Y-%m-%d %H:%M:%S"),
+        "UTC": f"{head['started_at'].astimezone(UTC):%Y-%m-%d %H:%M:%S}",
         "Room time": head["site_time"],
         "Players": str(head["players"]),
         "Pot": hand.money(head["total_pot"]),
@@ -261,7 +372,8 @@ def _seats_html(hand: Hand, seats: list[SeatView]) -> str:
         else:
             did = ", ".join(action.replace("_", " ") for action in seat.actions)
             foot = f"in: {escape(hand.money(seat.put_in))}" + (f" · {escape(did)}" if did else "")
-        position = f" · {escape(seat.position)}" if seat.position else ""
+        named = position_name(seat.position, len(seats), stud=stud)
+        position = f" · {escape(named)}" if named else ""
         boxes.append(
             f'<div class="{" ".join(classes)}">'
             f'<div class="sd-seat-head"><span class="sd-name">{"★ " if seat.is_hero else ""}'
@@ -280,8 +392,9 @@ def _events_html(hand: Hand, events: pl.DataFrame, flagged: pl.DataFrame) -> str
     for finding in flagged.filter(pl.col("event_index").is_not_null()).iter_rows(named=True):
         by_event.setdefault(finding["event_index"], []).append(finding)
     rows = []
+    sizes = replay.raise_sizes(hand.actions)
     for event in events.iter_rows(named=True):
-        text, has_cards = replay.describe(hand, event)
+        text, has_cards = replay.describe(hand, event, sizes.get(event["seq"]))
         findings = by_event.get(event["seq"], [])
         css = "sd-event"
         if findings:

@@ -3,18 +3,31 @@ adjusted line) with the session boundaries marked, and the table of sessions."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import altair as alt
 import polars as pl
 import streamlit as st
 
 from studdraw.dashboard import store, ui
-from studdraw.dashboard.store import Results
-from studdraw.pipeline.analytics import SESSION_GAP_MINUTES
+from studdraw.dashboard.render import GAME_NAMES, plural, replay_url
+from studdraw.dashboard.store import Results, StoreRef
+from studdraw.pipeline.analytics import (
+    SESSION_GAP_MINUTES,
+    Filters,
+    currency_label,
+    money_text,
+)
 
 # Points drawn per line: a million-hand graph is thinned to this (every session's first and
 # last hand kept), which the eye cannot tell apart and the browser draws at once. (A comment, not
 # a docstring: Streamlit's "magic" would print a bare string of a page script.)
 MAX_POINTS = 2500
+
+SESSION_COLUMNS = (
+    "session", "start", "minutes", "games", "stakes", "rooms", "kind", "money", "hands",
+    "net_text", "bb_per_100", "best", "best_text", "worst", "worst_text",
+)  # fmt: skip
 
 UNITS = {
     "Big bets": ("cumulative_big_bets", "allin_cumulative_big_bets"),
@@ -25,38 +38,68 @@ UNITS = {
 def render() -> None:
     ref = ui.start_page(
         "Sessions",
-        f"Results hand by hand; a session ends after {SESSION_GAP_MINUTES} minutes without a hand.",
+        f"Results hand by hand; a session ends after {SESSION_GAP_MINUTES} minutes without a hand. "
+        "Money is shown per currency: dollars, euros, play money and tournament chips never add.",
     )
     if ui.empty_store(ref):
         return
     player = ui.player_picker(ref, "sessions-player")
     filters = ui.filters_sidebar(ref, "sessions", player)
-    results = store.results(ref, filters, MAX_POINTS)
-    if results is None:
+    table = store.sessions(ref, filters)
+    if table.is_empty():
         st.info(f"No hands of {player} match the filters.")
         return
-    table = store.sessions(ref, filters)
-    _summary(results, table)
+    currency = _currency_picker(table, filters)
+    results = store.results(ref, replace(filters, currency=currency), MAX_POINTS)
+    if results is None:
+        st.info(f"No hands of {player} in {currency_label(currency)} match the filters.")
+        return
+    _summary(results, table.filter(pl.col("currency") == currency), currency)
+    ui.doubtful_note(ref, filters)
     unit = st.segmented_control("Show", list(UNITS), default="Big bets", required=True)
-    st.altair_chart(_chart(results, unit), width="stretch")
+    st.altair_chart(_chart(results, unit, currency), width="stretch")
     st.caption(
         "All-in adjusted: where the player was all-in before the last card, the line counts the "
         "pot share the hand was worth at that moment instead of what the cards later made of it."
     )
     st.subheader(f"Sessions of {player}")
-    _table(table)
+    _totals(table)
+    picked = _table(table, filters.time_zone)
+    if picked is not None:
+        _session_hands(ref, filters, picked)
 
 
-def _summary(results: Results, table: pl.DataFrame) -> None:
+def _currency_picker(table: pl.DataFrame, filters: Filters) -> str:
+    """The currency the graph and the headline figures are in: the filter's, or a choice among
+    the player's currencies (most hands first)."""
+    hands = table.group_by("currency").agg(pl.col("hands").sum()).sort("hands", descending=True)
+    currencies: list[str] = hands.get_column("currency").to_list()
+    if filters.currency is not None or len(currencies) == 1:
+        return currencies[0]
+    chosen: str = st.segmented_control(
+        "Money",
+        currencies,
+        default=currencies[0],
+        format_func=currency_label,
+        required=True,
+        key="sessions-money",
+        help="Each currency has its own results: cash and tournament chips never add.",
+    )
+    return chosen
+
+
+def _summary(results: Results, table: pl.DataFrame, currency: str) -> None:
     hands, last = results.hands, results.last
     cols = st.columns(5)
     cols[0].metric("Hands", f"{hands:,}")
     cols[1].metric("Sessions", f"{table.height:,}")
-    cols[2].metric("Net won", f"{float(last['cumulative_net']):,.2f}")
+    cols[2].metric(
+        f"Net won ({currency_label(currency)})", money_text(last["cumulative_net"], currency)
+    )
     cols[3].metric(
         "Big bets / 100 hands",
         f"{100 * last['cumulative_big_bets'] / hands:+.2f}",
-        help="Net in big bets of each hand's stakes, per hundred hands.",
+        help="Net in big bets of each hand's stakes, per hundred hands, in this currency only.",
     )
     cols[4].metric(
         "All-in adjusted BB / 100",
@@ -64,7 +107,7 @@ def _summary(results: Results, table: pl.DataFrame) -> None:
     )
 
 
-def _chart(results: Results, unit: str) -> alt.LayerChart:
+def _chart(results: Results, unit: str, currency: str) -> alt.LayerChart:
     actual, adjusted = UNITS[unit]
     points = results.points.select(
         "hand_no",
@@ -82,14 +125,23 @@ def _chart(results: Results, unit: str) -> alt.LayerChart:
         value_name="value",
     )
     starts = results.starts.with_columns(pl.col("started_at").dt.strftime("%Y-%m-%d %H:%M"))
-    axis = alt.X("hand_no:Q", title="hands played", scale=alt.Scale(nice=False))
+    axis = alt.X(
+        "hand_no:Q",
+        title="hands played",
+        scale=alt.Scale(nice=False),
+        axis=alt.Axis(format="d", tickMinStep=1),
+    )
     colours = alt.Scale(domain=["result", "all-in adjusted"], range=["#1f6e43", "#e08a00"])
     curve = (
         alt.Chart(lines)
         .mark_line(strokeWidth=2)
         .encode(
             x=axis,
-            y=alt.Y("value:Q", title=f"cumulative {unit.lower()}"),
+            y=alt.Y(
+                "value:Q",
+                title=f"cumulative {unit.lower()}"
+                + (f" ({currency_label(currency)})" if unit == "Money" else ""),
+            ),
             color=alt.Color("line:N", scale=colours, title=None, legend=alt.Legend(orient="top")),
             strokeDash=alt.StrokeDash(
                 "line:N",
@@ -119,20 +171,92 @@ def _chart(results: Results, unit: str) -> alt.LayerChart:
     return alt.LayerChart(layer=[boundaries, zero, curve], height=380)
 
 
-def _table(table: pl.DataFrame) -> None:
+def _totals(table: pl.DataFrame) -> None:
+    """Net per currency over the sessions shown: one figure per currency, never a sum."""
+    totals = table.group_by("currency", "kind").agg(pl.col("net").sum(), pl.col("hands").sum())
+    parts = [
+        f"{money_text(row['net'], row['currency'], signed=True)} in {row['hands']:,} "
+        f"{row['kind']} hands"
+        for row in totals.sort("hands", descending=True).iter_rows(named=True)
+    ]
+    st.caption("Net won: " + " · ".join(parts) + ".")
+
+
+def _table(table: pl.DataFrame, zone: str) -> dict[str, object] | None:
+    """The sessions, one row per session and currency; a selected row's hands follow."""
+    shown = table.with_columns(
+        start=pl.col("start").dt.convert_time_zone(zone),
+        end=pl.col("end").dt.convert_time_zone(zone),
+        games=pl.col("games")
+        .list.eval(pl.element().replace_strict(GAME_NAMES, default=pl.element()))
+        .list.join(", "),
+        rooms=pl.col("rooms").list.join(", "),
+        stakes=pl.col("stakes").list.join(", "),
+        money=pl.col("currency").map_elements(currency_label, return_dtype=pl.String),
+        net_text=pl.struct("net", "currency").map_elements(
+            lambda row: money_text(row["net"], row["currency"], signed=True),
+            return_dtype=pl.String,
+        ),
+        bb_per_100=100 * pl.col("big_bets") / pl.col("hands"),
+        minutes=(pl.col("end") - pl.col("start")).dt.total_minutes(),
+        best=pl.col("best_hand").map_elements(replay_url, return_dtype=pl.String),
+        worst=pl.col("worst_hand").map_elements(replay_url, return_dtype=pl.String),
+        best_text=pl.struct("best_net", "currency").map_elements(
+            lambda row: money_text(row["best_net"], row["currency"], signed=True),
+            return_dtype=pl.String,
+        ),
+        worst_text=pl.struct("worst_net", "currency").map_elements(
+            lambda row: money_text(row["worst_net"], row["currency"], signed=True),
+            return_dtype=pl.String,
+        ),
+    )
+    event = st.dataframe(
+        shown,
+        hide_index=True,
+        key="sessions-table",
+        on_select="rerun",
+        selection_mode="single-row",
+        column_order=SESSION_COLUMNS,
+        column_config={
+            "start": st.column_config.DatetimeColumn(f"start ({zone})", format="YYYY-MM-DD HH:mm"),
+            "kind": "cash / tournament",
+            "money": "currency",
+            "net_text": st.column_config.TextColumn("net won"),
+            "bb_per_100": st.column_config.NumberColumn("BB / 100", format="%+.2f"),
+            "best": st.column_config.LinkColumn("biggest win", display_text="replay ▶"),
+            "best_text": "won",
+            "worst": st.column_config.LinkColumn("biggest loss", display_text="replay ▶"),
+            "worst_text": "lost",
+        },
+    )
+    st.caption("Select a session's row to list its hands.")
+    rows = event.selection.rows if event is not None else []
+    return table.row(rows[0], named=True) if rows else None
+
+
+def _session_hands(ref: StoreRef, filters: Filters, session: dict[str, object]) -> None:
+    """The hands of one session in one currency, each linked to the replayer."""
+    number, currency = int(str(session["session"])), str(session["currency"])
+    hands = store.session_hands(ref, replace(filters, session=number, currency=currency))
+    st.subheader(f"Session {number}: {plural(hands.height, 'hand')} in {currency_label(currency)}")
     st.dataframe(
-        table.with_columns(
-            pl.col("net").cast(pl.Float64),
-            bb_per_100=100 * pl.col("big_bets") / pl.col("hands"),
-            minutes=(pl.col("end") - pl.col("start")).dt.total_minutes(),
+        hands.with_columns(
+            replay=pl.col("hand_id").map_elements(replay_url, return_dtype=pl.String),
+            started_at=pl.col("started_at").dt.convert_time_zone(filters.time_zone),
+            game=pl.col("game").replace_strict(GAME_NAMES, default=pl.col("game")),
+            net=pl.col("net").map_elements(
+                lambda value: money_text(value, currency, signed=True), return_dtype=pl.String
+            ),
         ),
         hide_index=True,
+        column_order=["replay", "started_at", "site_hand_id", "game", "net", "big_bets"],
         column_config={
-            "start": st.column_config.DatetimeColumn("start (UTC)", format="YYYY-MM-DD HH:mm"),
-            "end": st.column_config.DatetimeColumn("end (UTC)", format="YYYY-MM-DD HH:mm"),
-            "net": st.column_config.NumberColumn(format="%.2f"),
-            "big_bets": st.column_config.NumberColumn("big bets", format="%.2f"),
-            "bb_per_100": st.column_config.NumberColumn("BB / 100", format="%+.2f"),
+            "replay": st.column_config.LinkColumn("hand", display_text="replay ▶"),
+            "started_at": st.column_config.DatetimeColumn(
+                f"started ({filters.time_zone})", format="YYYY-MM-DD HH:mm:ss"
+            ),
+            "site_hand_id": "room hand id",
+            "big_bets": st.column_config.NumberColumn("big bets", format="%+.2f"),
         },
     )
 

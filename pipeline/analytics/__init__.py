@@ -6,30 +6,43 @@ one row per player per hand (features.py), kept in the store by `prepare` (sourc
 Definitions: docs/stats.md.
 """
 
-from .filters import SESSION_GAP_MINUTES, Filters
-from .leaks import Reference, leaks, reference_ranges
+from .currency import currency_label, money_text, units_text
+from .features import TABLE_SIZES
+from .filters import KINDS, SESSION_GAP_MINUTES, Filters
+from .leaks import MIN_OPPORTUNITIES, Reference, assess, leaks, reference_ranges
 from .registry import STATS, Stat
 from .results import results_over_time, sessions
 from .source import Prepared, open_store, prepare
 from .stats import (
     door_cards,
+    doubtful_hands,
     hands_behind,
+    player_names,
     player_stats,
     players,
     starting_hands,
 )
+from .tournaments import tournament_chips, tournament_results, tournament_summary
 
 __all__ = [
+    "KINDS",
+    "MIN_OPPORTUNITIES",
     "SESSION_GAP_MINUTES",
     "STATS",
+    "TABLE_SIZES",
     "Filters",
     "Prepared",
     "Reference",
     "Stat",
+    "assess",
+    "currency_label",
     "door_cards",
+    "doubtful_hands",
     "hands_behind",
     "leaks",
+    "money_text",
     "open_store",
+    "player_names",
     "player_stats",
     "players",
     "prepare",
@@ -37,4 +50,8 @@ __all__ = [
     "results_over_time",
     "sessions",
     "starting_hands",
+    "tournament_chips",
+    "tournament_results",
+    "tournament_summary",
+    "units_text",
 ]

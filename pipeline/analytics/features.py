@@ -29,6 +29,16 @@ CAP_AGGRESSIONS: Final = 4
 """A completion (or bet) and three raises: the usual fixed-limit cap; a re-raise opportunity
 needs fewer aggressive actions than this before the player's decision."""
 
+TABLE_SIZES: Final = ("heads-up", "short-handed", "full ring")
+TABLE_SIZE_SQL: Final = f"""CASE
+    WHEN coalesce(max_seats, players) <= 2 THEN '{TABLE_SIZES[0]}'
+    WHEN coalesce(max_seats, players) <= CASE WHEN game IN {STUD_GAMES} THEN 6 ELSE 4 END
+      THEN '{TABLE_SIZES[1]}'
+    ELSE '{TABLE_SIZES[2]}' END"""
+"""A hand's table size from the seats the room gives (the players dealt in when it does not):
+two seats are heads-up; up to six (stud, eight-handed when full) or four (triple draw, six-handed
+when full) short-handed; more a full ring."""
+
 _BETTING = "'fold', 'check', 'call', 'bet', 'raise', 'complete'"
 _VOLUNTARY = "'call', 'bet', 'raise', 'complete'"
 _AGGRESSIVE = "'bet', 'raise', 'complete'"
@@ -54,7 +64,8 @@ FEATURES_SQL: Final = f"""
 WITH
 h AS (
   SELECT hand_id, site, site_hand_id, game, structure, big_bet, small_bet, ante, bring_in, scale,
-         started_at, game IN {STUD_GAMES} AS stud
+         started_at, game IN {STUD_GAMES} AS stud, currency,
+         tournament_id IS NOT NULL AS tournament, valid, {TABLE_SIZE_SQL} AS table_size
   FROM hands WHERE hand_id BETWEEN $lo AND $hi
 ),
 hp AS (
@@ -87,17 +98,26 @@ left_in AS (
   SELECT hand_id, count(*) FILTER (WHERE NOT folded) AS players_left FROM per_street
   GROUP BY hand_id
 ),
+-- The one rule for a completion (COMPLETION): in stud, the first full bet of 3rd street is a
+-- completion however the room prints it (PokerStars writes a bring-in seat's completion as
+-- "bets"), as `player_streets.actions` already records it.
 -- Betting decisions of the first three rounds, each with what the player faced: voluntary
 -- actions (calls, bets, raises, completions), aggressive actions, raises and bets before it
 -- on the same street.
+completions AS (
+  SELECT a.hand_id, a.street, a.seq, a.actor,
+    CASE WHEN h.stud AND a.street = 0 AND a.kind = 'bet' THEN 'complete' ELSE a.kind END AS kind
+  FROM actions a JOIN h USING (hand_id)
+  WHERE a.hand_id BETWEEN $lo AND $hi AND a.street <= 2
+    AND a.kind IN ('bring_in', {_BETTING})
+),
 bets AS (
   SELECT hand_id, street, seq, actor AS name, kind,
     coalesce(sum((kind IN ({_VOLUNTARY}))::INTEGER) OVER prior, 0) AS vol_before,
     coalesce(sum((kind IN ({_AGGRESSIVE}))::INTEGER) OVER prior, 0) AS agg_before,
     coalesce(sum((kind = 'raise')::INTEGER) OVER prior, 0) AS raises_before,
     coalesce(sum((kind = 'bet')::INTEGER) OVER prior, 0) AS bets_before
-  FROM actions
-  WHERE hand_id BETWEEN $lo AND $hi AND street <= 2 AND kind IN ('bring_in', {_BETTING})
+  FROM completions
   WINDOW prior AS (PARTITION BY hand_id, street ORDER BY seq
                    ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
 ),
@@ -194,8 +214,9 @@ groups AS (
   FROM starts
 )
 SELECT
-  hp.hand_id, hp.name, h.site, h.site_hand_id, h.game, h.structure, h.big_bet, h.scale,
-  h.started_at, h.stud, hp.is_hero, hp.position,
+  hp.hand_id, hp.name, h.site, h.site_hand_id, h.game, h.structure, h.small_bet, h.big_bet,
+  h.scale, h.started_at, h.stud, h.currency, h.tournament, h.valid, h.table_size, hp.is_hero,
+  hp.position,
   hp.invested, hp.collected, hp.net,
   hp.net / nullif(h.big_bet, 0) AS net_bb,
   coalesce(a.allin_net, hp.net) AS allin_net,

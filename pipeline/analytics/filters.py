@@ -4,18 +4,27 @@ translation into a parameterised SQL condition over the per-hand rows."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, datetime, time, timedelta
 from typing import Final
+from zoneinfo import ZoneInfo
+
+from .features import TABLE_SIZES
 
 SESSION_GAP_MINUTES: Final = 30
 """A gap of this many minutes or more between a player's consecutive hands ends a session."""
 
 
+KINDS: Final = ("cash", "tournament")
+
+
 @dataclass(frozen=True, slots=True)
 class Filters:
-    """Every field optional; None = no restriction. Dates are inclusive and in UTC; `stakes` is
-    the big bet in the hand's smallest unit; `session` is a session number of `player` (see
-    `sessions()`), so it needs `player`."""
+    """Every field optional; None = no restriction. Dates are inclusive days of `time_zone` (an
+    IANA name); `stakes` is the big bet in the hand's smallest unit; `currency` a `hands.currency`
+    code (`USD`, `EUR`, `PLAY`, `CHIPS`, ...); `kind` cash or tournament; `table_size` one of
+    `TABLE_SIZES`; `session` is a session number of `player` (see `sessions()`), so it needs
+    `player`. Hands with an error-severity violation (facts in doubt) count only with
+    `include_doubtful`."""
 
     player: str | None = None
     game: str | None = None
@@ -25,6 +34,27 @@ class Filters:
     date_from: date | None = None
     date_to: date | None = None
     session: int | None = None
+    currency: str | None = None
+    kind: str | None = None
+    table_size: str | None = None
+    include_doubtful: bool = False
+    time_zone: str = "UTC"
+
+    def __post_init__(self) -> None:
+        if self.kind is not None and self.kind not in KINDS:
+            raise ValueError(f"kind must be one of {', '.join(KINDS)}, not {self.kind!r}")
+        if self.table_size is not None and self.table_size not in TABLE_SIZES:
+            raise ValueError(
+                f"table_size must be one of {', '.join(TABLE_SIZES)}, not {self.table_size!r}"
+            )
+        ZoneInfo(self.time_zone)  # an unknown zone fails here, not in a query
+
+    @property
+    def needs_hands(self) -> bool:
+        """Whether the filters need the per-hand rows: rollups have no sessions and keep UTC
+        days only."""
+        dated = self.date_from is not None or self.date_to is not None
+        return self.session is not None or (dated and self.time_zone != "UTC")
 
 
 def sessions_sql() -> str:
@@ -53,30 +83,37 @@ def where(
     if with_player and filters.player is not None:
         clauses.append("name = $player")
         params["player"] = filters.player
-    for column in ("game", "structure", "site"):
+    for column in ("game", "structure", "site", "currency", "table_size"):
         value = getattr(filters, column)
         if value is not None:
             clauses.append(f"{column} = ${column}")
             params[column] = value
+    if filters.kind is not None:
+        clauses.append("tournament" if filters.kind == "tournament" else "NOT tournament")
+    if not filters.include_doubtful:
+        clauses.append("valid")
     if filters.stakes is not None:
         clauses.append("big_bet = $stakes")
         params["stakes"] = filters.stakes
     if by_day:
+        if filters.needs_hands:
+            raise ValueError(
+                "rollup rows have no sessions and only UTC days: filter the per-hand rows"
+            )
         if filters.date_from is not None:
             clauses.append("day >= CAST($date_from AS DATE)")
             params["date_from"] = filters.date_from.isoformat()
         if filters.date_to is not None:
             clauses.append("day <= CAST($date_to AS DATE)")
             params["date_to"] = filters.date_to.isoformat()
-        if filters.session is not None:
-            raise ValueError("rollup rows have no sessions: filter the per-hand rows instead")
         return " AND ".join(clauses), params
+    zone = ZoneInfo(filters.time_zone)
     if filters.date_from is not None:
-        clauses.append("started_at >= CAST($date_from AS TIMESTAMPTZ)")
-        params["date_from"] = f"{filters.date_from.isoformat()} 00:00:00+00"
+        clauses.append("started_at >= $date_from")
+        params["date_from"] = datetime.combine(filters.date_from, time(), zone)
     if filters.date_to is not None:
-        clauses.append("started_at < CAST($date_to AS TIMESTAMPTZ)")
-        params["date_to"] = f"{(filters.date_to + timedelta(days=1)).isoformat()} 00:00:00+00"
+        clauses.append("started_at < $date_to")
+        params["date_to"] = datetime.combine(filters.date_to + timedelta(days=1), time(), zone)
     if filters.session is not None:
         if filters.player is None:
             raise ValueError("a session filter needs a player: session numbers are per player")

@@ -24,10 +24,11 @@ from typing import Final
 import duckdb
 import polars as pl
 
+from .features import TABLE_SIZES
 from .filters import Filters, need_player, sessions_sql, where
 from .registry import BY_NAME, STATS
 from .source import ensure_features, run
-from .stats import player_stats
+from .stats import player_stats, rollup_source
 
 MIN_OPPORTUNITIES: Final = 20
 """Fewer opportunities than this say too little about a frequency to report it (a player's own,
@@ -40,12 +41,26 @@ MAJOR_BB_PER_100: Final = 1.0
 """Money at stake from which a significant leak is `major` rather than `moderate`."""
 EXAMPLES: Final = 5
 SEVERITY_ORDER: Final = ("major", "moderate", "minor")
+REFERENCE_TABLE_SIZE: Final = TABLE_SIZES[-1]
+"""The table size reference_ranges.toml describes (full ring): a heads-up or short-handed
+sample is compared with the pool at its own table size only, never with these ranges."""
+CONFIDENCE_Z: Final = 1.96
+"""The interval shown for each frequency: 95% Wilson score interval."""
+VERDICTS: Final = ("leak", "within range", "too few spots", "no reference")
+"""What the report says of each stat it looked at: a leak; inside the range (and not a pool
+outlier); fewer than `MIN_OPPORTUNITIES` spots, too few to judge; nothing to compare with (no
+range for the table size and too small a pool)."""
 LEAK_SCHEMA: Final = pl.Schema(
     {
         "stat": pl.String(),
         "label": pl.String(),
         "game": pl.String(),
+        "currency": pl.String(),
+        "table_size": pl.String(),
+        "verdict": pl.String(),
         "value": pl.Float64(),
+        "ci_low": pl.Float64(),
+        "ci_high": pl.Float64(),
         "low": pl.Float64(),
         "high": pl.Float64(),
         "direction": pl.String(),
@@ -59,6 +74,7 @@ LEAK_SCHEMA: Final = pl.Schema(
         "money_at_stake": pl.Float64(),
         "severity": pl.String(),
         "examples": pl.List(pl.Int64()),
+        "example_site_ids": pl.List(pl.String()),
     }
 )
 
@@ -90,19 +106,19 @@ def reference_ranges() -> dict[tuple[str, str], Reference]:
 
 
 def _pool(con: duckdb.DuckDBPyConnection, filters: Filters) -> pl.DataFrame:
-    """Per game and ranged stat: the pool's mean and spread of per-player frequencies (players
-    with enough opportunities) and the average result difference of taking the action, summed
-    from the rollup."""
+    """Per game, currency and ranged stat (at the filters' table size): the pool's mean and
+    spread of per-player frequencies (players with enough opportunities) and the average result
+    difference of taking the action, summed from the rollup."""
     ranged = sorted({stat for _, stat in reference_ranges()})
     columns = ", ".join(
         f"sum({name}__{part})::{kind} AS {name}__{part}"
         for name in ranged
         for part, kind in (("n", "BIGINT"), ("k", "BIGINT"), ("n_bb", "DOUBLE"), ("k_bb", "DOUBLE"))
     )
-    condition, params = where(replace(filters, player=None, session=None), by_day=True)
+    source, params = rollup_source(replace(filters, player=None, session=None))
     per_player = run(
         con,
-        f"SELECT name, game, {columns} FROM player_rollup WHERE {condition} GROUP BY name, game",
+        f"SELECT name, game, currency, {columns} FROM {source} GROUP BY name, game, currency",
         params,
     )
     frames = []
@@ -112,7 +128,7 @@ def _pool(con: duckdb.DuckDBPyConnection, filters: Filters) -> pl.DataFrame:
         enough = n >= MIN_OPPORTUNITIES
         rate = k / n
         frames.append(
-            per_player.group_by("game").agg(
+            per_player.group_by("game", "currency").agg(
                 stat=pl.lit(name),
                 pool_mean=rate.filter(enough).mean(),
                 pool_sd=rate.filter(enough).std(),
@@ -125,43 +141,111 @@ def _pool(con: duckdb.DuckDBPyConnection, filters: Filters) -> pl.DataFrame:
 
 
 def leaks(con: duckdb.DuckDBPyConnection, filters: Filters) -> pl.DataFrame:
-    """The player's deviations, worst first: each stat (per game) with a reference range, at
-    least `MIN_OPPORTUNITIES` opportunities, and a value outside the range or `Z_FLAG` pool
-    deviations from the pool mean; with its money at stake (big bets per 100 hands), severity
-    and the ids of example hands (the most expensive spots where the player did what the leak
-    says)."""
+    """The player's deviations, worst first: the rows of `assess` whose verdict is a leak."""
+    return assess(con, filters).filter(pl.col("verdict") == "leak")
+
+
+def assess(con: duckdb.DuckDBPyConnection, filters: Filters) -> pl.DataFrame:
+    """Every stat with a reference range, per game, currency and table size the player played
+    (the filters may narrow them), with its value, 95% confidence interval and verdict
+    (`VERDICTS`). A leak is a value with at least `MIN_OPPORTUNITIES` spots, outside the range
+    (full-ring tables only: the ranges describe full rings) or `Z_FLAG` deviations from the
+    pool of its table size and currency; it carries its money at stake (big bets per 100
+    hands), severity and example hands (the most expensive spots where the player did what the
+    leak says: store ids and the room's ids). Leaks first, worst first; then the rest."""
     player = need_player(filters, "leaks")
     ensure_features(con)
-    mine = player_stats(con, filters).filter(pl.col("player") == player)
     ranges = reference_ranges()
-    pool = {(row["game"], row["stat"]): row for row in _pool(con, filters).iter_rows(named=True)}
+    sizes = TABLE_SIZES if filters.table_size is None else (filters.table_size,)
     found = []
-    for row in mine.iter_rows(named=True):
-        for stat in STATS:
-            reference = ranges.get((row["game"], stat.name))
-            if reference is None or row[f"{stat.name}_n"] < MIN_OPPORTUNITIES:
-                continue
-            leak = _assess(reference, row, pool.get((row["game"], stat.name), {}))
-            if leak is not None:
-                found.append(leak)
-    for leak, examples in zip(found, _examples(con, filters, found), strict=True):
-        leak["examples"] = examples
+    for size in sizes:
+        sized = replace(filters, table_size=size)
+        mine = player_stats(con, sized).filter(pl.col("player") == player)
+        if mine.is_empty():
+            continue
+        pool = {
+            (row["game"], row["currency"], row["stat"]): row
+            for row in _pool(con, sized).iter_rows(named=True)
+        }
+        for row in mine.iter_rows(named=True):
+            for stat in STATS:
+                reference = ranges.get((row["game"], stat.name))
+                if reference is None:
+                    continue
+                key = (row["game"], row["currency"], stat.name)
+                found.append(_assess(reference, row, pool.get(key, {}), size))
+    leaky = [leak for leak in found if leak["verdict"] == "leak"]
+    for leak, (ids, site_ids) in zip(leaky, _examples(con, filters, leaky), strict=True):
+        leak["examples"], leak["example_site_ids"] = ids, site_ids
     report = pl.DataFrame(found, schema=LEAK_SCHEMA)
     return report.sort(
-        pl.col("severity").replace_strict(SEVERITY_ORDER, range(3), return_dtype=pl.Int8),
+        pl.col("verdict").replace_strict(VERDICTS, range(len(VERDICTS)), return_dtype=pl.Int8),
+        pl.col("severity").replace_strict(
+            SEVERITY_ORDER, range(3), default=3, return_dtype=pl.Int8
+        ),
         pl.col("money_at_stake"),
-        descending=[False, True],
+        pl.col("opportunities"),
+        descending=[False, False, True, True],
         nulls_last=True,
     )
 
 
+def wilson(successes: int, trials: int, z: float = CONFIDENCE_Z) -> tuple[float, float]:
+    """The Wilson score interval of a frequency: honest for small samples and for 0 or 1."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    centre = p + z * z / (2 * trials)
+    spread = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
+    scale = 1 + z * z / trials
+    return max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)
+
+
 def _assess(
-    reference: Reference, row: dict[str, object], pool: dict[str, object]
+    reference: Reference, row: dict[str, object], pool: dict[str, object], table_size: str
+) -> dict[str, object]:
+    """The verdict on one stat of one (game, currency, table size) row of the player."""
+    opportunities = int(_number(row[f"{reference.stat}_n"] or 0))
+    value = _number(row[reference.stat]) if opportunities else None
+    taken = round((value or 0.0) * opportunities)
+    low, high = wilson(taken, opportunities)
+    ranged = table_size == REFERENCE_TABLE_SIZE
+    judged: dict[str, object] = {
+        "stat": reference.stat,
+        "label": BY_NAME[reference.stat].label,
+        "game": reference.game,
+        "currency": row["currency"],
+        "table_size": table_size,
+        "value": value,
+        "ci_low": low if opportunities else None,
+        "ci_high": high if opportunities else None,
+        "low": reference.low if ranged else None,
+        "high": reference.high if ranged else None,
+        "opportunities": opportunities,
+        "pool_mean": pool.get("pool_mean"),
+        "pool_sd": pool.get("pool_sd"),
+        "pool_players": int(_number(pool.get("pool_players", 0))),
+    }
+    if value is None or opportunities < MIN_OPPORTUNITIES:
+        return {**judged, "verdict": "too few spots"}
+    leak = _leak(reference, row, pool, value, opportunities, ranged=ranged)
+    if leak is not None:
+        return {**judged, **leak, "verdict": "leak"}
+    has_pool = int(_number(pool.get("pool_players", 0))) >= 3 and pool.get("pool_sd") is not None
+    return {**judged, "verdict": "within range" if ranged or has_pool else "no reference"}
+
+
+def _leak(
+    reference: Reference,
+    row: dict[str, object],
+    pool: dict[str, object],
+    value: float,
+    opportunities: int,
+    *,
+    ranged: bool,
 ) -> dict[str, object] | None:
-    """The leak of one stat, or None when the value is inside the range and not a pool
-    outlier."""
-    value = _number(row[reference.stat])
-    opportunities = int(_number(row[f"{reference.stat}_n"]))
+    """The leak of one stat, or None when the value is inside the range (when the range
+    applies) and not a pool outlier."""
     mean, sd = pool.get("pool_mean"), pool.get("pool_sd")
     players = int(_number(pool.get("pool_players", 0)))
     z = (
@@ -169,7 +253,7 @@ def _assess(
         if mean is not None and sd is not None and _number(sd) > 0 and players >= 3
         else None
     )
-    if value > reference.high or value < reference.low:
+    if ranged and (value > reference.high or value < reference.low):
         bound = reference.high if value > reference.high else reference.low
         direction = "too high" if value > reference.high else "too low"
         gap = abs(value - bound)
@@ -192,18 +276,8 @@ def _assess(
         else "minor"
     )
     return {
-        "stat": reference.stat,
-        "label": BY_NAME[reference.stat].label,
-        "game": reference.game,
-        "value": value,
-        "low": reference.low,
-        "high": reference.high,
         "direction": direction,
-        "pool_mean": mean,
-        "pool_sd": sd,
-        "pool_players": players,
         "z": z,
-        "opportunities": opportunities,
         "opportunities_per_100": per_100,
         "result_difference": difference,
         "money_at_stake": money,
@@ -218,31 +292,39 @@ def _number(value: object) -> float:
 
 def _examples(
     con: duckdb.DuckDBPyConnection, filters: Filters, found: list[dict[str, object]]
-) -> list[list[int]]:
-    """For each leak, hand ids where the player did what the leak says (took the action for a
-    stat too high, passed it up for one too low), the most expensive first. One query marks
-    every leak's spots on the player's hands; polars sorts them once and picks the first few of
-    each (a filtered aggregate per leak costs DuckDB far more)."""
+) -> list[tuple[list[int], list[str]]]:
+    """For each leak, the hands where the player did what the leak says (took the action for a
+    stat too high, passed it up for one too low), the most expensive first: store hand ids and
+    the room's hand ids. One query marks every leak's spots on the player's hands; polars sorts
+    them once and picks the first few of each (a filtered aggregate per leak costs DuckDB far
+    more)."""
     if not found:
         return []
     spots = []
+    params: dict[str, object] = {}
     for number, leak in enumerate(found):
         stat = BY_NAME[str(leak["stat"])]
         took = "" if leak["direction"] in ("too high", "above pool") else "NOT "
         spots.append(
-            f"game = $game_{number} AND ({stat.opportunity}) "
+            f"game = $game_{number} AND currency = $currency_{number} "
+            f"AND table_size = $size_{number} AND ({stat.opportunity}) "
             f"AND {took}coalesce({stat.action}, false) AS spot_{number}"
         )
-    condition, params = where(replace(filters, game=None))
-    params.update({f"game_{number}": leak["game"] for number, leak in enumerate(found)})
+        params |= {
+            f"game_{number}": leak["game"],
+            f"currency_{number}": leak["currency"],
+            f"size_{number}": leak["table_size"],
+        }
+    condition, where_params = where(replace(filters, game=None, table_size=None))
     sessions = "WITH " + sessions_sql() if filters.session is not None else ""
     marked = run(
         con,
-        f"{sessions} SELECT hand_id, net_bb, {', '.join(spots)} "
+        f"{sessions} SELECT hand_id, site_hand_id, net_bb, {', '.join(spots)} "
         f"FROM player_hands WHERE {condition}",
-        params,
+        {**where_params, **params},
     ).sort("net_bb", "hand_id")
-    return [
-        marked.filter(pl.col(f"spot_{number}"))["hand_id"].head(EXAMPLES).to_list()
-        for number in range(len(found))
-    ]
+    picked = []
+    for number in range(len(found)):
+        rows = marked.filter(pl.col(f"spot_{number}")).head(EXAMPLES)
+        picked.append((rows["hand_id"].to_list(), rows["site_hand_id"].to_list()))
+    return picked

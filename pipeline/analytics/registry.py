@@ -19,7 +19,9 @@ MONEY: Final = (
 )
 """A hand's net in currency units, exact (scales are powers of ten up to 10^4)."""
 NET: Final = f"CAST(sum({MONEY}) AS DECIMAL(18, 4))"
-"""Net won over a group of hands in currency units (mixing currencies is the caller's filter)."""
+"""Net won over a group of hands in currency units: every query that uses it groups by
+`currency` (tournament chips and play money are currencies of their own), so no sum crosses
+currencies or mixes cash with tournaments."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,8 +126,13 @@ AGGRESSION: Final = tuple(f"af_{s}" for s in STREETS)
 """Aggression factor per street: (bets + raises + completions) / calls."""
 
 
-KEY: Final = ("name", "game", "structure", "site", "big_bet", "day")
+KEY: Final = (
+    "name", "game", "structure", "site", "big_bet", "currency", "tournament", "table_size",
+    "valid", "day",
+)  # fmt: skip
 """What a rollup row sums over: every `Filters` field but the session maps onto it."""
+KIND: Final = "CASE WHEN tournament THEN 'tournament' ELSE 'cash' END"
+"""Cash or tournament, from a rollup or per-hand row's `tournament` flag."""
 DAY: Final = "CAST(timezone('UTC', started_at) AS DATE)"
 """A hand's UTC day (a plain cast would use the connection's time zone)."""
 
@@ -135,7 +142,7 @@ def rollup_columns() -> str:
     opportunities (`__n`), actions (`__k`) and the big bets won in each (`__n_bb`, `__k_bb`, for
     the leak report's result differences); per street the aggressive actions and calls."""
     parts = [
-        "name", "game", "structure", "site", "big_bet", f"{DAY} AS day",
+        *KEY[:-1], f"{DAY} AS day",
         "count(*) AS hands", "bool_or(is_hero) AS hero",
         "min(started_at) AS first_seen", "max(started_at) AS last_seen",
         f"sum({MONEY}) AS net", "sum(net_bb) AS big_bets",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import polars as pl
 from rich.table import Table
 
+from .currency import currency_label, money_text
 from .features import STREET_NAMES
 from .registry import AGGRESSION, FAMILIES, STATS
 
@@ -25,16 +26,20 @@ def _num(value: object, places: int = 2) -> str:
 
 
 def players_table(stats: pl.DataFrame) -> Table:
-    """One line per player and game: volume, results and the stats every game has."""
-    table = Table(title="Players")
-    for column in ("player", "game", "hands", "net", "bb/100", *SUMMARY.values()):
-        table.add_column(column, justify="left" if column in ("player", "game") else "right")
+    """One line per player, game and currency: volume, results (in that currency) and the
+    stats every game has."""
+    table = Table(title="Players (money per currency: never added across currencies)")
+    for column in ("player", "game", "money", "hands", "net", "bb/100", *SUMMARY.values()):
+        table.add_column(
+            column, justify="left" if column in ("player", "game", "money") else "right"
+        )
     for row in stats.iter_rows(named=True):
         table.add_row(
             row["player"],
             row["game"],
+            currency_label(row["currency"]),
             str(row["hands"]),
-            _num(row["net"]),
+            money_text(row["net"], row["currency"]),
             _num(row["bb_per_100"]),
             *(_pct(row[name]) for name in SUMMARY),
         )
@@ -42,35 +47,35 @@ def players_table(stats: pl.DataFrame) -> Table:
 
 
 def player_table(stats: pl.DataFrame, player: str) -> Table:
-    """Every stat of one player, one column per game played (frequency and opportunities)."""
-    games = stats["game"].to_list()
-    rows = {row["game"]: row for row in stats.iter_rows(named=True)}
-    families = {"stud" if "stud" in FAMILIES.get(game, ()) else "draw" for game in games}
+    """Every stat of one player, one column per game and currency played (frequency and
+    opportunities)."""
+    rows = {(row["game"], row["currency"]): row for row in stats.iter_rows(named=True)}
+    columns = list(rows)
+    families = {"stud" if "stud" in FAMILIES.get(game, ()) else "draw" for game, _ in columns}
     family = families.pop() if len(families) == 1 else None
-    table = Table(title=f"{player}: statistics per game")
+    table = Table(title=f"{player}: statistics per game and currency")
     table.add_column("stat")
-    for game in games:
-        table.add_column(game, justify="right")
-    for label, key, show in (
-        ("hands", "hands", str),
-        ("net won", "net", _num),
-        ("big bets / 100 hands", "bb_per_100", _num),
-        ("all-in adjusted bb / 100", "allin_bb_per_100", _num),
-    ):
-        table.add_row(label, *(show(rows[game][key]) for game in games))
+    for game, currency in columns:
+        table.add_column(f"{game}\n{currency_label(currency)}", justify="right")
+    table.add_row("hands", *(str(rows[key]["hands"]) for key in columns))
+    table.add_row("net won", *(money_text(rows[key]["net"], key[1]) for key in columns))
+    table.add_row("big bets / 100 hands", *(_num(rows[key]["bb_per_100"]) for key in columns))
+    table.add_row(
+        "all-in adjusted bb / 100", *(_num(rows[key]["allin_bb_per_100"]) for key in columns)
+    )
     table.add_section()
     for stat in STATS:
         cells = [
-            f"{_pct(rows[g][stat.name])} ({rows[g][stat.name + '_n']})"
-            if stat.family in FAMILIES.get(g, ()) and rows[g][stat.name + "_n"]
+            f"{_pct(rows[key][stat.name])} ({rows[key][stat.name + '_n']})"
+            if stat.family in FAMILIES.get(key[0], ()) and rows[key][stat.name + "_n"]
             else ""
-            for g in games
+            for key in columns
         ]
         if any(cells):
             table.add_row(stat.title(family), *cells)
     table.add_section()
     for name in AGGRESSION:
-        cells = [_num(rows[g][name]) if rows[g][name] is not None else "" for g in games]
+        cells = [_num(rows[key][name]) if rows[key][name] is not None else "" for key in columns]
         if any(cells):
             street = int(name[-1])
             where = {
@@ -86,24 +91,72 @@ def player_table(stats: pl.DataFrame, player: str) -> Table:
 
 
 def leaks_table(found: pl.DataFrame, player: str) -> Table:
-    """The leak report, worst first."""
+    """The leak report, worst first: each leak with its 95% interval and the room's ids of
+    example hands."""
     table = Table(title=f"{player}: leaks (money at stake in big bets per 100 hands)")
     for column in (
-        "severity", "game", "stat", "value", "range", "pool", "z", "spots", "at stake",
-        "examples",
+        "severity", "game", "money", "table", "stat", "value", "95% interval", "range", "pool",
+        "z", "spots", "at stake", "examples (room hand ids)",
     ):  # fmt: skip
         table.add_column(column, justify="right" if column in ("value", "z", "spots") else "left")
     for row in found.iter_rows(named=True):
+        bounds = "-" if row["low"] is None else f"{row['low']:.0%}-{row['high']:.0%}"
         table.add_row(
             row["severity"],
             row["game"],
+            currency_label(row["currency"]),
+            row["table_size"],
             f"{row['label']} ({row['direction']})",
             _pct(row["value"]),
-            f"{row['low']:.0%}-{row['high']:.0%}",
+            f"{_pct(row['ci_low'])}-{_pct(row['ci_high'])}",
+            bounds,
             _pct(row["pool_mean"]),
             _num(row["z"]),
             str(row["opportunities"]),
             _num(row["money_at_stake"]),
-            ", ".join(str(hand) for hand in row["examples"][:3]),
+            ", ".join(f"#{hand}" for hand in row["example_site_ids"][:3]),
+        )
+    return table
+
+
+def verdict_note(checked: pl.DataFrame, minimum: int) -> str:
+    """One sentence on what the leak report could judge: never "no leak" on too few hands."""
+    counts = dict(checked.group_by("verdict").len().iter_rows())
+    judged = counts.get("leak", 0) + counts.get("within range", 0)
+    few = counts.get("too few spots", 0)
+    unranged = counts.get("no reference", 0)
+    if not judged:
+        return (
+            f"Too few hands to judge: none of the {checked.height} stats checked has "
+            f"{minimum} spots yet."
+            if checked.height
+            else "Nothing to judge: no hands match."
+        )
+    parts = [f"{counts.get('leak', 0)} leaks in {judged} stats judged"]
+    if few:
+        parts.append(f"{few} with fewer than {minimum} spots, too few to judge")
+    if unranged:
+        parts.append(f"{unranged} with no reference for their table size and too small a pool")
+    return "; ".join(parts) + "."
+
+
+def tournaments_table(summary: pl.DataFrame) -> Table:
+    """Per player and buy-in currency: tournaments, known results, cost, winnings, ROI, ITM."""
+    table = Table(title="Tournaments (per buy-in currency; ROI and ITM over known results)")
+    for column in ("player", "buy-ins in", "tournaments", "results known", "cost", "won", "net",
+                   "ROI", "ITM"):  # fmt: skip
+        table.add_column(column, justify="left" if column in ("player", "buy-ins in") else "right")
+    for row in summary.iter_rows(named=True):
+        currency = row["currency"] or "?"
+        table.add_row(
+            row["player"],
+            currency_label(currency),
+            str(row["tournaments"]),
+            str(row["known"]),
+            money_text(row["cost"], currency),
+            money_text(row["won"], currency),
+            money_text(row["net"], currency, signed=True),
+            "-" if row["roi"] is None else f"{row['roi']:+.1%}",
+            _pct(row["itm"]),
         )
     return table

@@ -15,6 +15,7 @@ from datetime import timedelta
 import duckdb
 import polars as pl
 
+from .currency import units_text
 from .filters import SESSION_GAP_MINUTES, Filters, need_player, where
 from .registry import MONEY
 from .source import ensure_features, run
@@ -29,8 +30,9 @@ def _timeline(con: duckdb.DuckDBPyConnection, filters: Filters) -> pl.DataFrame:
     condition, params = where(replace(filters, session=None))
     hands = run(
         con,
-        f"""SELECT hand_id, site_hand_id, started_at, game, {MONEY} AS net, net_bb AS big_bets,
-  allin_adjusted, allin_net / scale AS allin_net, allin_net / nullif(big_bet, 0) AS allin_big_bets,
+        f"""SELECT hand_id, site, site_hand_id, started_at, game, currency, tournament, small_bet,
+  big_bet, scale, {MONEY} AS net, net_bb AS big_bets, allin_adjusted,
+  allin_net / scale AS allin_net, allin_net / nullif(big_bet, 0) AS allin_big_bets,
   ({condition}) AS kept
 FROM player_hands WHERE name = $player ORDER BY started_at, hand_id""",
         params,
@@ -45,43 +47,78 @@ FROM player_hands WHERE name = $player ORDER BY started_at, hand_id""",
 
 
 def sessions(con: duckdb.DuckDBPyConnection, filters: Filters) -> pl.DataFrame:
-    """The sessions of `filters.player` holding hands that pass the filters: number, first and
-    last hand (UTC), hands, net (currency units) and big bets won."""
+    """The sessions of `filters.player` holding hands that pass the filters, one row per session
+    and currency (a session may mix a tournament with a cash table: their money never adds):
+    number, currency, kind (cash or tournament), first and last hand (UTC), hands, net (in that
+    currency) and big bets won, the games, rooms and stakes played, and the biggest win and loss
+    (`best_hand`, `worst_hand`: store hand ids; `best_net`, `worst_net`)."""
     need_player(filters, "sessions")
     ensure_features(con)
+    timeline = _timeline(con, filters)
+    keys = ["session", "currency"]
+    stakes = (
+        timeline.select(*keys, "small_bet", "big_bet", "scale")
+        .unique()
+        .sort(*keys, "big_bet")
+        .with_columns(
+            stakes=pl.struct("small_bet", "big_bet", "scale", "currency").map_elements(
+                lambda row: (
+                    units_text(row["small_bet"], row["scale"], row["currency"])
+                    + "/"
+                    + units_text(row["big_bet"], row["scale"], row["currency"])
+                ),
+                return_dtype=pl.String,
+            )
+        )
+        .group_by(keys, maintain_order=True)
+        .agg(pl.col("stakes").unique(maintain_order=True))
+    )
+    net = pl.col("net")
     return (
-        _timeline(con, filters)
-        .group_by("session")
+        timeline.group_by(keys)
         .agg(
+            kind=pl.when(pl.col("tournament").any())
+            .then(pl.lit("tournament"))
+            .otherwise(pl.lit("cash")),
             start=pl.col("started_at").min(),
             end=pl.col("started_at").max(),
             hands=pl.len().cast(pl.Int64),
-            net=pl.col("net").sum().cast(EXACT),
+            net=net.sum().cast(EXACT),
             big_bets=pl.col("big_bets").sum(),
+            games=pl.col("game").unique().sort(),
+            rooms=pl.col("site").unique().sort(),
+            best_hand=pl.col("hand_id").sort_by(net, descending=True).first(),
+            best_net=net.max().cast(EXACT),
+            worst_hand=pl.col("hand_id").sort_by(net).first(),
+            worst_net=net.min().cast(EXACT),
         )
-        .sort("session")
+        .join(stakes, on=keys, how="left")
+        .sort(keys)
     )
 
 
 def results_over_time(con: duckdb.DuckDBPyConnection, filters: Filters) -> pl.DataFrame:
     """One row per hand of `filters.player` passing the filters, in time order: the hand, its
-    session, net (currency units, big bets) and the running totals: net, big bets, and the
-    all-in adjusted net and big bets (where the player was all-in before the last street with
-    every remaining hand known, the equity share of the pots replaces the actual result;
-    `allin_adjusted` marks those hands)."""
+    session, currency, net (in that currency, and in big bets) and the running totals PER
+    CURRENCY: net, big bets, and the all-in adjusted net and big bets (where the player was
+    all-in before the last street with every remaining hand known, the equity share of the pots
+    replaces the actual result; `allin_adjusted` marks those hands). A graph draws one currency
+    (filter by it, or split the frame): the totals never cross currencies."""
     need_player(filters, "results_over_time")
     ensure_features(con)
+    per_currency = "currency"
     return _timeline(con, filters).select(
         "hand_id",
         "site_hand_id",
         "started_at",
         "session",
         "game",
+        "currency",
         "net",
         "big_bets",
         "allin_adjusted",
-        cumulative_net=pl.col("net").cum_sum().cast(EXACT),
-        cumulative_big_bets=pl.col("big_bets").cum_sum(),
-        allin_cumulative_net=pl.col("allin_net").cum_sum(),
-        allin_cumulative_big_bets=pl.col("allin_big_bets").cum_sum(),
+        cumulative_net=pl.col("net").cum_sum().over(per_currency).cast(EXACT),
+        cumulative_big_bets=pl.col("big_bets").cum_sum().over(per_currency),
+        allin_cumulative_net=pl.col("allin_net").cum_sum().over(per_currency),
+        allin_cumulative_big_bets=pl.col("allin_big_bets").cum_sum().over(per_currency),
     )

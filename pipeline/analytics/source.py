@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
@@ -186,13 +187,19 @@ class Prepared:
     rebuilt: bool
 
 
-def prepare(path: Path, workers: int | None = None) -> Prepared:
+def prepare(
+    path: Path,
+    workers: int | None = None,
+    on_start: Callable[[int], None] | None = None,
+    on_chunk: Callable[[int], None] | None = None,
+) -> Prepared:
     """Keep the per-hand analytics rows in the store `path` (opened for writing), so pages read
     them instead of deriving them. Idempotent: a second run derives nothing; after an import it
     derives only the new hands; a change of definitions (VERSION) rebuilds the table. Each chunk
     is one transaction with the coverage it adds, so an interrupted run resumes where it
     stopped. `workers` processes (default: one per core) compute the all-in equities, so call
-    it from a `__main__`-guarded program."""
+    it from a `__main__`-guarded program. `on_start(hands)` learns how many hands are to derive,
+    `on_chunk(hands)` each chunk's hands once committed (for a progress bar)."""
     con = duckdb.connect(str(path))
     pool = cards.equity_pool(workers or os.cpu_count() or 1)
     try:
@@ -205,6 +212,8 @@ def prepare(path: Path, workers: int | None = None) -> Prepared:
         covered = _covered(con) if _has_table(con, TABLE) else -1
         last = _last_hand(con)
         total = max(last - covered, 0)
+        if on_start is not None:
+            on_start(total)
         for start in range(covered + 1, last + 1, CHUNK_HANDS):
             end = min(start + CHUNK_HANDS - 1, last)
             create = None if _has_table(con, TABLE) else "CREATE TABLE"
@@ -215,6 +224,8 @@ def prepare(path: Path, workers: int | None = None) -> Prepared:
                 [VERSION, str(end)],
             )
             con.execute("COMMIT")
+            if on_chunk is not None:
+                on_chunk(end - start + 1)
         if _has_table(con, TABLE) and not _rollup_current(con, last):
             con.execute("BEGIN")
             con.execute(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from studdraw.parsers.model import Outcome, ParsedHand
 from studdraw.parsers.reader import describe_failure
@@ -74,6 +74,12 @@ class FileTally:
     export_errors: int = 0
     warnings: int = 0
 
+    def add(self, other: FileTally) -> None:
+        """Add another file's counts (the total over every file)."""
+        for name in ("hands", "replayed", "unsupported", "unparsed", "invalid", "errors"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.warnings += other.warnings
+
     def summary(self) -> str:
         play = self.errors - self.export_errors
         return (
@@ -92,6 +98,7 @@ class Validation:
     jsonl: bool = False
     rules: HouseRules | None = None
     failed: bool = False
+    total: FileTally = field(default_factory=lambda: FileTally("total"))
 
     def lines(self, hands: Iterable[ParsedHand]) -> Iterator[tuple[str, bool]]:
         """(line, is_summary) pairs: the violations of each hand, and a summary after each file."""
@@ -100,6 +107,7 @@ class Validation:
             source = parsed.hand.source.path
             if tally is None or tally.source != source:
                 if tally is not None:
+                    self.total.add(tally)
                     yield tally.summary(), True
                 tally = FileTally(source)
             violations = self._count(tally, parsed)
@@ -109,6 +117,7 @@ class Validation:
                 else:
                     yield lint_line(source, violation), False
         if tally is not None:
+            self.total.add(tally)
             yield tally.summary(), True
 
     def _count(self, tally: FileTally, parsed: ParsedHand) -> list[Violation]:

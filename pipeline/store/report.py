@@ -32,6 +32,7 @@ from .ingest import (
     ingest,
 )
 from .stopping import exit_code, stop_signal
+from .summaries import import_summaries, split_summaries
 
 
 class Engine(StrEnum):
@@ -62,7 +63,8 @@ def run_ingest(
     stderr = console(stderr=True)
     options = IngestOptions(db, parquet, workers or os.cpu_count() or 1, batch_size, wait, rules)
     problems: list[tuple[Path, str]] = []
-    files = list(discover_files(paths, lambda path, why: problems.append((path, why))))
+    found_files = discover_files(paths, lambda path, why: problems.append((path, why)))
+    summary_files, files = split_summaries(list(found_files))
 
     def on_wait(message: str) -> None:
         stderr.print(f"[yellow]waiting:[/yellow] {message}")
@@ -84,6 +86,7 @@ def run_ingest(
                 summary = ingest(
                     paths, options, advance, on_wait=on_wait, files=files, path_problems=problems
                 )
+        tournaments = import_summaries(summary_files, db, wait)
     except (
         StoreLockedError,
         StoreVersionError,
@@ -109,17 +112,32 @@ def run_ingest(
             raise
         stderr.print(f"[red]error:[/red] {escape(cause)}")
         return 3
+    summary.failed_files += tournaments.failed_files
     for path, reason in summary.failed_files:
         stderr.print(f"[red]error:[/red] cannot read {escape(path)}: {reason}")
     for path, note in summary.notes:
         stderr.print(f"[yellow]note:[/yellow] {escape(path)}: {note}")
     if json_output:
-        sys.stdout.write(json.dumps(summary.as_dict(), ensure_ascii=False) + "\n")
+        found = summary.as_dict() | {
+            "tournament_summaries": {
+                "files": tournaments.files,
+                "tournaments": tournaments.tournaments,
+                "results": tournaments.results,
+            }
+        }
+        sys.stdout.write(json.dumps(found, ensure_ascii=False) + "\n")
     else:
         out = console()
         out.print(summary_table(summary, db))
         if summary.unsupported_reasons:
             out.print(unsupported_table(summary))
+        if tournaments.files:
+            out.print(
+                f"{tournaments.files} tournament summary files: {tournaments.tournaments} "
+                f"tournaments, {tournaments.results} player results"
+            )
+    for path, line, text in tournaments.unknown_lines:
+        stderr.print(f"{escape(path)}:{line}: unknown summary line: {escape(text)}")
     return 1 if summary.failed_files else 0
 
 

@@ -426,6 +426,34 @@ UNSUPPORTED = TableDef(
     ),
 )
 
+TOURNAMENT_RESULTS = TableDef(
+    "tournament_results",
+    "One row per player and tournament from the rooms' tournament summary files (`studdraw "
+    "ingest` imports them beside the hand histories; PokerStars and Full Tilt): the "
+    "tournament's buy-in, fee and bounty, and the player's place, prize and bounties. A later "
+    "summary of the same tournament replaces the rows it repeats. Amounts are in the buy-in "
+    "currency's cents (hundredths of play money).",
+    (
+        _c("site", STR, "Room that wrote the summary (`pokerstars`, `fulltilt`).", False),
+        _c("tournament_id", STR, "The room's tournament id (as `hands.tournament_id`).", False),
+        _c("name", STR, "Player name as the summary prints it.", False),
+        _c("place", I32, "Finishing place; NULL while still playing."),
+        _c("prize", I64, "Prize won, in cents; NULL when the summary shows none."),
+        _c("bounty", I64, "Bounties the player collected, in cents, where the summary says."),
+        _c("buy_in", I64, "Buy-in without fee and bounty, in cents."),
+        _c("fee", I64, "The room's fee, in cents."),
+        _c("bounty_each", I64, "The bounty on each player's head (knockouts), in cents."),
+        _c("currency", STR, "ISO code of the buy-in; `PLAY` for play money."),
+        _c("entries", I32, "Players who entered."),
+        _c("prize_pool", I64, "Total prize pool, in cents."),
+        _c("game", STR, "The game as the summary names it (`Razz Limit`)."),
+        _c("started", STR, "Start time exactly as the room printed it."),
+        _c("source_path", STR, "The summary file.", False),
+        _c("source_line", I32, "Line of the summary's first line.", False),
+    ),
+    ("PRIMARY KEY (site, tournament_id, name)",),
+)
+
 PARQUET_PARTS = TableDef(
     "parquet_parts",
     "Parquet files written alongside the DuckDB tables, recorded in the same transaction as their "
@@ -458,7 +486,7 @@ HAND_TABLES: Final = (HANDS, HAND_PLAYERS, ACTIONS, STREETS, PLAYER_STREETS, POT
 """Tables keyed by `hand_id`, in the order a batch is written."""
 BATCH_TABLES: Final = (*HAND_TABLES, REJECTS, UNSUPPORTED)
 """Everything a processed batch of hand texts produces (also the Parquet dataset's tables)."""
-ALL_TABLES: Final = (IMPORTS, *BATCH_TABLES, PARQUET_PARTS, META)
+ALL_TABLES: Final = (IMPORTS, *BATCH_TABLES, TOURNAMENT_RESULTS, PARQUET_PARTS, META)
 TABLES: Final = {table.name: table for table in ALL_TABLES}
 
 INDEXES: Final = (

@@ -40,10 +40,11 @@ def test_clean_file_exits_zero_with_a_summary(tmp_path: Path) -> None:
     path = write(tmp_path, "clean.txt", CLEAN, UNSUPPORTED)
     result = runner.invoke(app, ["validate", str(path)])
     assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines() == [
-        f"{path}: 2 hands, 1 replayed (0 with errors), 0 unparsable, 1 unsupported; "
+    counts = (
+        "2 hands, 1 replayed (0 with errors), 0 unparsable, 1 unsupported; "
         "0 errors (0 play, 0 export), 0 warnings"
-    ]
+    )
+    assert result.stdout.splitlines() == [f"{path}: {counts}", f"total: {counts}"]
 
 
 def test_errors_are_lint_lines_and_exit_one(tmp_path: Path) -> None:
@@ -54,13 +55,15 @@ def test_errors_are_lint_lines_and_exit_one(tmp_path: Path) -> None:
     assert lines[0].startswith(f"{path}:19: SIZ001 Carol bets 6")
     assert any(line.startswith(f"{path}:") and " ORD005 [warning] " in line for line in lines)
     assert any(
-        " PRS001 [export] unknown line with money or cards: 'Alice: dances on the table for $0.02'" in line
+        " PRS001 [export] unknown line with money or cards: 'Alice: dances on the table for $0.02'"
+        in line
         for line in lines
     )
-    assert lines[-1] == (
-        f"{path}: 3 hands, 2 replayed (1 with errors), 1 unparsable, 0 unsupported; "
+    counts = (
+        "3 hands, 2 replayed (1 with errors), 1 unparsable, 0 unsupported; "
         "2 errors (1 play, 1 export), 1 warnings"
     )
+    assert lines[-2:] == [f"{path}: {counts}", f"total: {counts}"]
 
 
 def test_warnings_alone_exit_zero(tmp_path: Path) -> None:

@@ -1,0 +1,149 @@
+"""`studdraw ingest --watch`: import hand histories as the poker client writes them, as trackers
+do, until stopped.
+
+Every file under the watched folders is imported once at the start; then each file the client
+creates or appends to is imported again (the import recognises the hands it already holds, so
+only the new ones are stored). A client appends a hand when it ends; a file caught in the middle
+of a hand (its text does not end with the blank line that closes a hand) waits until it does, or
+until it has not changed for `settle` seconds (a hand cut short for good is then read, and
+rejected with its reason, never lost).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from contextlib import suppress
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Final
+
+from rich.markup import escape
+from watchfiles import Change, watch
+
+from studdraw.parsers.files import IGNORED_SUFFIXES, discover_files
+from studdraw.pipeline.console import console
+
+from .db import StoreLockedError
+from .ingest import IngestOptions, IngestSummary, ingest
+from .summaries import SummaryImport, import_summaries, split_summaries
+
+TAIL_BYTES: Final = 64
+"""How much of a file's end tells whether its last hand is closed."""
+POLL_MS: Final = 500
+"""How often the watch wakes without a change, to import the files that have settled."""
+
+
+@dataclass(frozen=True, slots=True)
+class Imported:
+    """One import the watch made: the files, and what became of their hands and summaries."""
+
+    files: list[Path]
+    hands: IngestSummary
+    tournaments: SummaryImport
+
+
+def hand_closed(path: Path) -> bool:
+    """Whether the file ends with a blank line (its last hand is complete), in any of the
+    rooms' encodings and line ends."""
+    try:
+        with path.open("rb") as stream:
+            stream.seek(max(path.stat().st_size - TAIL_BYTES, 0))
+            tail = stream.read()
+    except OSError:
+        return True  # gone or unreadable: the import reports it
+    text = tail.replace(b"\x00", b"").replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    return text.rstrip(b" \t").endswith(b"\n\n")
+
+
+def _history_like(path: Path) -> bool:
+    """What a folder scan would pick up: no hidden files, none of the ignored suffixes."""
+    return not path.name.startswith(".") and path.suffix.lower() not in IGNORED_SUFFIXES
+
+
+def import_files(files: list[Path], options: IngestOptions) -> Imported:
+    """Import hand histories and tournament summaries, as `studdraw ingest` does."""
+    summaries, histories = split_summaries(files)
+    hands = ingest(histories, options, files=histories)
+    return Imported(files, hands, import_summaries(summaries, options.db, options.wait_seconds))
+
+
+def watch_folders(
+    folders: list[Path],
+    options: IngestOptions,
+    on_import: Callable[[Imported], None],
+    *,
+    settle: float = 30.0,
+    stop: threading.Event | None = None,
+    on_busy: Callable[[str], None] | None = None,
+) -> None:
+    """Import everything under `folders`, then each file as it changes, until `stop` is set
+    (or Ctrl-C). `on_import` hears of every import; `on_busy` of a store held by another
+    process past `options.wait_seconds` (the files are tried again later)."""
+    on_import(import_files(list(discover_files(folders)), options))
+    changed: dict[Path, float] = {}  # file -> when it last changed (monotonic)
+    for changes in watch(
+        *folders,
+        stop_event=stop,
+        rust_timeout=POLL_MS,
+        yield_on_timeout=True,
+        debounce=POLL_MS,
+    ):
+        now = time.monotonic()
+        for change, name in changes:
+            path = Path(name)
+            if change is not Change.deleted and path.is_file():
+                changed[path] = now
+        ready = sorted(
+            path for path, when in changed.items() if hand_closed(path) or now - when >= settle
+        )
+        if ready:
+            for path in ready:
+                del changed[path]
+            files = [path for path in ready if _history_like(path)]
+            if not files:
+                continue
+            try:
+                on_import(import_files(files, options))
+            except StoreLockedError as error:  # another writer (or reader) holds the store
+                if on_busy is not None:
+                    on_busy(str(error))
+                changed.update(dict.fromkeys(files, now))  # try again on a later wake
+
+
+def run_watch(paths: list[Path], options: IngestOptions, settle: float) -> int:
+    """`studdraw ingest --watch`: one line per import on stdout, until Ctrl-C; the exit code
+    (2 when a path does not exist)."""
+    out, err = console(), console(stderr=True)
+    missing = [path for path in paths if not path.exists()]
+    if missing:
+        err.print(f"[red]error:[/red] no such folder or file: {escape(str(missing[0]))}")
+        return 2
+
+    def told(done: Imported) -> None:
+        hands = done.hands
+        line = (
+            f"{datetime.now().astimezone():%H:%M:%S} {_plural(len(done.files), 'file')}: "
+            f"{_plural(hands.stored, 'new hand')}, {hands.duplicates:,} already stored, "
+            f"{hands.rejected:,} rejected, {hands.unsupported:,} unsupported"
+        )
+        if done.tournaments.files:
+            line += f"; {_plural(done.tournaments.tournaments, 'tournament summary')}"
+        out.print(line, markup=False, highlight=False)
+        for path, reason in hands.failed_files + done.tournaments.failed_files:
+            err.print(f"[red]error:[/red] cannot read {escape(path)}: {escape(reason)}")
+
+    def busy(message: str) -> None:
+        err.print(f"[yellow]waiting:[/yellow] {escape(message)}; will try again")
+
+    out.print(f"watching {', '.join(str(path) for path in paths)}; Ctrl-C stops", markup=False)
+    with suppress(KeyboardInterrupt):
+        watch_folders(paths, options, told, settle=settle, on_busy=busy)
+    out.print("stopped watching")
+    return 0
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"

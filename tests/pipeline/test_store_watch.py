@@ -1,0 +1,86 @@
+"""`studdraw ingest --watch`: files imported as the poker client writes them, a hand caught half
+written waiting for its end (a thread watches a folder while the test appends to a file)."""
+
+from __future__ import annotations
+
+import queue
+import threading
+from pathlib import Path
+
+import duckdb
+import pytest
+from typer.testing import CliRunner
+
+from studdraw.parsers.model import Game
+from studdraw.pipeline.cli import app
+from studdraw.pipeline.store import IngestOptions
+from studdraw.pipeline.store.watch import Imported, hand_closed, watch_folders
+from studdraw.pipeline.synth import SynthOptions, render, synthesize
+
+WAIT = 60  # seconds an expected import may take on a loaded machine
+
+
+@pytest.mark.parametrize(
+    ("tail", "closed"),
+    [
+        (b"Seat 2: Bob folded\n\n\n", True),
+        (b"Seat 2: Bob folded\r\n\r\n", True),
+        (b"Seat 2: Bob folded\n\n  \t", True),
+        (b"Seat 2: Bob folded\n", False),
+        (b"*** 3rd STREET ***\nBob: folds", False),
+        ("Bob folded\r\n\r\n".encode("utf-16-le"), True),
+        ("Bob folded\r\n".encode("utf-16-le"), False),
+    ],
+)
+def test_a_hand_is_closed_by_a_blank_line(tmp_path: Path, tail: bytes, closed: bool) -> None:
+    path = tmp_path / "h.txt"
+    path.write_bytes(b"x" * 100 + tail)
+    assert hand_closed(path) is closed
+
+
+def test_watch_imports_appended_hands_and_waits_for_a_half_written_one(tmp_path: Path) -> None:
+    texts = [render(r, "pokerstars") for r in synthesize(SynthOptions(game=Game.RAZZ, hands=3))]
+    folder = tmp_path / "client"
+    folder.mkdir()
+    db = tmp_path / "watch.duckdb"
+    imports: queue.Queue[Imported] = queue.Queue()
+    stop = threading.Event()
+    watcher = threading.Thread(
+        target=watch_folders,
+        args=([folder], IngestOptions(db, workers=1), imports.put),
+        kwargs={"settle": 3600.0, "stop": stop},
+    )
+    watcher.start()
+    try:
+        assert imports.get(timeout=WAIT).hands.stored == 0  # the folder starts empty
+        history = folder / "HH20260302 Razz.txt"
+        history.write_text(texts[0] + "\n\n\n" + texts[1] + "\n\n\n", encoding="utf-8")
+        first = imports.get(timeout=WAIT)
+        assert (first.files, first.hands.stored) == ([history], 2)
+        lines = texts[2].splitlines(keepends=True)
+        half = len(lines) // 2
+        with history.open("a", encoding="utf-8") as client:
+            client.write("".join(lines[:half]))
+        with pytest.raises(queue.Empty):  # the half-written hand waits
+            imports.get(timeout=3)
+        with history.open("a", encoding="utf-8") as client:
+            client.write("".join(lines[half:]) + "\n\n\n")
+        second = imports.get(timeout=WAIT)
+        assert (second.hands.stored, second.hands.duplicates, second.hands.rejected) == (1, 2, 0)
+    finally:
+        stop.set()
+        watcher.join(timeout=WAIT)
+    assert not watcher.is_alive()
+    with duckdb.connect(str(db), read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM hands").fetchall() == [(3,)]
+        assert con.execute("SELECT count(*) FROM rejects").fetchall() == [(0,)]
+
+
+def test_watch_runs_the_local_engine_into_duckdb_only(tmp_path: Path) -> None:
+    runner = CliRunner()
+    for extra in (["--json"], ["--engine", "dask"], ["--parquet", str(tmp_path / "p")]):
+        result = runner.invoke(
+            app, ["ingest", str(tmp_path), "--db", str(tmp_path / "w.duckdb"), "--watch", *extra]
+        )
+        assert result.exit_code == 2
+        assert "--watch runs the local engine into the DuckDB store only" in result.stderr
