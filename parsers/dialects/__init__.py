@@ -10,6 +10,7 @@ from studdraw.parsers.dialects.bovada import Bovada
 from studdraw.parsers.dialects.everleaf import Everleaf
 from studdraw.parsers.dialects.fulltilt import FullTilt
 from studdraw.parsers.dialects.partypoker import PartyPoker
+from studdraw.parsers.dialects.phh import PHH
 from studdraw.parsers.dialects.pokerstars import PokerStars
 from studdraw.parsers.dialects.recognised import RECOGNISED_ROOMS
 from studdraw.parsers.dialects.winamax import Winamax
@@ -23,6 +24,7 @@ ROOMS: tuple[Room, ...] = (
     Bovada(),
     FullTilt(),
     Winamax(),
+    PHH(),
     *RECOGNISED_ROOMS,
 )
 BY_NAME: dict[str, Room] = {room.name: room for room in ROOMS}
