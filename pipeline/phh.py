@@ -15,7 +15,9 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from studdraw.parsers.dialects.phh_format import (
+    RESHUFFLE_NOTE,
     STAKE_FIELDS,
+    blind_kind,
     cards_text,
     inferred_stakes,
     is_spec_variant,
@@ -64,6 +66,7 @@ class _Hand:
     __slots__ = (
         "actions",
         "antes",
+        "blind_kinds",
         "blinds",
         "collected",
         "computed_returns",
@@ -86,6 +89,7 @@ class _Hand:
         self.actions: list[str] = []
         self.antes = [0] * count
         self.blinds = [0] * count
+        self.blind_kinds: list[EventKind | None] = [None] * count
         self.dead = [0] * count
         self.collected = [0] * count
         self.invested = [0] * count
@@ -189,6 +193,8 @@ def _walk(record: HandRecord, players: Sequence[str]) -> _Hand:
                     _deal_stud_street(hand, street, board)
                 elif street == 0:
                     _deal_draw_hands(hand, size)
+        if kind is EventKind.RESHUFFLE:
+            actions.append(RESHUFFLE_NOTE)
         i = index.get(event.player or "")
         if i is None:
             continue
@@ -218,6 +224,7 @@ def _walk(record: HandRecord, players: Sequence[str]) -> _Hand:
             hand.antes[i] += amount
             hand.invested[i] += amount
         elif kind in _FORCED_LIVE:
+            hand.blind_kinds[i] = kind
             hand.blinds[i] += amount
             bets[i] += amount
             hand.invested[i] += amount
@@ -246,15 +253,15 @@ def _walk(record: HandRecord, players: Sequence[str]) -> _Hand:
     if hand.draws:
         _flush_draws(hand)
     hand.close_betting(street)
-    if hand.folded.count(False) < 2:
-        return hand  # won without a showdown: a room's "mucks" line is not a PHH showdown
+    contested = hand.folded.count(False) > 1
     for i, shown in hand.shows.items():
         if hand.folded[i]:
             continue
-        if shown is None:
+        cards = (_merge(hand.held[i], shown) if stud else list(shown)) if shown else []
+        if contested and not cards:
             actions.append(f"p{i + 1} sm")
-        else:
-            cards = _merge(hand.held[i], shown) if stud else shown
+        elif cards and (contested or all(cards)):
+            # uncontested, PHH shows only a whole hand (a winner's "mucks" is no showdown)
             actions.append(f"p{i + 1} sm {cards_text(cards)}")
     return hand
 
@@ -394,6 +401,14 @@ def _extension_fields(
         fields.append(("_uncalled", _triples(hand.returns, scale)))
     if _pots_beyond_main(hand.pots):
         fields.append(("_collects", _collects(hand.pots, scale)))
+    count = len(hand.index)
+    implied_kinds = [
+        blind_kind(i, count, amount, stakes) if amount else None
+        for i, amount in enumerate(hand.blinds)
+    ]
+    if hand.blind_kinds != implied_kinds:
+        kinds = [str(kind) if kind else "" for kind in hand.blind_kinds]
+        fields.append(("_blind_kinds", _strings(kinds)))
     if any(hand.dead):
         fields.append(("_dead_blinds", _numbers(hand.dead, scale)))
     players = list(hand.index)

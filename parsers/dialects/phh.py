@@ -242,7 +242,8 @@ def _record(fields: dict[str, Any], hand: HandText, hand_id: str) -> HandRecord:
         first_line=hand.source.line,
         action_lines=_action_lines(hand.text),
     )
-    play.forced(antes, blinds, dead)
+    kinds = fields.get("_blind_kinds")
+    play.forced(antes, blinds, dead, [str(kind) for kind in kinds] if kinds else None)
     if "_uncalled" in fields:
         play.given_returns([(s, i - 1, units(amount)) for s, i, amount in fields["_uncalled"]])
     for number, action in enumerate(fields.get("actions") or ()):

@@ -42,6 +42,8 @@ _STRUCTURE_PREFIX: Final = {
     Structure.SPREAD: "S",
 }
 UNKNOWN_CARD: Final = "??"
+RESHUFFLE_NOTE: Final = "# the dealer reshuffles the discards into the stub"
+"""A no-op action (PHH commentary) standing for a room's reshuffle announcement."""
 
 # Money: PHH amounts are numbers in currency units (decimals for cash), read back exactly with
 # tomllib's parse_float=Decimal; `_scale` keeps the smallest unit (100 for cents).
@@ -157,3 +159,15 @@ def inferred_stakes(
 
 STAKE_FIELDS: Final = ("ante", "bring_in", "small_blind", "big_blind", "small_bet", "big_bet")
 """Stakes a hand may need as `_ante`, `_bring_in`, ... when the PHH fields do not imply them."""
+
+
+def blind_kind(i: int, players: int, amount: int, stakes: Stakes) -> EventKind:
+    """The kind of blind player `i` (PHH order) posting `amount` is taken for: the small blind
+    at p1 (p2 heads-up) and the big blind at p2 (p1 heads-up), when no larger than the
+    stakes' blind; any other live post otherwise. `_blind_kinds` overrides it."""
+    small, big = (1, 0) if players == 2 else (0, 1)
+    if i == small and amount <= stakes.small_blind:
+        return EventKind.SMALL_BLIND
+    if i == big and amount <= stakes.big_blind:
+        return EventKind.BIG_BLIND
+    return EventKind.POST

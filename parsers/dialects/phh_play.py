@@ -14,7 +14,12 @@ from decimal import Decimal, InvalidOperation
 from typing import Final
 
 from studdraw.parsers.dialects.base import HandParseError
-from studdraw.parsers.dialects.phh_format import parse_cards, to_units
+from studdraw.parsers.dialects.phh_format import (
+    RESHUFFLE_NOTE,
+    blind_kind,
+    parse_cards,
+    to_units,
+)
 from studdraw.parsers.model import Card, Event, EventKind, Game, Seat, Stakes
 
 _PLAYER_ACTIONS: Final = frozenset({"pb", "cbr", "cc", "f", "sd", "sm"})
@@ -54,22 +59,26 @@ class Play:
 
     # -- before the cards ---------------------------------------------------------------------
 
-    def forced(self, antes: Sequence[int], blinds: Sequence[int], dead: Sequence[int]) -> None:
-        """Antes, blinds and dead blinds, each player's already in player order."""
-        small, big = (1, 0) if len(self.names) == 2 else (0, 1)
+    def forced(
+        self,
+        antes: Sequence[int],
+        blinds: Sequence[int],
+        dead: Sequence[int],
+        kinds: Sequence[str] | None = None,
+    ) -> None:
+        """Antes, blinds (of the `kinds` given, else as their position implies) and dead
+        blinds, each list in player order."""
         for i, ante in enumerate(antes):
             if ante:
                 self._put(EventKind.ANTE, i, ante, live=False)
         for i, blind in enumerate(blinds):
-            if not blind:
-                continue
-            if i == small and blind <= self.stakes.small_blind:
-                kind = EventKind.SMALL_BLIND
-            elif i == big and blind <= self.stakes.big_blind:
-                kind = EventKind.BIG_BLIND
-            else:
-                kind = EventKind.POST
-            self._put(kind, i, blind, live=True)
+            if blind:
+                kind = (
+                    EventKind(kinds[i])
+                    if kinds and kinds[i]
+                    else blind_kind(i, len(self.names), blind, self.stakes)
+                )
+                self._put(kind, i, blind, live=True)
         for i, amount in enumerate(dead):
             if amount:
                 self._put(EventKind.DEAD, i, amount, live=False)
@@ -94,6 +103,9 @@ class Play:
         words = text.split()
         if words:
             self._apply(words, action)
+        elif action.strip() == RESHUFFLE_NOTE:
+            self._add(EventKind.RESHUFFLE, None)
+            return
         if commentary.strip():
             self._add(EventKind.NOTE, None, text=commentary.strip())
 
