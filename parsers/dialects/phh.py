@@ -253,8 +253,11 @@ def _record(fields: dict[str, Any], hand: HandText, hand_id: str) -> HandRecord:
         play.given_collects(
             [(i - 1, str(pot), units(amount)) for i, pot, amount in fields["_collects"]]
         )
+    elif "winnings" in fields:
+        play.finish([units(value) for value in fields["winnings"]])
     else:
-        play.finish([units(value) for value in fields.get("winnings") or [0] * count])
+        play.finish([0] * count)
+        notes.append("no `winnings` in the PHH hand: nobody collects the pots")
     button = fields.get("_button", None if game.is_stud else numbers[-1])
     return HandRecord(
         site="phh",
