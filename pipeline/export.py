@@ -19,6 +19,7 @@ from typing import Any, Final, Literal
 
 import duckdb
 
+from studdraw.parsers.dialects.phh_format import players_in_order
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.model import (
     Event,
@@ -44,7 +45,8 @@ _KINDS: Final = {kind.value: kind for kind in EventKind}
 
 @dataclass(frozen=True, slots=True)
 class Selection:
-    """Which hands to export; every field optional (empty = no restriction). `hands` are the
+    """Which hands to export; every field optional (empty = no restriction). `players`: hands
+    one of them was dealt in; `since` inclusive, `until` exclusive (UTC); `hands` are the
     rooms' hand ids, `hand_ids` the store's keys (for callers that already hold them)."""
 
     players: tuple[str, ...] = ()
@@ -58,7 +60,10 @@ class Selection:
     def accepts(self, record: HandRecord) -> bool:
         """The same selection applied to a parsed record (export from files)."""
         return (
-            (not self.players or any(name in self.players for name in record.players))
+            (
+                not self.players
+                or any(seat.player in self.players for seat in players_in_order(record))
+            )
             and (not self.games or record.game in self.games)
             and (not self.rooms or record.site in self.rooms)
             and (self.since is None or record.started_at >= self.since)
