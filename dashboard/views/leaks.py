@@ -8,7 +8,7 @@ from dataclasses import replace
 import polars as pl
 import streamlit as st
 
-from studdraw.dashboard import store, ui
+from studdraw.dashboard import downloads, store, ui
 from studdraw.dashboard.render import GAME_NAMES, replay_url
 from studdraw.dashboard.store import StoreRef
 from studdraw.pipeline.analytics import Filters
@@ -87,6 +87,13 @@ def _hands_behind(ref: StoreRef, filters: Filters, leak: dict[str, object]) -> N
         f"the chance arose; {took} of them with the action. Open one in the replayer."
     )
     examples = [int(hand_id) for hand_id in leak["examples"] or []]  # type: ignore[attr-defined]
+    downloads.listed_hands(
+        ref,
+        hands.get_column("hand_id").to_list(),
+        label="Download these hands (.phhs)",
+        file_name=f"{stat}-{game}.phhs",
+        key=f"leak-phhs-{stat}-{game}",
+    )
     if examples:
         links = " · ".join(f"[{n}]({replay_url(hand_id)})" for n, hand_id in enumerate(examples, 1))
         st.markdown(f"Typical hands: {links}")

@@ -14,7 +14,7 @@ from html import escape
 import polars as pl
 import streamlit as st
 
-from studdraw.dashboard import replay, store, ui
+from studdraw.dashboard import downloads, replay, store, ui
 from studdraw.dashboard.render import (
     card_text,
     cards,
@@ -46,6 +46,9 @@ def render() -> None:
         st.warning(f"The store has no hand {hand_id}.")
         return
     _header(hand)
+    downloads.one_hand(
+        ref, hand_id, file_name=f"{hand.header['site']}-{hand.header['site_hand_id']}.phh"
+    )
     steps = hand.steps
     name = st.segmented_control(
         "Street", steps, default=steps[0], required=True, key=f"replay-step-{hand_id}"

@@ -7,7 +7,7 @@ import altair as alt
 import polars as pl
 import streamlit as st
 
-from studdraw.dashboard import store, ui
+from studdraw.dashboard import downloads, store, ui
 from studdraw.dashboard.store import Results
 from studdraw.pipeline.analytics import SESSION_GAP_MINUTES
 
@@ -45,6 +45,7 @@ def render() -> None:
     )
     st.subheader(f"Sessions of {player}")
     _table(table)
+    downloads.filtered_hands(ref, filters, key="sessions-phhs")
 
 
 def _summary(results: Results, table: pl.DataFrame) -> None:

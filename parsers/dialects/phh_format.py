@@ -99,7 +99,10 @@ def parse_cards(text: str) -> tuple[Card | None, ...]:
 
 
 def toml_string(text: str) -> str:
-    """A TOML basic string (JSON's escapes are TOML's, except DEL, which TOML wants escaped)."""
+    """A TOML basic string (JSON's escapes are TOML's, except DEL, which TOML wants escaped);
+    plain printable ASCII, most names and every action, needs no escaping."""
+    if text.isascii() and text.isprintable() and '"' not in text and "\\" not in text:
+        return f'"{text}"'
     return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
 
 

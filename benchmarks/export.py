@@ -1,0 +1,104 @@
+"""Hands per second exported as PHH from a store (`studdraw export --db`), against a baseline
+measured in the same run: reading the same rows from DuckDB (hands, seats, events, violations,
+chunk by chunk as the export does) without building records or formatting.
+
+The store is `bench_store.store_of(--hands)` (synthesised hands of the six games, built once
+and cached), or `--db STORE`. Each stage runs --repeat times; the table gives the best run.
+Target: 10,000 hands/s for the whole export (read, rebuild each HandRecord, write PHH).
+
+    .venv/bin/python benchmarks/export.py [--hands 20000] [--db STORE] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from studdraw.pipeline import export
+from studdraw.pipeline.phh import dumps_all
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench_store
+
+TARGET = 10_000
+
+
+def read_rows(db: Path) -> int:
+    """The baseline: the export's queries, rows fetched column by column, nothing built."""
+    con = export.open_store(db)
+    ids = export.select_hand_ids(con, export.Selection())
+    where = "hand_id BETWEEN $lo AND $hi AND hand_id IN (SELECT unnest($ids))"
+    for start in range(0, len(ids), export.CHUNK):
+        chunk = ids[start : start + export.CHUNK]
+        for table in ("hands", "hand_players", "actions", "violations"):
+            export._columns(con, f"SELECT * FROM {table} WHERE {where}", chunk)
+    return len(ids)
+
+
+def rebuild_records(db: Path) -> int:
+    """Rows to HandRecords (and violation lines), no PHH."""
+    con = export.open_store(db)
+    ids = export.select_hand_ids(con, export.Selection())
+    return sum(1 for _ in export.records_from_store(con, ids))
+
+
+def export_phh(db: Path) -> int:
+    """The whole export: rows, records, PHH text (a .phhs in memory)."""
+    con = export.open_store(db)
+    ids = export.select_hand_ids(con, export.Selection())
+    out = io.StringIO()
+    count = 0
+    for piece in dumps_all(export.records_from_store(con, ids)):
+        out.write(piece)
+        count += 1
+    return count
+
+
+def best(stage: Callable[[Path], int], db: Path, repeat: int) -> tuple[int, float]:
+    times, hands = [], 0
+    for _ in range(repeat):
+        started = time.perf_counter()
+        hands = stage(db)
+        times.append(time.perf_counter() - started)
+    return hands, min(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=20_000)
+    parser.add_argument("--db", type=Path, default=None)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    db = args.db or bench_store.store_of(args.hands)
+    hands, base = best(read_rows, db, args.repeat)
+    table = Table(title=f"PHH export from {db} ({hands:,} hands, best of {args.repeat})")
+    for column in ("stage", "seconds", "hands/s", "x baseline", "target", "result"):
+        table.add_column(column, justify="left" if column == "stage" else "right")
+    table.add_row("baseline: read the rows", f"{base:.2f}", f"{hands / base:,.0f}", "1.00", "", "")
+    for name, stage, target in (
+        ("rows -> HandRecords", rebuild_records, None),
+        ("export: rows -> HandRecords -> PHH", export_phh, TARGET),
+    ):
+        count, seconds = best(stage, db, args.repeat)
+        rate = count / seconds
+        verdict = "" if target is None else ("MET" if rate >= target else "MISSED")
+        table.add_row(
+            name,
+            f"{seconds:.2f}",
+            f"{rate:,.0f}",
+            f"{base / seconds:.2f}",
+            f"{target:,}" if target else "",
+            verdict,
+        )
+    Console().print(table)
+
+
+if __name__ == "__main__":
+    main()
