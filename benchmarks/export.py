@@ -34,11 +34,12 @@ def read_rows(db: Path) -> int:
     """The baseline: the export's queries, rows fetched column by column, nothing built."""
     con = export.open_store(db)
     ids = export.select_hand_ids(con, export.Selection())
-    where = "hand_id BETWEEN $lo AND $hi AND hand_id IN (SELECT unnest($ids))"
     for start in range(0, len(ids), export.CHUNK):
-        chunk = ids[start : start + export.CHUNK]
+        where, params = export.chunk_condition(ids[start : start + export.CHUNK])
         for table in ("hands", "hand_players", "actions", "violations"):
-            export._columns(con, f"SELECT * FROM {table} WHERE {where}", chunk)
+            con.sql(
+                f"SELECT * FROM {table} WHERE {where}", params=params
+            ).to_arrow_table().to_pylist()
     return len(ids)
 
 

@@ -146,8 +146,21 @@ def records_from_store(
         yield from _chunk(con, list(hand_ids[start : start + chunk]))
 
 
-def _columns(con: duckdb.DuckDBPyConnection, sql: str, ids: list[int]) -> dict[str, list[Any]]:
-    table = con.sql(sql, params={"lo": ids[0], "hi": ids[-1], "ids": ids}).to_arrow_table()
+def chunk_condition(ids: list[int]) -> tuple[str, dict[str, object]]:
+    """The rows of a chunk of sorted hand ids: a range (child tables are stored in hand order,
+    so DuckDB's zone maps skip the rest), narrowed to the ids when the chunk has gaps."""
+    params: dict[str, object] = {"lo": ids[0], "hi": ids[-1]}
+    if ids[-1] - ids[0] + 1 == len(ids):
+        return "hand_id BETWEEN $lo AND $hi", params
+    params["ids"] = ids
+    return "hand_id BETWEEN $lo AND $hi AND hand_id IN (SELECT unnest($ids))", params
+
+
+def fetch_columns(
+    con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, object]
+) -> dict[str, list[Any]]:
+    """A query's result as Python lists, column by column (much cheaper than row objects)."""
+    table = con.sql(sql, params=params).to_arrow_table()
     return {name: table.column(name).to_pylist() for name in table.column_names}
 
 
@@ -163,25 +176,25 @@ def _groups(hand_ids: list[Any]) -> dict[int, tuple[int, int]]:
 
 
 def _chunk(con: duckdb.DuckDBPyConnection, ids: list[int]) -> Iterator[Exported]:
-    where = "hand_id BETWEEN $lo AND $hi AND hand_id IN (SELECT unnest($ids))"
-    hands = _columns(con, f"SELECT {_HAND_COLUMNS} FROM hands WHERE {where}", ids)
-    seats = _columns(
+    where, params = chunk_condition(ids)
+    hands = fetch_columns(con, f"SELECT {_HAND_COLUMNS} FROM hands WHERE {where}", params)
+    seats = fetch_columns(
         con,
         "SELECT hand_id, seat, name, stack, sitting_out FROM hand_players "
         f"WHERE {where} ORDER BY hand_id, seat",
-        ids,
+        params,
     )
-    events = _columns(
+    events = fetch_columns(
         con,
         "SELECT hand_id, kind, line, street, actor, amount, to_amount, all_in, cards, up, "
         f"count, pot, text FROM actions WHERE {where} ORDER BY hand_id, seq",
-        ids,
+        params,
     )
-    found = _columns(
+    found = fetch_columns(
         con,
         "SELECT hand_id, code, severity, line, message FROM violations "
         f"WHERE {where} ORDER BY hand_id, seq",
-        ids,
+        params,
     )
     seat_rows, event_rows = _groups(seats["hand_id"]), _groups(events["hand_id"])
     violation_rows = _groups(found["hand_id"])
