@@ -175,7 +175,11 @@ def _groups(hand_ids: list[Any]) -> dict[int, tuple[int, int]]:
     return ranges
 
 
-def _chunk(con: duckdb.DuckDBPyConnection, ids: list[int]) -> Iterator[Exported]:
+Rows = dict[str, list[Any]]
+
+
+def chunk_rows(con: duckdb.DuckDBPyConnection, ids: list[int]) -> tuple[Rows, Rows, Rows, Rows]:
+    """The rows of a chunk of sorted hand ids, as columns: hands, seats, events, violations."""
     where, params = chunk_condition(ids)
     hands = fetch_columns(con, f"SELECT {_HAND_COLUMNS} FROM hands WHERE {where}", params)
     seats = fetch_columns(
@@ -196,6 +200,11 @@ def _chunk(con: duckdb.DuckDBPyConnection, ids: list[int]) -> Iterator[Exported]
         f"WHERE {where} ORDER BY hand_id, seq",
         params,
     )
+    return hands, seats, events, found
+
+
+def _chunk(con: duckdb.DuckDBPyConnection, ids: list[int]) -> Iterator[Exported]:
+    hands, seats, events, found = chunk_rows(con, ids)
     seat_rows, event_rows = _groups(seats["hand_id"]), _groups(events["hand_id"])
     violation_rows = _groups(found["hand_id"])
     row_of = {hand_id: row for row, hand_id in enumerate(hands["hand_id"])}
@@ -221,37 +230,42 @@ def _chunk(con: duckdb.DuckDBPyConnection, ids: list[int]) -> Iterator[Exported]
 
 
 def _events(columns: dict[str, list[Any]], lo: int, hi: int) -> list[Event]:
-    kind, line, street, actor = (
-        columns["kind"],
-        columns["line"],
-        columns["street"],
-        columns["actor"],
-    )
-    amount, to, all_in = columns["amount"], columns["to_amount"], columns["all_in"]
-    cards, up, count, pot, text = (
-        columns["cards"],
-        columns["up"],
-        columns["count"],
-        columns["pot"],
-        columns["text"],
-    )
+    kinds = _KINDS
     return [
         Event(
-            _KINDS[kind[k]],
-            line[k],
-            street[k],
-            actor[k],
-            amount[k],
-            to[k],
-            all_in[k],
-            tuple(cards[k]) if cards[k] else (),
-            tuple(up[k]) if up[k] else (),
-            count[k],
-            pot[k],
-            text[k],
+            kinds[kind],
+            line,
+            street,
+            actor,
+            amount,
+            to,
+            all_in,
+            tuple(cards) if cards else (),
+            tuple(up) if up else (),
+            count,
+            pot,
+            text,
         )
-        for k in range(lo, hi)
+        for kind, line, street, actor, amount, to, all_in, cards, up, count, pot, text in zip(
+            *(columns[name][lo:hi] for name in _EVENT_COLUMNS), strict=True
+        )
     ]
+
+
+_EVENT_COLUMNS: Final = (
+    "kind",
+    "line",
+    "street",
+    "actor",
+    "amount",
+    "to_amount",
+    "all_in",
+    "cards",
+    "up",
+    "count",
+    "pot",
+    "text",
+)
 
 
 def _record(

@@ -142,6 +142,7 @@ def _fit(cards: tuple[Card | None, ...], count: int) -> tuple[Card | None, ...]:
 
 
 def _flush_draws(hand: _Hand) -> None:
+    """The draw round's replacement cards, dealt once everyone discarded."""
     for i, cards in hand.draws:
         hand.held[i].extend(cards)
         hand.actions.append(f"d dh p{i + 1} {cards_text(cards)}")
@@ -164,24 +165,45 @@ def _discard(hand: _Hand, i: int, cards: tuple[Card | None, ...], count: int) ->
 
 
 def _walk(record: HandRecord, players: Sequence[str]) -> _Hand:
-    """Turn the record's events into PHH actions and per-player money."""
+    """Turn the record's events into PHH actions and per-player money (the exporter's hot
+    loop: event kinds are bound to locals and tested most frequent first)."""
+    deal, community, reshuffle = EventKind.DEAL, EventKind.COMMUNITY, EventKind.RESHUFFLE
+    call, check, fold, bring_in = (
+        EventKind.CALL,
+        EventKind.CHECK,
+        EventKind.FOLD,
+        EventKind.BRING_IN,
+    )
+    ante, dead, discard, stand_pat = (
+        EventKind.ANTE,
+        EventKind.DEAD,
+        EventKind.DISCARD,
+        EventKind.STAND_PAT,
+    )
+    draw, uncalled, collect = EventKind.DRAW, EventKind.UNCALLED, EventKind.COLLECT
+    show, muck = EventKind.SHOW, EventKind.MUCK
     hand = _Hand(players)
     index = hand.index
+    labels = [f"p{i + 1}" for i in range(len(players))]
     stud = record.game.is_stud
     size = HAND_SIZE.get(record.game, 0)
+    scale = record.scale
     board: dict[int, Card] = {}
+    dealt = hand.dealt
     for event in record.events:
-        i = index.get(event.player or "")
-        if event.kind is EventKind.DEAL and i is not None:
-            hand.dealt[(event.street, i)] = hand.dealt.get((event.street, i), ()) + event.cards
-        elif event.kind is EventKind.COMMUNITY and event.cards and event.cards[0]:
+        if event.kind is deal:
+            i = index.get(event.player or "")
+            if i is not None:
+                dealt[(event.street, i)] = dealt.get((event.street, i), ()) + event.cards
+        elif event.kind is community and event.cards and event.cards[0]:
             board[event.street] = event.cards[0]
     street = -1
     actions = hand.actions
     bets = hand.street_bets
+    invested = hand.invested
     for event in record.events:
         kind = event.kind
-        if kind in _PLAY and event.street > street:
+        if event.street > street and kind in _PLAY:
             if hand.draws:
                 _flush_draws(hand)
             while street < event.street:
@@ -193,63 +215,65 @@ def _walk(record: HandRecord, players: Sequence[str]) -> _Hand:
                     _deal_stud_street(hand, street, board)
                 elif street == 0:
                     _deal_draw_hands(hand, size)
-        if kind is EventKind.RESHUFFLE:
+        if kind is deal:
+            continue
+        if kind is reshuffle:  # among the discards, where the room announced it
             actions.append(RESHUFFLE_NOTE)
         i = index.get(event.player or "")
         if i is None:
             continue
         amount = event.amount
-        if kind in _WAGERS:
+        if kind is call or kind is check:
             if hand.draws:
                 _flush_draws(hand)
             bets[i] += amount
-            hand.invested[i] += amount
-            actions.append(f"p{i + 1} cbr {money(bets[i], record.scale)}")
-        elif kind is EventKind.CALL or kind is EventKind.CHECK:
-            if hand.draws:
-                _flush_draws(hand)
-            bets[i] += amount
-            hand.invested[i] += amount
-            actions.append(f"p{i + 1} cc")
-        elif kind is EventKind.FOLD:
+            invested[i] += amount
+            actions.append(f"{labels[i]} cc")
+        elif kind is fold:
             if hand.draws:
                 _flush_draws(hand)
             hand.folded[i] = True
-            actions.append(f"p{i + 1} f")
-        elif kind is EventKind.BRING_IN:
+            actions.append(f"{labels[i]} f")
+        elif kind in _WAGERS:
+            if hand.draws:
+                _flush_draws(hand)
             bets[i] += amount
-            hand.invested[i] += amount
-            actions.append(f"p{i + 1} pb")
-        elif kind is EventKind.ANTE:
+            invested[i] += amount
+            actions.append(f"{labels[i]} cbr {money(bets[i], scale)}")
+        elif kind is ante:
             hand.antes[i] += amount
-            hand.invested[i] += amount
+            invested[i] += amount
+        elif kind is bring_in:
+            bets[i] += amount
+            invested[i] += amount
+            actions.append(f"{labels[i]} pb")
         elif kind in _FORCED_LIVE:
             hand.blind_kinds[i] = kind
             hand.blinds[i] += amount
             bets[i] += amount
-            hand.invested[i] += amount
-        elif kind is EventKind.DEAD:
-            hand.dead[i] += amount
-            hand.invested[i] += amount
-        elif kind is EventKind.DISCARD:
+            invested[i] += amount
+        elif kind is discard:
             count = event.count if event.count is not None else len(event.cards)
-            actions.append(f"p{i + 1} sd {_discard(hand, i, event.cards, count)}".rstrip())
+            actions.append(f"{labels[i]} sd {_discard(hand, i, event.cards, count)}".rstrip())
             hand.draws.append((i, [None] * count))
-        elif kind is EventKind.STAND_PAT:
-            actions.append(f"p{i + 1} sd")
-        elif kind is EventKind.DRAW:
+        elif kind is stand_pat:
+            actions.append(f"{labels[i]} sd")
+        elif kind is draw:
             _drawn(hand, i, event.cards)
-        elif kind is EventKind.UNCALLED:
-            hand.invested[i] -= amount
-            hand.returns.append((event.street, i, amount))
-        elif kind is EventKind.COLLECT:
+        elif kind is collect:
             hand.collected[i] += amount
             hand.pots.append((i, event.pot or "main", amount))
-        elif kind is EventKind.SHOW:
+        elif kind is uncalled:
+            invested[i] -= amount
+            hand.returns.append((event.street, i, amount))
+        elif kind is show:
             if hand.shows.get(i) is None:
                 hand.shows[i] = event.cards
-        elif kind is EventKind.MUCK:
+        elif kind is muck:
             hand.shows.setdefault(i, None)
+        elif kind is dead:
+            hand.dead[i] += amount
+            invested[i] += amount
     if hand.draws:
         _flush_draws(hand)
     hand.close_betting(street)
@@ -321,7 +345,7 @@ def phh_fields(record: HandRecord, violations: Sequence[str] = ()) -> list[tuple
     else:
         fields.append(("min_bet", money(stakes.big_blind or stakes.small_bet, scale)))
     fields.append(("starting_stacks", _numbers((seat.stack for seat in seats), scale)))
-    lines = ",\n".join(f"  {toml_string(action)}" for action in hand.actions)
+    lines = ",\n".join([f'  "{action}"' for action in hand.actions])  # plain ASCII, no quotes
     fields.append(("actions", f"[\n{lines},\n]" if lines else "[]"))
     fields += _optional_fields(record, seats, hand)
     fields += _extension_fields(record, hand, blinds, code, violations)

@@ -10,6 +10,7 @@ this module; docs/phh.md is the field-by-field mapping.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Sequence
 from decimal import Decimal
@@ -58,6 +59,7 @@ def is_spec_variant(code: str) -> bool:
     return code in SPEC_VARIANTS
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def money(amount: int, scale: int) -> str:
     """Smallest units as a TOML number in currency units: 150 at scale 100 -> 1.5, 200 -> 2."""
     if scale == 1:
@@ -79,7 +81,7 @@ def to_units(value: int | Decimal, scale: int) -> int:
 
 
 def cards_text(cards: Sequence[Card | None]) -> str:
-    return "".join(card or UNKNOWN_CARD for card in cards)
+    return "".join([card or UNKNOWN_CARD for card in cards])
 
 
 def parse_cards(text: str) -> tuple[Card | None, ...]:

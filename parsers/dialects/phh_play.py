@@ -45,6 +45,7 @@ class Play:
         self.names = [seat.player for seat in seats]
         self.stacks = [seat.stack for seat in seats]
         self.bets = [0] * count
+        self.level = 0  # the bet to call on this street (a short big blind still makes it full)
         self.held: list[list[Card | None]] = [[] for _ in seats]
         self.street = -1
         self.acted = False  # a betting action happened on this street
@@ -79,6 +80,8 @@ class Play:
                     else blind_kind(i, len(self.names), blind, self.stakes)
                 )
                 self._put(kind, i, blind, live=True)
+                if kind is EventKind.BIG_BLIND:
+                    self.level = max(self.level, self.stakes.big_blind)
         for i, amount in enumerate(dead):
             if amount:
                 self._put(EventKind.DEAD, i, amount, live=False)
@@ -90,6 +93,7 @@ class Play:
         if live:
             self.bets[i] += amount
             to = self.bets[i]
+            self.level = max(self.level, to)
         all_in = self.stacks[i] == 0
         self._add(kind, self.names[i], amount=amount, to=to, all_in=all_in)
 
@@ -104,6 +108,8 @@ class Play:
         if words:
             self._apply(words, action)
         elif action.strip() == RESHUFFLE_NOTE:
+            if self.game.is_draw and (self.street <= 0 or self.acted):
+                self._new_street()  # announced before the round's first discard
             self._add(EventKind.RESHUFFLE, None)
             return
         if commentary.strip():
@@ -150,12 +156,13 @@ class Play:
     def _bet(self, kind: EventKind, i: int, amount: int) -> None:
         self.stacks[i] -= amount
         self.bets[i] += amount
+        self.level = max(self.level, self.bets[i])
         all_in = self.stacks[i] == 0
         self._add(kind, self.names[i], amount=amount, to=self.bets[i], all_in=all_in)
 
     def _wager(self, i: int, to: int) -> None:
         self.acted = True
-        highest = max(self.bets)
+        highest = self.level
         if self.game.is_stud and self.street == 0 and highest < self.stakes.small_bet:
             kind = EventKind.COMPLETE
         elif highest == 0:
@@ -166,7 +173,7 @@ class Play:
 
     def _check_or_call(self, i: int) -> None:
         self.acted = True
-        owed = min(max(self.bets) - self.bets[i], self.stacks[i])
+        owed = min(self.level - self.bets[i], self.stacks[i])
         if owed <= 0:
             self._add(EventKind.CHECK, self.names[i])
         else:
@@ -229,6 +236,7 @@ class Play:
         if self.street >= 0:
             self._close_betting()
             self.bets = [0] * len(self.bets)
+            self.level = 0
         self.street += 1
         self.acted = False
         self.dealt.clear()
