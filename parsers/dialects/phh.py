@@ -56,7 +56,6 @@ class PHH(Room):
 
     name = "phh"
     hand_start = _SECTION
-    hand_id_pattern = _VARIANT  # unused: `hand_id` reads the TOML
 
     def sniff(self, head: str) -> bool:
         """A PHH file: its first meaningful line is a TOML key or section, and a `variant`
