@@ -361,8 +361,8 @@ def export(
     hand: Annotated[list[str] | None, typer.Option(help="The rooms' hand ids.")] = None,
 ) -> None:
     """Write hands as PHH, the open Poker Hand History format (docs/phh.md): from the store,
-    or from files parsed now. Exits 1 if a file could not be read, 2 if the store is missing
-    or a filter is malformed."""
+    or from files parsed now. Exits 1 if a file could not be read or the output written, 2 if
+    the store is missing or a filter is malformed."""
     from studdraw.pipeline import export as exporter  # noqa: PLC0415 (only this command needs it)
 
     stderr = console(stderr=True)
@@ -388,7 +388,11 @@ def export(
             stderr.print(f"[red]error:[/red] {error}", markup=True, highlight=False)
             raise typer.Exit(code=2) from None
         hands = exporter.records_from_store(con, exporter.select_hand_ids(con, selection))
-    count = exporter.write_export(hands, out, format.value)
+    try:
+        count = exporter.write_export(hands, out, format.value)
+    except OSError as error:
+        stderr.print(f"[red]error:[/red] cannot write {out}: {error}", highlight=False)
+        raise typer.Exit(code=1) from None
     reasons = Counter(problem.split(": ", 1)[1] for problem in report.problems)
     for reason, times in sorted(reasons.items()):
         stderr.print(f"not exported: {times} x {reason}", markup=False, highlight=False)

@@ -129,3 +129,10 @@ def test_one_file_per_hand(stores: tuple[Path, Path], tmp_path: Path) -> None:
 def test_exit_code_2(tmp_path: Path, args: list[str]) -> None:
     result = runner.invoke(app, ["export", *args, "--format", "phhs", "--out", str(tmp_path / "x")])
     assert result.exit_code == 2
+
+
+def test_an_unwritable_output_is_exit_code_1(stores: tuple[Path, Path], tmp_path: Path) -> None:
+    args = ["export", "--db", str(stores[0]), "--format", "phhs", "--out", str(tmp_path)]
+    result = runner.invoke(app, args)  # a folder where the .phhs file should go
+    assert result.exit_code == 1
+    assert "cannot write" in result.stderr
