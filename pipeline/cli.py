@@ -359,6 +359,9 @@ def export(
         typer.Option(help="Hands started before this UTC time, or on or before this date."),
     ] = None,
     hand: Annotated[list[str] | None, typer.Option(help="The rooms' hand ids.")] = None,
+    workers: Annotated[
+        int, typer.Option(help="Processes formatting a store's hands (1: this one).", min=1)
+    ] = 1,
 ) -> None:
     """Write hands as PHH, the open Poker Hand History format (docs/phh.md): from the store,
     or from files parsed now. Exits 1 if a file could not be read or the output written, 2 if
@@ -380,14 +383,15 @@ def export(
         raise typer.Exit(code=2) from None
     report = exporter.FileExport([], [])
     if paths:
-        hands = exporter.records_from_files(paths, selection, report)
+        hands = exporter.named(exporter.records_from_files(paths, selection, report))
     else:
         try:
-            con = exporter.open_store(db)
+            with exporter.open_store(db) as con:
+                ids = exporter.select_hand_ids(con, selection)
         except (FileNotFoundError, duckdb.Error) as error:
             stderr.print(f"[red]error:[/red] {error}", markup=True, highlight=False)
             raise typer.Exit(code=2) from None
-        hands = exporter.records_from_store(con, exporter.select_hand_ids(con, selection))
+        hands = exporter.texts_from_store(db, ids, workers)
     try:
         count = exporter.write_export(hands, out, format.value)
     except OSError as error:

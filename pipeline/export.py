@@ -10,8 +10,10 @@ rows column by column: the export is bound by formatting, not by DuckDB.
 
 from __future__ import annotations
 
+import multiprocessing
 import re
 from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -34,7 +36,7 @@ from studdraw.parsers.model import (
     Tournament,
 )
 from studdraw.parsers.reader import open_history, parse_hand
-from studdraw.pipeline.phh import dumps, dumps_all
+from studdraw.pipeline.phh import dumps
 from studdraw.pipeline.rules import replay
 from studdraw.pipeline.store.schema import BATCH_TABLES
 
@@ -367,24 +369,61 @@ def file_name(record: HandRecord) -> str:
     return _UNSAFE.sub("_", f"{record.site}-{record.site_hand_id}") + ".phh"
 
 
-def write_export(hands: Iterable[Exported], out: Path, format: Format) -> int:
-    """Write the hands; returns how many. `phhs`: one file at `out`; `phh`: one file per hand
-    in the folder `out` (created)."""
+Named = tuple[str, str]
+"""A hand's PHH text and the name of its `.phh` file."""
+
+
+def named(hands: Iterable[Exported]) -> Iterator[Named]:
+    for record, violations in hands:
+        yield file_name(record), dumps(record, violations)
+
+
+def texts_from_store(source: Path, hand_ids: Sequence[int], workers: int = 1) -> Iterator[Named]:
+    """The stored hands' PHH, in order. With `workers` > 1 the chunks are formatted in that
+    many processes (each opens the store read-only), the main process only writes."""
+    chunks = [list(hand_ids[at : at + CHUNK]) for at in range(0, len(hand_ids), CHUNK)]
+    if workers <= 1 or len(chunks) < 2:
+        con = open_store(source)
+        for ids in chunks:
+            yield from named(_chunk(con, ids))
+        return
+    methods = multiprocessing.get_all_start_methods()
+    # Not fork: DuckDB's threads live in this process. A forkserver starts clean.
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        for texts in pool.map(_chunk_texts, [(str(source), ids) for ids in chunks]):
+            yield from texts
+
+
+_WORKER_STORES: dict[str, duckdb.DuckDBPyConnection] = {}
+
+
+def _chunk_texts(task: tuple[str, list[int]]) -> list[Named]:
+    """In a worker process: one chunk's PHH texts (the store stays open between chunks)."""
+    source, ids = task
+    con = _WORKER_STORES.get(source)
+    if con is None:
+        con = _WORKER_STORES[source] = open_store(Path(source))
+    return list(named(_chunk(con, ids)))
+
+
+def write_export(hands: Iterable[Named], out: Path, format: Format) -> int:
+    """Write the hands; returns how many. `phhs`: one file at `out`, a `[N]` table per hand;
+    `phh`: one file per hand in the folder `out` (created)."""
     count = 0
     if format == "phhs":
         out.parent.mkdir(parents=True, exist_ok=True)
         with out.open("w", encoding="utf-8", newline="\n") as stream:
-            for piece in dumps_all(hands):
-                stream.write(piece)
-                count += 1
+            for count, (_, text) in enumerate(hands, 1):
+                stream.write(f"[{count}]\n{text}\n")
         return count
     out.mkdir(parents=True, exist_ok=True)
     taken: set[str] = set()
-    for record, violations in hands:
-        name = file_name(record)
+    for given, text in hands:
+        name = given
         while name in taken:  # the same hand id read twice: keep both
             name = name.removesuffix(".phh") + "+.phh"
         taken.add(name)
-        (out / name).write_text(dumps(record, violations), encoding="utf-8")
+        (out / name).write_text(text, encoding="utf-8")
         count += 1
     return count

@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 from studdraw.parsers.dialects.phh_format import players_in_order
 from studdraw.parsers.model import HandRecord
+from studdraw.pipeline import export
 from studdraw.pipeline.cli import app
 from tests.conftest import CORPUS
 from tests.pipeline.test_phh_pokerkit import corpus_records
@@ -136,3 +137,15 @@ def test_an_unwritable_output_is_exit_code_1(stores: tuple[Path, Path], tmp_path
     result = runner.invoke(app, args)  # a folder where the .phhs file should go
     assert result.exit_code == 1
     assert "cannot write" in result.stderr
+
+
+def test_worker_processes_write_the_same_hands_in_the_same_order(
+    stores: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = stores[0]
+    with export.open_store(db) as con:
+        ids = export.select_hand_ids(con, export.Selection())
+    alone = list(export.texts_from_store(db, ids, workers=1))
+    monkeypatch.setattr(export, "CHUNK", 100)  # several chunks, so the pool is used
+    assert list(export.texts_from_store(db, ids, workers=2)) == alone
+    assert len(alone) == len(ids)

@@ -28,7 +28,7 @@ from studdraw.parsers.dialects.phh import PHH
 from studdraw.parsers.dialects.phh_format import players_in_order, toml_string
 from studdraw.parsers.model import EventKind, Game, HandRecord, HandText, SourceRef, Structure
 from studdraw.parsers.reader import parse_file
-from studdraw.pipeline.export import write_export
+from studdraw.pipeline.export import named, write_export
 from studdraw.pipeline.phh import dumps
 from studdraw.pipeline.rules import house_rules_for, replay
 from studdraw.pipeline.rules.generate import random_hand
@@ -115,8 +115,8 @@ def test_every_corpus_hand_round_trips_through_phh() -> None:
 def test_phh_files_are_sniffed_split_and_read(tmp_path: Path) -> None:
     records = list(corpus_records())
     hands = [(record, ()) for record in records]
-    assert write_export(hands, tmp_path / "all.phhs", "phhs") == len(records)
-    assert write_export(hands, tmp_path / "each", "phh") == len(records)
+    assert write_export(named(hands), tmp_path / "all.phhs", "phhs") == len(records)
+    assert write_export(named(hands), tmp_path / "each", "phh") == len(records)
     for path in [tmp_path / "all.phhs", *sorted((tmp_path / "each").iterdir())]:
         for parsed in parse_file(path):
             assert parsed.hand.site == "phh", path
