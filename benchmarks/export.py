@@ -107,10 +107,10 @@ def main() -> None:
         "",
         "",
     )
-    for name, stage, target in (
-        ("rows -> HandRecords", rebuild_records, None),
-        ("export: rows -> HandRecords -> PHH", export_phh, TARGET),
-        ("export, 2 worker processes", export_phh_two_processes, TARGET),
+    for name, stage, target, in_process in (
+        ("rows -> HandRecords", rebuild_records, None, True),
+        ("export: rows -> HandRecords -> PHH", export_phh, TARGET, True),
+        ("export, 2 worker processes", export_phh_two_processes, TARGET, False),
     ):
         count, seconds, cpu = best(stage, db, args.repeat)
         rate = count / seconds
@@ -119,8 +119,8 @@ def main() -> None:
             name,
             f"{seconds:.2f}",
             f"{rate:,.0f}",
-            f"{cpu:.2f}",
-            f"{count / cpu:,.0f}",
+            f"{cpu:.2f}" if in_process else "-",
+            f"{count / cpu:,.0f}" if in_process else "-",
             f"{base / seconds:.2f}",
             f"{target:,}" if target else "",
             verdict,
