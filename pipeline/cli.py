@@ -12,7 +12,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -627,6 +627,104 @@ def prepare(
         f"derived {done.derived_hands} hands; rows cover hand ids up to {done.covered_through}"
         + (" (rebuilt: the definitions changed)" if done.rebuilt else "")
     )
+
+
+class ExportFormat(StrEnum):
+    PHH = "phh"
+    PHHS = "phhs"
+
+
+@app.command()
+def export(
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(
+            help="Export freshly parsed hands of these files or folders instead of a store.",
+            show_default=False,
+        ),
+    ] = None,
+    *,
+    format: Annotated[
+        ExportFormat, typer.Option("--format", help="phh: one file per hand; phhs: one file.")
+    ],
+    out: Annotated[
+        Path, typer.Option(help="The .phhs file, or the folder of .phh files (created).")
+    ],
+    db: Annotated[Path, typer.Option(help="Store to read (DuckDB file or Parquet folder).")] = (
+        Path("studdraw.duckdb")
+    ),
+    player: Annotated[
+        list[str] | None, typer.Option(help="Hands this player was dealt in (repeatable).")
+    ] = None,
+    game: Annotated[list[Game] | None, typer.Option(help="Games (repeatable).")] = None,
+    room: Annotated[list[str] | None, typer.Option(help="Rooms, e.g. pokerstars.")] = None,
+    since: Annotated[
+        str | None, typer.Option(help="Hands started at or after this UTC date or time.")
+    ] = None,
+    until: Annotated[
+        str | None,
+        typer.Option(help="Hands started before this UTC time, or on or before this date."),
+    ] = None,
+    hand: Annotated[list[str] | None, typer.Option(help="The rooms' hand ids.")] = None,
+    workers: Annotated[
+        int, typer.Option(help="Processes formatting a store's hands (1: this one).", min=1)
+    ] = 1,
+) -> None:
+    """Write hands as PHH, the open Poker Hand History format (docs/phh.md): from the store,
+    or from files parsed now. Exits 1 if a file could not be read or the output written, 2 if
+    the store is missing or a filter is malformed."""
+    from studdraw.pipeline import export as exporter  # noqa: PLC0415 (only this command needs it)
+
+    stderr = console(stderr=True)
+    try:
+        selection = exporter.Selection(
+            players=tuple(player or ()),
+            games=tuple(str(g) for g in game or ()),
+            rooms=tuple(room or ()),
+            since=_utc_bound(since, end=False),
+            until=_utc_bound(until, end=True),
+            hands=tuple(hand or ()),
+        )
+    except ValueError as error:
+        stderr.print(f"[red]error:[/red] {error}", markup=True, highlight=False)
+        raise typer.Exit(code=2) from None
+    report = exporter.FileExport([], [])
+    if paths:
+        hands = exporter.named(exporter.records_from_files(paths, selection, report))
+    else:
+        try:
+            with exporter.open_store(db) as con:
+                ids = exporter.select_hand_ids(con, selection)
+        except (FileNotFoundError, duckdb.Error) as error:
+            stderr.print(f"[red]error:[/red] {error}", markup=True, highlight=False)
+            raise typer.Exit(code=2) from None
+        hands = exporter.texts_from_store(db, ids, workers)
+    try:
+        count = exporter.write_export(hands, out, format.value)
+    except OSError as error:
+        stderr.print(f"[red]error:[/red] cannot write {out}: {error}", highlight=False)
+        raise typer.Exit(code=1) from None
+    reasons = Counter(problem.split(": ", 1)[1] for problem in report.problems)
+    for reason, times in sorted(reasons.items()):
+        stderr.print(f"not exported: {times} x {reason}", markup=False, highlight=False)
+    for failure in report.unreadable:
+        stderr.print(f"[red]unreadable:[/red] {failure}", highlight=False)
+    stderr.print(f"exported {count} hands to {out}", markup=False, highlight=False)
+    if report.unreadable:
+        raise typer.Exit(code=1)
+
+
+def _utc_bound(text: str | None, *, end: bool) -> datetime | None:
+    """A --since/--until value: an ISO date or time, UTC unless it names a zone; a bare date
+    as --until means the end of that day."""
+    if text is None:
+        return None
+    moment = datetime.fromisoformat(text)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    if end and len(text) == len("2026-01-31"):
+        moment += timedelta(days=1)
+    return moment
 
 
 def _open_analytics(db: Path) -> duckdb.DuckDBPyConnection:

@@ -9,7 +9,7 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from studdraw.dashboard import store, ui
+from studdraw.dashboard import downloads, store, ui
 from studdraw.dashboard.render import GAME_NAMES, replay_url
 from studdraw.dashboard.store import StoreRef
 from studdraw.pipeline.analytics import (
@@ -139,6 +139,13 @@ def _hands_behind(ref: StoreRef, filters: Filters, leak: dict[str, Any]) -> None
         f"the chance arose; {took} of them with the action. Open one in the replayer."
     )
     examples = [int(hand_id) for hand_id in leak["examples"] or []]
+    downloads.listed_hands(
+        ref,
+        hands.get_column("hand_id").to_list(),
+        label="Download these hands (.phhs)",
+        file_name=f"{stat}-{game}.phhs",
+        key=f"leak-phhs-{stat}-{game}",
+    )
     if examples:
         site_ids = [str(site_id) for site_id in leak["example_site_ids"] or []]
         links = " · ".join(

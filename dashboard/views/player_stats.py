@@ -9,7 +9,7 @@ import polars as pl
 import streamlit as st
 from streamlit.elements.lib.column_types import ColumnConfig
 
-from studdraw.dashboard import store, ui
+from studdraw.dashboard import downloads, store, ui
 from studdraw.dashboard.render import GAME_NAMES
 from studdraw.pipeline.analytics import STATS, Filters, currency_label, money_text
 
@@ -58,6 +58,7 @@ def render() -> None:
     groups = left.multiselect("Statistics", list(GROUPS), default=DEFAULT_GROUPS)
     counts = right.toggle("Opportunities", help="Show how often each stat's chance arose.")
     _table(stats, groups, counts=counts)
+    downloads.filtered_hands(ref, filters, key="stats-phhs")
     if player is not None:
         _starting_hands(ref, filters)
 

@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 import polars as pl
 import streamlit as st
 
-from studdraw.dashboard import replay, store, ui
+from studdraw.dashboard import downloads, replay, store, ui
 from studdraw.dashboard.hand_text import hand_text
 from studdraw.dashboard.render import (
     card_text,
@@ -51,6 +51,9 @@ def render() -> None:
         return
     _neighbours(ref, hand)
     _header(hand, zone)
+    downloads.one_hand(
+        ref, hand_id, file_name=f"{hand.header['site']}-{hand.header['site_hand_id']}.phh"
+    )
     steps = hand.steps
     name = st.segmented_control(
         "Street", steps, default=steps[0], required=True, key=f"replay-step-{hand_id}"

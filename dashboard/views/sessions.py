@@ -9,7 +9,7 @@ import altair as alt
 import polars as pl
 import streamlit as st
 
-from studdraw.dashboard import store, ui
+from studdraw.dashboard import downloads, store, ui
 from studdraw.dashboard.render import GAME_NAMES, plural, replay_url
 from studdraw.dashboard.store import Results, StoreRef
 from studdraw.pipeline.analytics import (
@@ -67,6 +67,7 @@ def render() -> None:
     picked = _table(table, filters.time_zone)
     if picked is not None:
         _session_hands(ref, filters, picked)
+    downloads.filtered_hands(ref, filters, key="sessions-phhs")
 
 
 def _currency_picker(table: pl.DataFrame, filters: Filters) -> str:

@@ -13,6 +13,7 @@ from studdraw.parsers.dialects.fulltilt import FullTilt
 from studdraw.parsers.dialects.ipoker import IPoker
 from studdraw.parsers.dialects.merge import Merge
 from studdraw.parsers.dialects.partypoker import PartyPoker
+from studdraw.parsers.dialects.phh import PHH
 from studdraw.parsers.dialects.pokerstars import PokerStars
 from studdraw.parsers.dialects.recognised import RECOGNISED_ROOMS
 from studdraw.parsers.dialects.winamax import Winamax
@@ -29,6 +30,7 @@ ROOMS: tuple[Room, ...] = (
     IPoker(),
     Merge(),
     Boss(),
+    PHH(),
     *RECOGNISED_ROOMS,
 )
 BY_NAME: dict[str, Room] = {room.name: room for room in ROOMS}

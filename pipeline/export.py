@@ -1,0 +1,429 @@
+"""`studdraw export`: stored or freshly parsed hands written as PHH (`.phh` per hand or one
+`.phhs`).
+
+The store keeps every event of a hand (`actions`) with the header (`hands`) and the seats
+(`hand_players`), so a stored hand becomes the very HandRecord its room's text was parsed to,
+and the exporter (`pipeline.phh`) writes it the same way whether it came from a store or a
+file. Hands are read from the store in chunks of consecutive ids, a few queries per chunk, the
+rows column by column: the export is bound by formatting, not by DuckDB.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Final, Literal
+
+import duckdb
+
+from studdraw.parsers.dialects.phh_format import players_in_order
+from studdraw.parsers.files import discover_files
+from studdraw.parsers.model import (
+    Event,
+    EventKind,
+    Game,
+    HandRecord,
+    ParsedHand,
+    Seat,
+    SourceRef,
+    Stakes,
+    Structure,
+    Tournament,
+)
+from studdraw.parsers.reader import open_history, parse_hand
+from studdraw.pipeline.phh import dumps
+from studdraw.pipeline.rules import replay
+from studdraw.pipeline.store.schema import BATCH_TABLES
+
+Format = Literal["phh", "phhs"]
+CHUNK: Final = 2_000
+_KINDS: Final = {kind.value: kind for kind in EventKind}
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """Which hands to export; every field optional (empty = no restriction). `players`: hands
+    one of them was dealt in; `since` inclusive, `until` exclusive (UTC); `hands` are the
+    rooms' hand ids, `hand_ids` the store's keys (for callers that already hold them)."""
+
+    players: tuple[str, ...] = ()
+    games: tuple[str, ...] = ()
+    rooms: tuple[str, ...] = ()
+    since: datetime | None = None
+    until: datetime | None = None
+    hands: tuple[str, ...] = ()
+    hand_ids: tuple[int, ...] = ()
+
+    def accepts(self, record: HandRecord) -> bool:
+        """The same selection applied to a parsed record (export from files)."""
+        return (
+            (
+                not self.players
+                or any(seat.player in self.players for seat in players_in_order(record))
+            )
+            and (not self.games or record.game in self.games)
+            and (not self.rooms or record.site in self.rooms)
+            and (self.since is None or record.started_at >= self.since)
+            and (self.until is None or record.started_at < self.until)
+            and (not self.hands or record.site_hand_id in self.hands)
+        )
+
+
+Exported = tuple[HandRecord, Sequence[str]]
+"""A hand and its violations as `_violations` lines."""
+
+
+def violation_line(code: str, severity: str, line: int, message: str) -> str:
+    return f"{code} ({severity}) line {line}: {message}"
+
+
+# -- from a store ---------------------------------------------------------------------------
+
+
+def open_store(source: Path) -> duckdb.DuckDBPyConnection:
+    """A read-only connection to a DuckDB store, or views over a Parquet dataset folder."""
+    if not source.exists():
+        raise FileNotFoundError(f"no store at {source}")
+    if not source.is_dir():
+        return duckdb.connect(str(source), read_only=True)
+    con = duckdb.connect()
+    for table in BATCH_TABLES:
+        parts = source / table.name
+        if any(parts.rglob("*.parquet")):
+            pattern = str(parts / "**" / "*.parquet")
+            relation = con.read_parquet(pattern, hive_partitioning=True)
+            relation.select(*table.column_names).create_view(table.name)
+        else:
+            con.register(table.name, table.arrow.empty_table())
+    return con
+
+
+def select_hand_ids(con: duckdb.DuckDBPyConnection, selection: Selection) -> list[int]:
+    """The store keys of the selected hands, in order."""
+    clauses: list[str] = ["true"]
+    params: dict[str, object] = {}
+    for column, values in (
+        ("game", selection.games),
+        ("site", selection.rooms),
+        ("site_hand_id", selection.hands),
+        ("hand_id", selection.hand_ids),
+    ):
+        if values:
+            clauses.append(f"{column} IN (SELECT unnest(${column}))")
+            params[column] = list(values)
+    if selection.players:
+        clauses.append(
+            "hand_id IN (SELECT hand_id FROM hand_players WHERE dealt_in "
+            "AND name IN (SELECT unnest($players)))"
+        )
+        params["players"] = list(selection.players)
+    if selection.since is not None:
+        clauses.append("started_at >= $since")
+        params["since"] = selection.since
+    if selection.until is not None:
+        clauses.append("started_at < $until")
+        params["until"] = selection.until
+    sql = f"SELECT hand_id FROM hands WHERE {' AND '.join(clauses)} ORDER BY hand_id"
+    return [row[0] for row in con.execute(sql, params).fetchall()]
+
+
+_HAND_COLUMNS: Final = (
+    "hand_id, site, site_hand_id, game, structure, small_bet, big_bet, ante, bring_in, "
+    "small_blind, big_blind, currency, scale, tournament_id, tournament_buy_in, tournament_fee, "
+    "tournament_currency, tournament_level, mixed, table_name, max_seats, button, started_at, "
+    "site_time, reported_pot, reported_rake, hero, notes, source_path, source_offset, source_line"
+)
+
+
+def records_from_store(
+    con: duckdb.DuckDBPyConnection, hand_ids: Sequence[int], chunk: int = CHUNK
+) -> Iterator[Exported]:
+    """The stored hands as HandRecords with their violations, in `hand_ids` order."""
+    for start in range(0, len(hand_ids), chunk):
+        yield from _chunk(con, list(hand_ids[start : start + chunk]))
+
+
+def chunk_condition(ids: list[int]) -> tuple[str, dict[str, object]]:
+    """The rows of a chunk of sorted hand ids: a range (child tables are stored in hand order,
+    so DuckDB's zone maps skip the rest), narrowed to the ids when the chunk has gaps."""
+    params: dict[str, object] = {"lo": ids[0], "hi": ids[-1]}
+    if ids[-1] - ids[0] + 1 == len(ids):
+        return "hand_id BETWEEN $lo AND $hi", params
+    params["ids"] = ids
+    return "hand_id BETWEEN $lo AND $hi AND hand_id IN (SELECT unnest($ids))", params
+
+
+def fetch_columns(
+    con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, object]
+) -> dict[str, list[Any]]:
+    """A query's result as Python lists, column by column (much cheaper than row objects)."""
+    table = con.sql(sql, params=params).to_arrow_table()
+    return {name: table.column(name).to_pylist() for name in table.column_names}
+
+
+def _groups(hand_ids: list[Any]) -> dict[int, tuple[int, int]]:
+    """Row ranges per hand of rows sorted by hand."""
+    ranges: dict[int, tuple[int, int]] = {}
+    start = 0
+    for at in range(1, len(hand_ids) + 1):
+        if at == len(hand_ids) or hand_ids[at] != hand_ids[start]:
+            ranges[hand_ids[start]] = (start, at)
+            start = at
+    return ranges
+
+
+Rows = dict[str, list[Any]]
+
+
+def chunk_rows(con: duckdb.DuckDBPyConnection, ids: list[int]) -> tuple[Rows, Rows, Rows, Rows]:
+    """The rows of a chunk of sorted hand ids, as columns: hands, seats, events, violations."""
+    where, params = chunk_condition(ids)
+    hands = fetch_columns(con, f"SELECT {_HAND_COLUMNS} FROM hands WHERE {where}", params)
+    seats = fetch_columns(
+        con,
+        "SELECT hand_id, seat, name, stack, sitting_out FROM hand_players "
+        f"WHERE {where} ORDER BY hand_id, seat",
+        params,
+    )
+    events = fetch_columns(
+        con,
+        "SELECT hand_id, kind, line, street, actor, amount, to_amount, all_in, cards, up, "
+        f"count, pot, text FROM actions WHERE {where} ORDER BY hand_id, seq",
+        params,
+    )
+    found = fetch_columns(
+        con,
+        "SELECT hand_id, code, severity, line, message FROM violations "
+        f"WHERE {where} ORDER BY hand_id, seq",
+        params,
+    )
+    return hands, seats, events, found
+
+
+def _chunk(con: duckdb.DuckDBPyConnection, ids: list[int]) -> Iterator[Exported]:
+    hands, seats, events, found = chunk_rows(con, ids)
+    seat_rows, event_rows = _groups(seats["hand_id"]), _groups(events["hand_id"])
+    violation_rows = _groups(found["hand_id"])
+    row_of = {hand_id: row for row, hand_id in enumerate(hands["hand_id"])}
+    for hand_id in ids:
+        row = row_of.get(hand_id)
+        if row is None:
+            continue
+        lo, hi = seat_rows.get(hand_id, (0, 0))
+        hand_seats = [
+            Seat(seats["seat"][k], seats["name"][k], seats["stack"][k], seats["sitting_out"][k])
+            for k in range(lo, hi)
+        ]
+        lo, hi = event_rows.get(hand_id, (0, 0))
+        hand_events = _events(events, lo, hi)
+        lo, hi = violation_rows.get(hand_id, (0, 0))
+        violations = [
+            violation_line(
+                found["code"][k], found["severity"][k], found["line"][k], found["message"][k]
+            )
+            for k in range(lo, hi)
+        ]
+        yield _record(hands, row, hand_seats, hand_events), violations
+
+
+def _events(columns: dict[str, list[Any]], lo: int, hi: int) -> list[Event]:
+    kinds = _KINDS
+    return [
+        Event(
+            kinds[kind],
+            line,
+            street,
+            actor,
+            amount,
+            to,
+            all_in,
+            tuple(cards) if cards else (),
+            tuple(up) if up else (),
+            count,
+            pot,
+            text,
+        )
+        for kind, line, street, actor, amount, to, all_in, cards, up, count, pot, text in zip(
+            *(columns[name][lo:hi] for name in _EVENT_COLUMNS), strict=True
+        )
+    ]
+
+
+_EVENT_COLUMNS: Final = (
+    "kind",
+    "line",
+    "street",
+    "actor",
+    "amount",
+    "to_amount",
+    "all_in",
+    "cards",
+    "up",
+    "count",
+    "pot",
+    "text",
+)
+
+
+def _record(
+    hands: dict[str, list[Any]], row: int, seats: list[Seat], events: list[Event]
+) -> HandRecord:
+    def get(name: str) -> Any:
+        return hands[name][row]
+
+    tournament = None
+    if get("tournament_id") is not None:
+        tournament = Tournament(
+            get("tournament_id"),
+            get("tournament_buy_in"),
+            get("tournament_fee"),
+            get("tournament_currency"),
+            get("tournament_level"),
+        )
+    return HandRecord(
+        site=get("site"),
+        site_hand_id=get("site_hand_id"),
+        game=Game(get("game")),
+        structure=Structure(get("structure")),
+        currency=get("currency"),
+        scale=get("scale"),
+        stakes=Stakes(
+            get("small_bet"),
+            get("big_bet"),
+            get("ante"),
+            get("bring_in"),
+            get("small_blind"),
+            get("big_blind"),
+        ),
+        started_at=get("started_at"),
+        site_time=get("site_time"),
+        table=get("table_name"),
+        seats=seats,
+        events=events,
+        source=SourceRef(get("source_path"), get("source_offset"), get("source_line")),
+        max_seats=get("max_seats"),
+        button=get("button"),
+        tournament=tournament,
+        mixed=get("mixed"),
+        hero=get("hero"),
+        total_pot=get("reported_pot"),
+        rake=get("reported_rake"),
+        notes=list(get("notes") or ()),
+    )
+
+
+# -- from files -----------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class FileExport:
+    """What reading files for an export met besides the hands: hands that did not parse (with
+    their reason) and unreadable files; reported by the CLI, never dropped silently."""
+
+    problems: list[str]  # "file:line: why", one per hand that did not parse
+    unreadable: list[str]
+
+
+def records_from_files(
+    paths: Iterable[Path], selection: Selection, report: FileExport
+) -> Iterator[Exported]:
+    """Freshly parsed and replayed hands of the files that `selection` accepts."""
+    for path in discover_files(paths):
+        try:
+            history = open_history(path)
+            texts = list(history.hand_texts())
+        except OSError as error:
+            report.unreadable.append(f"{path}: {error.strerror or error}")
+            continue
+        for text in texts:
+            parsed: ParsedHand = parse_hand(text)
+            record = parsed.record
+            if record is None:
+                problem = parsed.problem
+                assert problem is not None
+                report.problems.append(
+                    f"{text.source.path}:{problem.line}: {problem.outcome}: {problem.message}"
+                )
+                continue
+            if not selection.accepts(record):
+                continue
+            violations = [
+                violation_line(v.code, v.severity, v.line, v.message)
+                for v in replay(record).violations
+            ]
+            yield record, violations
+
+
+# -- writing --------------------------------------------------------------------------------
+
+_UNSAFE: Final = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def file_name(record: HandRecord) -> str:
+    """`<room>-<hand id>.phh`, with anything a file system may refuse replaced by `_`."""
+    return _UNSAFE.sub("_", f"{record.site}-{record.site_hand_id}") + ".phh"
+
+
+Named = tuple[str, str]
+"""A hand's PHH text and the name of its `.phh` file."""
+
+
+def named(hands: Iterable[Exported]) -> Iterator[Named]:
+    for record, violations in hands:
+        yield file_name(record), dumps(record, violations)
+
+
+def texts_from_store(source: Path, hand_ids: Sequence[int], workers: int = 1) -> Iterator[Named]:
+    """The stored hands' PHH, in order. With `workers` > 1 the chunks are formatted in that
+    many processes (each opens the store read-only), the main process only writes."""
+    chunks = [list(hand_ids[at : at + CHUNK]) for at in range(0, len(hand_ids), CHUNK)]
+    if workers <= 1 or len(chunks) < 2:
+        con = open_store(source)
+        for ids in chunks:
+            yield from named(_chunk(con, ids))
+        return
+    methods = multiprocessing.get_all_start_methods()
+    # Not fork: DuckDB's threads live in this process. A forkserver starts clean.
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        for texts in pool.map(_chunk_texts, [(str(source), ids) for ids in chunks]):
+            yield from texts
+
+
+_WORKER_STORES: dict[str, duckdb.DuckDBPyConnection] = {}
+
+
+def _chunk_texts(task: tuple[str, list[int]]) -> list[Named]:
+    """In a worker process: one chunk's PHH texts (the store stays open between chunks)."""
+    source, ids = task
+    con = _WORKER_STORES.get(source)
+    if con is None:
+        con = _WORKER_STORES[source] = open_store(Path(source))
+    return list(named(_chunk(con, ids)))
+
+
+def write_export(hands: Iterable[Named], out: Path, format: Format) -> int:
+    """Write the hands; returns how many. `phhs`: one file at `out`, a `[N]` table per hand;
+    `phh`: one file per hand in the folder `out` (created)."""
+    count = 0
+    if format == "phhs":
+        out.parent.mkdir(parents=True, exist_ok=True)
+        with out.open("w", encoding="utf-8", newline="\n") as stream:
+            for count, (_, text) in enumerate(hands, 1):
+                stream.write(f"[{count}]\n{text}\n")
+        return count
+    out.mkdir(parents=True, exist_ok=True)
+    taken: set[str] = set()
+    for given, text in hands:
+        name = given
+        while name in taken:  # the same hand id read twice: keep both
+            name = name.removesuffix(".phh") + "+.phh"
+        taken.add(name)
+        (out / name).write_text(text, encoding="utf-8")
+        count += 1
+    return count
