@@ -1,28 +1,24 @@
 """The handwritten line-form hands of tests/parsers/forms: their manifests are consistent with
 the hands and with each room's "Line forms" catalogue, and the parser reads each hand to the
-facts its manifest states. A hand whose manifest records a gap of today's parser (`today` does
-not start "parses, validates clean") is an expected failure with that gap as its reason, so the
-gap list stays visible until the grammars read the form (see tests/parsers/forms/README.md).
-Lines a clean hand still reads only as notes are recorded after a `|` in `today`."""
+facts its manifest states. A hand whose manifest records a gap of today's parser (`today` is not
+"parses, validates clean") is an expected failure with that gap as its reason, so the gap list
+stays visible until the grammars read the form; `python -m tests.forms_manifest` then measures
+`today` again (see tests/parsers/forms/README.md)."""
 
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
-from studdraw.parsers.model import ParsedHand
-from studdraw.parsers.reader import parse_file
 from studdraw.pipeline.rules.validate import check_hand
 from tests.conftest import REPO_ROOT
+from tests.forms_manifest import CLEAN, FORMS, manifest, parsed_hands, rooms
 from tests.parsers.records import net_results
 
-FORMS = REPO_ROOT / "tests" / "parsers" / "forms"
 DOCS = REPO_ROOT / "docs" / "sites"
-CLEAN = "parses, validates clean"
 
 
 @dataclass(frozen=True)
@@ -33,17 +29,6 @@ class FormHand:
     @property
     def id(self) -> str:
         return f"{self.room}:{self.facts['file']}:{self.facts['id']}"
-
-
-def rooms() -> list[str]:
-    return sorted(p.parent.name for p in FORMS.glob("*/MANIFEST.toml"))
-
-
-def manifest(room: str) -> list[dict[str, Any]]:
-    hands: list[dict[str, Any]] = tomllib.loads((FORMS / room / "MANIFEST.toml").read_text())[
-        "hand"
-    ]
-    return hands
 
 
 def all_hands() -> list[FormHand]:
@@ -63,14 +48,6 @@ def catalogued_forms(room: str) -> set[str]:
     return names
 
 
-def parsed_hands(room: str) -> dict[tuple[str, str | None], ParsedHand]:
-    return {
-        (path.name, parsed.site_hand_id): parsed
-        for path in sorted((FORMS / room).glob("*.txt"))
-        for parsed in parse_file(path)
-    }
-
-
 def test_every_room_has_a_manifest() -> None:
     assert rooms() == ["bovada", "everleaf", "fulltilt", "partypoker", "winamax", "winning"]
 
@@ -85,8 +62,7 @@ def test_manifest_names_only_catalogued_forms(room: str) -> None:
 def test_manifest_lists_each_hand_of_the_folder_once(room: str) -> None:
     listed = [(facts["file"], facts["id"]) for facts in manifest(room)]
     assert len(listed) == len(set(listed))
-    files = {path.name for path in (FORMS / room).glob("*.txt")}
-    assert {file for file, _ in listed} == files
+    assert {file for file, _ in listed} == {path.name for path in (FORMS / room).glob("*.txt")}
     read = {key for key in parsed_hands(room) if key[1] is not None}
     assert read <= set(listed)
 
@@ -100,10 +76,11 @@ def test_manifest_money_adds_up(hand: FormHand) -> None:
 
 
 def expected_outcome(hand: FormHand) -> Any:
-    today: str = hand.facts["today"]
-    if today.startswith(CLEAN):
+    facts = hand.facts
+    if facts["today"] == CLEAN:
         return pytest.param(hand, id=hand.id)
-    return pytest.param(hand, id=hand.id, marks=pytest.mark.xfail(reason=today, strict=False))
+    reason = " | ".join(filter(None, (facts["today"], facts.get("notes"))))
+    return pytest.param(hand, id=hand.id, marks=pytest.mark.xfail(reason=reason, strict=False))
 
 
 @pytest.mark.parametrize("hand", [expected_outcome(hand) for hand in all_hands()])
@@ -116,5 +93,4 @@ def test_parser_reads_the_manifest_facts(hand: FormHand) -> None:
     read = (str(record.game), str(record.structure), str(record.currency), record.scale)
     assert read == (facts["game"], facts["structure"], facts["currency"], facts["scale"])
     assert net_results(record) == facts["net"]
-    errors = [v for v in check_hand(parsed) if v.severity == "error"]
-    assert errors == []
+    assert [v for v in check_hand(parsed) if v.severity == "error"] == []
