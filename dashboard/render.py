@@ -87,11 +87,6 @@ def money(amount: int, scale: int, currency: str) -> str:
     return f"{sign}{symbol}{text}" if symbol else f"{sign}{text} {currency}"
 
 
-def plural(count: int, noun: str) -> str:
-    """The count with its noun, singular or plural: "1 warning", "3 warnings"."""
-    return f"{count:,} {noun}{'' if count == 1 else 's'}"
-
-
 def stakes(small_bet: int, big_bet: int, scale: int, currency: str) -> str:
     return f"{money(small_bet, scale, currency)}/{money(big_bet, scale, currency)}"
 

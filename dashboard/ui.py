@@ -14,9 +14,10 @@ import polars as pl
 import streamlit as st
 
 from studdraw.pipeline.analytics import KINDS, TABLE_SIZES, Filters, currency_label
+from studdraw.pipeline.console import plural
 
 from . import store
-from .render import GAME_NAMES, STRUCTURE_NAMES, plural, stakes, stylesheet
+from .render import GAME_NAMES, STRUCTURE_NAMES, stakes, stylesheet
 from .store import StoreBusyError, StoreError, StoreRef
 
 

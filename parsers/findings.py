@@ -21,38 +21,33 @@ class Severity(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class FindingCode:
+    """A finding's identity. Its prose (meaning, why, an example hand) is documented with the
+    rules engine's codes in pipeline/rules/codes.toml, where `Code.TXT...` takes these."""
+
     code: str
     severity: Severity
     title: str
-    why: str
 
 
 UNKNOWN_LINE: Final = FindingCode(
     "TXT001",
     Severity.WARNING,
     "unknown line",
-    "A line no line kind of the room knows, holding neither an amount nor a card: the hand is "
-    "kept, the line is reported with its text.",
 )
 UNKNOWN_MONEY_LINE: Final = FindingCode(
     "TXT002",
     Severity.ERROR,
     "unknown line with money or cards",
-    "A line no line kind of the room knows that holds a number or a bracket (an amount, a "
-    "card, a seat): reading on could get the hand wrong, so the hand is rejected.",
 )
 LINE_OUT_OF_PLACE: Final = FindingCode(
     "TXT003",
     Severity.ERROR,
     "line out of place",
-    "A known line where the room's grammar does not allow it (a second header, an action "
-    "after the summary).",
 )
 HAND_ENDS_EARLY: Final = FindingCode(
     "TXT004",
     Severity.ERROR,
     "hand ends early",
-    "The text stops before the hand's last section (a truncated export).",
 )
 CODES: Final = {
     c.code: c for c in (UNKNOWN_LINE, UNKNOWN_MONEY_LINE, LINE_OUT_OF_PLACE, HAND_ENDS_EARLY)

@@ -35,7 +35,12 @@ from studdraw.pipeline.rules.explain import parse_code, section
 from studdraw.pipeline.rules.house import HouseRules, house_rules_named
 from studdraw.pipeline.rules.validate import Validation
 from studdraw.pipeline.store.db import StoreOpenError, check_store_path, one_line
-from studdraw.pipeline.store.ingest import DEFAULT_BATCH, DEFAULT_TASK_BYTES, IngestOptions, file_note
+from studdraw.pipeline.store.ingest import (
+    DEFAULT_BATCH,
+    DEFAULT_TASK_BYTES,
+    IngestOptions,
+    file_note,
+)
 from studdraw.pipeline.store.report import Engine, run_ingest
 from studdraw.pipeline.store.watch import run_watch
 from studdraw.pipeline.synth import DEFAULT_START, SynthOptions, render, synthesize
@@ -165,10 +170,6 @@ def chosen_rules(name: str | None) -> HouseRules | None:
     except ValueError as error:
         console(stderr=True).print(f"[red]error:[/red] {error}", markup=False, highlight=False)
         raise typer.Exit(code=2) from None
-
-
-def plural(count: int, noun: str) -> str:
-    return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
 @app.command()
@@ -332,7 +333,9 @@ def ingest(
                 "[red]error:[/red] --watch runs the local engine into the DuckDB store only"
             )
             raise typer.Exit(code=2)
-        code = run_watch(paths, IngestOptions(db, None, workers or 1, batch_size, wait, rules), settle)
+        code = run_watch(
+            paths, IngestOptions(db, None, workers or 1, batch_size, wait, rules), settle
+        )
         if code:
             raise typer.Exit(code=code)
         return

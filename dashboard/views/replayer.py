@@ -24,11 +24,11 @@ from studdraw.dashboard.render import (
     code_link,
     game_label,
     money,
-    plural,
     stakes,
 )
 from studdraw.dashboard.replay import Hand, SeatView, position_name
 from studdraw.dashboard.store import StoreRef
+from studdraw.pipeline.console import plural
 
 HANDS_PER_DAY = 1000
 

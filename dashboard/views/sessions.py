@@ -10,7 +10,7 @@ import polars as pl
 import streamlit as st
 
 from studdraw.dashboard import downloads, store, ui
-from studdraw.dashboard.render import GAME_NAMES, plural, replay_url
+from studdraw.dashboard.render import GAME_NAMES, replay_url
 from studdraw.dashboard.store import Results, StoreRef
 from studdraw.pipeline.analytics import (
     SESSION_GAP_MINUTES,
@@ -18,6 +18,7 @@ from studdraw.pipeline.analytics import (
     currency_label,
     money_text,
 )
+from studdraw.pipeline.console import plural
 
 # Points drawn per line: a million-hand graph is thinned to this (every session's first and
 # last hand kept), which the eye cannot tell apart and the browser draws at once. (A comment, not

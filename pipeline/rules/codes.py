@@ -18,6 +18,16 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final, Literal
 
+from studdraw.parsers.findings import (
+    HAND_ENDS_EARLY,
+    LINE_OUT_OF_PLACE,
+    UNKNOWN_LINE,
+    UNKNOWN_MONEY_LINE,
+    Finding,
+    FindingCode,
+)
+from studdraw.parsers.findings import Severity as FindingSeverity
+
 Severity = Literal["error", "warning"]
 
 ERROR: Final = "error"
@@ -33,6 +43,12 @@ class Family(StrEnum):
 
 PLAY: Final = Family.PLAY
 EXPORT: Final = Family.EXPORT
+
+
+def _text(finding: FindingCode) -> tuple[str, str, Severity, Family]:
+    """A reader's finding code as a violation code: its identity stays in parsers/findings.py."""
+    severity: Severity = ERROR if finding.severity is FindingSeverity.ERROR else WARNING
+    return finding.code, finding.title.capitalize(), severity, EXPORT
 
 
 class Code(StrEnum):
@@ -116,6 +132,11 @@ class Code(StrEnum):
     SHW003 = "SHW003", "Odd chip to the low half", ERROR, PLAY
     SHW004 = "SHW004", "Winner not checkable", WARNING, EXPORT
     SHW005 = "SHW005", "Tied hands split unevenly", ERROR, PLAY
+    # the text of the export, as the room's reader found it (parsers/findings.py)
+    TXT001 = _text(UNKNOWN_LINE)
+    TXT002 = _text(UNKNOWN_MONEY_LINE)
+    TXT003 = _text(LINE_OUT_OF_PLACE)
+    TXT004 = _text(HAND_ENDS_EARLY)
     # parsing (reported by validate, never by replay)
     PRS001 = "PRS001", "Hand could not be parsed", ERROR, EXPORT
 
@@ -139,3 +160,9 @@ class Violation:
     @property
     def family(self) -> Family:
         return self.code.family
+
+
+def from_finding(finding: Finding) -> Violation:
+    """A reader's finding on a parsed hand as a violation of the hand (no street, no event)."""
+    code = Code[finding.code]  # the member of that name (names are the codes)
+    return Violation(code, code.severity, None, None, finding.line, finding.message)

@@ -30,6 +30,7 @@ PREFIXES: Final = (
     ("CRD", "cards: duplicates, deals, draws, shows, the deck count"),
     ("MNY", "money: stacks, pots, uncalled bets, collects, rake"),
     ("SHW", "the showdown: the award against the best hands"),
+    ("TXT", "the text of the export: lines the room's reader does not know or cannot place"),
     ("PRS", "parsing (reported by `studdraw validate`)"),
 )
 

@@ -16,25 +16,31 @@ from dataclasses import dataclass, field
 from studdraw.parsers.model import Outcome, ParsedHand
 from studdraw.parsers.reader import describe_failure
 
-from .codes import Code, Family, Violation
+from .codes import Code, Family, Violation, from_finding
 from .house import HouseRules
 from .replay import replay
 
 
 def check_hand(parsed: ParsedHand, rules: HouseRules | None = None) -> list[Violation]:
-    """The violations of one parsed hand: the replay's, PRS001 for a hand that failed to parse,
-    none for an unsupported hand."""
-    if parsed.record is not None:
+    """The violations of one parsed hand: its reader's findings (TXT...) then the replay's; for
+    a hand that failed to parse, its parse error (TXT... when the reader gave it a code, else
+    PRS001); none for an unsupported hand."""
+    record = parsed.record
+    if record is not None:
+        found = [from_finding(finding) for finding in record.findings]
         try:
-            return replay(parsed.record, rules).violations
+            return found + replay(record, rules).violations
         except Exception as error:  # an engine bug must not stop the run: report it as data
             message = f"the rules engine failed on this hand ({describe_failure(error)})"
-            line = parsed.record.source.line
-            return [Violation("PRS001", CODES["PRS001"].severity, None, None, line, message)]
+            crash = Violation(
+                Code.PRS001, Code.PRS001.severity, None, None, record.source.line, message
+            )
+            return [*found, crash]
     problem = parsed.problem
     if problem is None or problem.outcome is not Outcome.ERROR:
         return []
-    return [Violation(Code.PRS001, Code.PRS001.severity, None, None, problem.line, problem.message)]
+    code = Code.PRS001 if problem.code is None else Code[problem.code]
+    return [Violation(code, code.severity, None, None, problem.line, problem.message)]
 
 
 def lint_line(source: str, violation: Violation) -> str:

@@ -18,10 +18,9 @@ from operator import attrgetter
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from studdraw.parsers.findings import Finding
 from studdraw.parsers.model import Event, HandRecord, HandText, Seat
 from studdraw.pipeline.rules import ReplayResult
-from studdraw.pipeline.rules.codes import Violation
+from studdraw.pipeline.rules.codes import Violation, from_finding
 
 from .schema import (
     ACTIONS,
@@ -279,7 +278,7 @@ def _violations(records: list[HandRecord], results: list[ReplayResult]) -> pa.Ta
     found: list[Violation] = []
     sizes = []
     for record, result in zip(records, results, strict=True):
-        found.extend(_as_violation(finding) for finding in record.findings)
+        found.extend(from_finding(finding) for finding in record.findings)
         found.extend(result.violations)
         sizes.append(len(record.findings) + len(result.violations))
     return _batch(
@@ -295,12 +294,6 @@ def _violations(records: list[HandRecord], results: list[ReplayResult]) -> pa.Ta
             _get("message", found),
         ],
     )
-
-
-def _as_violation(finding: Finding) -> Violation:
-    if finding.severity == "error":
-        return Violation(finding.code, "error", None, None, finding.line, finding.message)
-    return Violation(finding.code, "warning", None, None, finding.line, finding.message)
 
 
 def normalize_rejects(rejects: Sequence[Reject]) -> pa.Table:

@@ -24,7 +24,7 @@ from rich.markup import escape
 from watchfiles import Change, watch
 
 from studdraw.parsers.files import IGNORED_SUFFIXES, discover_files
-from studdraw.pipeline.console import console
+from studdraw.pipeline.console import console, plural
 
 from .db import StoreLockedError
 from .ingest import IngestOptions, IngestSummary, ingest
@@ -125,12 +125,12 @@ def run_watch(paths: list[Path], options: IngestOptions, settle: float) -> int:
     def told(done: Imported) -> None:
         hands = done.hands
         line = (
-            f"{datetime.now().astimezone():%H:%M:%S} {_plural(len(done.files), 'file')}: "
-            f"{_plural(hands.stored, 'new hand')}, {hands.duplicates:,} already stored, "
+            f"{datetime.now().astimezone():%H:%M:%S} {plural(len(done.files), 'file')}: "
+            f"{plural(hands.stored, 'new hand')}, {hands.duplicates:,} already stored, "
             f"{hands.rejected:,} rejected, {hands.unsupported:,} unsupported"
         )
         if done.tournaments.files:
-            line += f"; {_plural(done.tournaments.tournaments, 'tournament summary')}"
+            line += f"; {plural(done.tournaments.tournaments, 'tournament summary')}"
         out.print(line, markup=False, highlight=False)
         for path, reason in hands.failed_files + done.tournaments.failed_files:
             err.print(f"[red]error:[/red] cannot read {escape(path)}: {escape(reason)}")
@@ -143,7 +143,3 @@ def run_watch(paths: list[Path], options: IngestOptions, settle: float) -> int:
         watch_folders(paths, options, told, settle=settle, on_busy=busy)
     out.print("stopped watching")
     return 0
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count:,} {noun}{'' if count == 1 else 's'}"
