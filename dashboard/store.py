@@ -103,11 +103,22 @@ def open_locked_down(path: Path) -> duckdb.DuckDBPyConnection:
         if _busy(path, error):
             raise StoreBusyError(BUSY_MESSAGE.format(path=path)) from None
         raise
+    if _locked_down(con):  # another session's open connection shares the database instance
+        return con
     if path.is_dir():
         con.execute("SET allowed_directories = ?", [[str(path.resolve()) + os.sep]])
     con.execute("SET enable_external_access = false")
     con.execute("SET lock_configuration = true")
     return con
+
+
+def _locked_down(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether the connection's database is already locked down: DuckDB shares one instance
+    (and its settings) among the connections a process holds open to the same file."""
+    row = con.execute(
+        "SELECT current_setting('lock_configuration'), current_setting('enable_external_access')"
+    ).fetchone()
+    return row is not None and bool(row[0]) and not row[1]
 
 
 @contextmanager

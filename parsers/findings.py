@@ -49,6 +49,8 @@ HAND_ENDS_EARLY: Final = FindingCode(
     Severity.ERROR,
     "hand ends early",
 )
+MAX_EXCERPT: Final = 200
+"""Characters of an unknown line quoted in a finding's message."""
 CODES: Final = {
     c.code: c for c in (UNKNOWN_LINE, UNKNOWN_MONEY_LINE, LINE_OUT_OF_PLACE, HAND_ENDS_EARLY)
 }
@@ -65,4 +67,9 @@ class Finding:
 
     @property
     def message(self) -> str:
-        return f"{CODES[self.code].title}: {self.text.strip()!r}"
+        """The title and the line, the line cut to an excerpt: a message is a sentence, even
+        when the line is a megabyte of junk."""
+        text = self.text.strip()
+        if len(text) > MAX_EXCERPT:
+            text = text[: MAX_EXCERPT - 1] + "…"
+        return f"{CODES[self.code].title}: {text!r}"

@@ -56,7 +56,7 @@ class DamagedArchiveError(OSError):
 
 def _line_rooms() -> tuple[Room, ...]:
     """Rooms that cut their files line by line (the others read a whole file their own way)."""
-    return tuple(room for room in ROOMS if type(room).hand_texts is Room.hand_texts)
+    return tuple(room for room in ROOMS if not room.whole_files)
 
 
 LINE_ROOMS: Final = _line_rooms()
@@ -80,7 +80,7 @@ class HistoryPart:
     @property
     def whole_file(self) -> bool:
         """Whether its one room reads the whole stream its own way (not line by line)."""
-        return len(self.rooms) == 1 and type(self.rooms[0]).hand_texts is not Room.hand_texts
+        return len(self.rooms) == 1 and self.rooms[0].whole_files
 
 
 @dataclass(slots=True, frozen=True)
@@ -243,7 +243,7 @@ def _analyse(path: Path, compression: str | None, member: str | None, name: str)
         head_bytes = stream.read(SNIFF_SIZE)
         encoding, head = decode_head(head_bytes)
         room = sniff(head)
-        if room is not None and type(room).hand_texts is not Room.hand_texts:
+        if room is not None and room.whole_files:
             return HistoryPart(name, member, encoding, head, (room,))
         found = scan_starts(stream, encoding, [room.hand_start for room in LINE_ROOMS])
     rooms = tuple(LINE_ROOMS[i] for i in found)

@@ -128,7 +128,7 @@ def parse(
         source = parsed.hand.source
         if jsonl:
             out.write(json.dumps(parsed_hand_to_dict(parsed), ensure_ascii=False) + "\n")
-        elif parsed.problem is not None and parsed.outcome is Outcome.ERROR:
+        elif parsed.problem is not None and parsed.outcome in (Outcome.ERROR, Outcome.STRAY):
             stderr.print(
                 f"{source.path}:{parsed.problem.line}: {parsed.problem.message}",
                 markup=False,

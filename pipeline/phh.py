@@ -323,6 +323,14 @@ def _strings(values: Iterable[str]) -> str:
     return "[" + ", ".join(toml_string(value) for value in values) + "]"
 
 
+def _brought_in(record: HandRecord) -> int:
+    """PHH's `bring_in`: what the hand's `pb` posted (a room may take less than its stakes say,
+    a short stack less still), the stakes' bring-in when nobody brought in; `_bring_in` keeps
+    the stakes' own when they differ."""
+    posted = (event.amount for event in record.events if event.kind is EventKind.BRING_IN)
+    return next(posted, record.stakes.bring_in)
+
+
 def phh_fields(record: HandRecord, violations: Sequence[str] = ()) -> list[tuple[str, str]]:
     """The hand's PHH fields as (key, TOML value) pairs in a fixed order: the spec's required
     fields, its optional ones, then studdraw's `_` fields."""
@@ -335,8 +343,9 @@ def phh_fields(record: HandRecord, violations: Sequence[str] = ()) -> list[tuple
     fields: list[tuple[str, str]] = [("variant", toml_string(code))]
     fields.append(("antes", _numbers(_reversed_heads_up(hand.antes), scale)))
     blinds = _reversed_heads_up(hand.blinds)
+    bring_in = _brought_in(record)
     if record.game.is_stud:
-        fields.append(("bring_in", money(stakes.bring_in, scale)))
+        fields.append(("bring_in", money(bring_in, scale)))
     else:
         fields.append(("blinds_or_straddles", _numbers(blinds, scale)))
     if record.structure is Structure.FIXED:
@@ -414,7 +423,7 @@ def _extension_fields(
         record.structure,
         hand.antes,
         blinds,
-        stakes.bring_in if record.game.is_stud else 0,
+        _brought_in(record) if record.game.is_stud else 0,
         (stakes.small_bet, stakes.big_bet),
     )
     for name in STAKE_FIELDS:

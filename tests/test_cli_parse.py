@@ -108,15 +108,15 @@ def test_parse_names_the_file_and_line_of_each_error(tmp_path: Path) -> None:
     assert errors[0].split(":")[1].isdigit()
 
 
-def test_parse_says_which_files_no_room_recognises(tmp_path: Path) -> None:
+def test_parse_names_each_text_no_room_recognises(tmp_path: Path) -> None:
+    """Text that starts no room's hand is no hand (not counted as one), but never passed over
+    quietly: each stray text is named with its file and line, and the summary counts them."""
     path = tmp_path / "notes.txt"
     path.write_text("my shopping list\neggs\n", encoding="utf-8")
     result = runner.invoke(app, ["parse", str(path)])
     assert result.exit_code == 0
-    assert "(no room)" in result.stdout
-    assert f"1 file no room recognises (counted as one unsupported item each): {path}" in (
-        result.stdout.replace("\n", "")
-    )
+    assert f"{path}:1: text that starts no room's hand: 'my shopping list'" in result.stderr
+    assert "1 stray text (text that starts no room's hand; not counted as hands)" in result.stdout
 
 
 def test_validate_ends_with_a_total() -> None:

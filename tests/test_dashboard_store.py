@@ -144,3 +144,20 @@ def test_no_url_parameter_breaks_a_page(
     app.query_params.update({"hand": hand, "code": code})
     app.run()
     assert not app.exception, [error.value for error in app.exception]
+
+
+def test_two_sessions_may_hold_the_store_open_at_once(db: Path) -> None:
+    """Two pages querying at the same moment share DuckDB's instance of the file, locked by the
+    first: the second connection opens too, as locked down (this failed on a busy server)."""
+    first = store.open_locked_down(db)
+    try:
+        second = store.open_locked_down(db)
+        try:
+            count = "SELECT count(*) FROM hands"
+            assert second.execute(count).fetchone() == first.execute(count).fetchone()
+            with pytest.raises(duckdb.Error):
+                second.execute("SET enable_external_access = true")
+        finally:
+            second.close()
+    finally:
+        first.close()

@@ -189,6 +189,9 @@ class Room:
     hand_start: re.Pattern[str]
     """Matches at the start of a hand's first line; must not match line ends (no bare \\s)."""
     hand_id_pattern: re.Pattern[str]
+    whole_files: bool = False
+    """Whether the room's files hold its hands only, in a form of their own (XML, PHH): a file
+    it sniffs goes to it whole, never searched for other rooms' hand starts line by line."""
 
     def sniff(self, head: str) -> bool:
         """Whether a file whose decoded start is `head` was written by this room."""

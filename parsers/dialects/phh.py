@@ -56,6 +56,7 @@ class PHH(Room):
 
     name = "phh"
     hand_start = _SECTION
+    whole_files = True
 
     def sniff(self, head: str) -> bool:
         """A PHH file: its first meaningful line is a TOML key or section, and a `variant`
@@ -238,6 +239,7 @@ def _record(fields: dict[str, Any], hand: HandText, hand_id: str) -> HandRecord:
         stakes,
         seats,
         scale,
+        bring_in=implied.bring_in,
         first_line=hand.source.line,
         action_lines=_action_lines(hand.text),
     )

@@ -35,12 +35,14 @@ class Play:
         seats: Sequence[Seat],
         scale: int,
         *,
+        bring_in: int,
         first_line: int,
         action_lines: Sequence[int],
     ) -> None:
         count = len(seats)
         self.game = game
         self.stakes = stakes
+        self.bring_in = bring_in  # what a `pb` posts: PHH's `bring_in`, not the stakes' own
         self.scale = scale
         self.names = [seat.player for seat in seats]
         self.stacks = [seat.stack for seat in seats]
@@ -150,7 +152,7 @@ class Play:
             self._add(EventKind.FOLD, self.names[i])
         else:  # pb
             self.acted = True
-            amount = min(self.stakes.bring_in, self.stacks[i])
+            amount = min(self.bring_in, self.stacks[i])
             self._bet(EventKind.BRING_IN, i, amount)
 
     def _bet(self, kind: EventKind, i: int, amount: int) -> None:

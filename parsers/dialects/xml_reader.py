@@ -225,6 +225,18 @@ class XmlReader:
                 self._failed(error)
             except DefusedXmlException as error:
                 self._refuse(error)
+            except ValueError:  # expat cannot read the encoding the declaration names
+                self._read_as_utf8()
+
+    def _read_as_utf8(self) -> None:
+        """Read the document again as UTF-8, whatever its declaration says (expat takes no
+        multi-byte encoding but UTF-8 and UTF-16): an ASCII export reads as it is; bytes that
+        are not UTF-8 are malformed XML, so their hand is rejected, never read wrong."""
+        if self.encoding is not None:  # already overridden: give up on this document
+            self._skip_from("unreadable XML encoding", self.doc_base, self.doc_line)
+            return
+        self.encoding = "utf-8"
+        self.parser = self._new_parser(self.doc_base, self.doc_line)
 
     def _failed(self, error: ParseError) -> None:
         expat = self.parser.parser
@@ -235,7 +247,11 @@ class XmlReader:
         if error.code in _RESTART_CODES:  # the next document of a fragment or concatenated file
             self.parser = self._new_parser(offset, line)
             return
-        self._break(str(error), offset, line)
+        self._skip_from(str(error), offset, line)
+
+    def _skip_from(self, message: str, offset: int, line: int) -> None:
+        """Report the document broken at `offset` and read on from the next hand start tag."""
+        self._break(message, offset, line)
         self.skipping = True
         self.doc_base, self.doc_line, self.fed_end = offset, line, offset
 

@@ -249,6 +249,7 @@ class XmlRoom(Room):
     """The children of a context element that the room reads (the rest is left out)."""
     resync: ClassVar[re.Pattern[bytes]]
     """Matches a hand's start tag in raw bytes, where reading resumes after an XML error."""
+    whole_files = True
 
     def sniff(self, head: str) -> bool:
         """XML rooms may put a whole session on one line: search the head, not its lines."""

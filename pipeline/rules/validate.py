@@ -82,7 +82,15 @@ class FileTally:
 
     def add(self, other: FileTally) -> None:
         """Add another file's counts (the total over every file)."""
-        for name in ("hands", "replayed", "unsupported", "unparsed", "invalid", "errors"):
+        for name in (
+            "hands",
+            "replayed",
+            "unsupported",
+            "unparsed",
+            "invalid",
+            "errors",
+            "export_errors",
+        ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.warnings += other.warnings
 

@@ -133,7 +133,7 @@ def can_cut(history: HistoryFile) -> bool:
         room is not None
         and history.single_room
         and not history.encoding.is_utf16
-        and type(room).hand_texts is Room.hand_texts
+        and not room.whole_files
         and type(room).split is Room.split
     )
 

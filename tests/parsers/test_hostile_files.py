@@ -182,9 +182,16 @@ def test_a_damaged_archive_is_an_os_error(tmp_path: Path) -> None:
 
 
 def test_problem_messages_are_bounded_sentences(monkeypatch: pytest.MonkeyPatch) -> None:
-    long_line = FIRST_STARS + "\n" + "?" * 200_000  # under MAX_LINE: read, and unknown
+    # Lines under MAX_LINE are read, and unknown: with a digit, the hand's error (TXT002) ...
+    long_line = FIRST_STARS + "\n" + "7" * 200_000
     parsed = parse_hand(HandText(long_line, SourceRef("p", 0, 1), "pokerstars"))
     assert parsed.problem is not None and len(parsed.problem.message) <= MAX_REASON
+    # ... without one, a warning on the record (TXT001), its message as bounded
+    long_line = FIRST_STARS + "\n" + "?" * 200_000
+    parsed = parse_hand(HandText(long_line, SourceRef("p", 0, 1), "pokerstars"))
+    assert parsed.record is not None
+    assert [finding.code for finding in parsed.record.findings] == ["TXT001"]
+    assert len(parsed.record.findings[0].message) <= MAX_REASON
     room = BY_NAME["pokerstars"]
 
     def broken(_hand: HandText) -> None:
@@ -201,13 +208,14 @@ def test_problem_messages_are_bounded_sentences(monkeypatch: pytest.MonkeyPatch)
 def test_a_room_reading_whole_files_keeps_its_own_splitting(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A room that overrides `hand_texts` (an XML room) is handed the file whole, and what it
+    """A room that reads whole files (an XML room) is handed the file whole, and what it
     yields is taken as it is: no line scan, no stray marking of its own hand texts."""
 
     class WholeFile(Room):
         name = "whole"
         hand_start = re.compile(r"<hands>")
         hand_id_pattern = re.compile(r"id=(?P<hand_id>\d+)")
+        whole_files = True
 
         def hand_texts(self, stream: Any, encoding: Any, path: str) -> Any:
             stream.seek(0)

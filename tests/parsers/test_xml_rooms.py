@@ -320,3 +320,14 @@ def test_any_chunking_cuts_the_same_hands(
     monkeypatch.setattr(xml_reader, "CHUNK_SIZE", chunk)
     assert hand_texts("ipoker", ipoker) == expected["ipoker"]
     assert hand_texts("merge", merge) == expected["merge"]
+
+
+def test_a_declared_encoding_expat_cannot_read_loses_no_hand() -> None:
+    """expat refuses multi-byte encodings other than UTF-8/16 (found by the fuzzer): the
+    declaration is a broken document, and reading resumes at the first hand start tag."""
+    data = session(GAME.format(id=1), GAME.format(id=2))
+    data = re.sub(rb"^<\?xml[^>]*\?>", b"", data)
+    data = b'<?xml version="1.0" encoding="shift_jis"?>' + data
+    parsed = parse_all("ipoker", data)
+    assert [p.site_hand_id for p in parsed if p.site_hand_id] == ["1", "2"]
+    assert [p.outcome for p in parsed if p.site_hand_id] == [Outcome.PARSED, Outcome.PARSED]

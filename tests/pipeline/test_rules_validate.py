@@ -48,14 +48,14 @@ def test_clean_file_exits_zero_with_a_summary(tmp_path: Path) -> None:
 
 
 def test_errors_are_lint_lines_and_exit_one(tmp_path: Path) -> None:
-    path = write(tmp_path, "bad.txt", doc_hand("SIZ001"), doc_hand("ORD005"), doc_hand("PRS001"))
+    path = write(tmp_path, "bad.txt", doc_hand("SIZ001"), doc_hand("ORD005"), doc_hand("TXT002"))
     result = runner.invoke(app, ["validate", str(path)])
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
     assert lines[0].startswith(f"{path}:19: SIZ001 Carol bets 6")
     assert any(line.startswith(f"{path}:") and " ORD005 [warning] " in line for line in lines)
     assert any(
-        " PRS001 [export] unknown line with money or cards: 'Alice: dances on the table for $0.02'"
+        " TXT002 [export] unknown line with money or cards: 'Alice: dances on the table for $0.05'"
         in line
         for line in lines
     )
