@@ -8,6 +8,7 @@ games, a cut-off hand, a multi-hand file) in the room's format.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
@@ -357,9 +358,26 @@ def test_other_games_are_unsupported_with_the_rooms_label(game_line: str, label:
 
 
 def test_unknown_time_zone_is_an_error() -> None:
-    parsed = parse_text(HI_LO.replace("EEST", "MSKS"), SITE)
+    parsed = parse_text(HI_LO.replace("EEST", "XYZT"), SITE)
     assert parsed.outcome is Outcome.ERROR
-    assert parsed.problem is not None and "MSKS" in parsed.problem.message
+    assert parsed.problem is not None and "XYZT" in parsed.problem.message
+
+
+@pytest.mark.parametrize(
+    ("time", "utc"),
+    [
+        ("Friday, July 27, 23:00:33 MSKS 2012", "2012-07-27 19:00:33+00:00"),  # Moscow, UTC+4
+        ("Sunday,December 9, 14:29:49 ICT 2012", "2012-12-09 07:29:49+00:00"),
+        ("Sunday, July 28, 21:01:39  2013", "2013-07-29 01:01:39+00:00"),  # no zone: ET
+        ("Mon Jul 12 13:38:32 EDT 2010", "2010-07-12 17:38:32+00:00"),
+    ],
+)
+def test_time_forms(time: str, utc: str) -> None:
+    text = re.sub(r"(7 Card Stud Hi-Lo - ).*", lambda m: m[1] + time, HI_LO, count=1)
+    record = parse_record(text, SITE)
+    assert str(record.started_at) == utc
+    assert record.site_time == time
+    assert ("no time zone printed; ET assumed" in record.notes) is (time.endswith(" 2013"))
 
 
 def test_split_keeps_each_hands_opening_lines_and_offsets(tmp_path: Path) -> None:
