@@ -335,6 +335,51 @@ def test_hi_lo_low_pot_side_pot_all_in_and_uncalled_bet() -> None:
     assert [e.street for e in of_kind(r, EventKind.DEAL)] == [0, 1, 2, 3, 4]
 
 
+def test_the_2005_padded_side_pot_is_collected() -> None:
+    padded = HI_LO.replace("from the side pot #1 with", "from  side pot #1  with")
+    assert padded != HI_LO
+    collects = [
+        (e.player, e.amount, e.pot) for e in of_kind(parse_record(padded, SITE), EventKind.COLLECT)
+    ]
+    assert collects[0] == ("Ann", 100, "side1")
+
+
+@pytest.mark.parametrize(
+    ("line", "kind", "player"),
+    [
+        ("Bob: gl", EventKind.CHAT, "Bob"),
+        ("Bob is sitting out", EventKind.SIT_OUT, "Bob"),
+        ("Bob will be using his time bank for this hand.", EventKind.NOTE, "Bob"),
+        ("Bob did not respond in time", EventKind.NOTE, "Bob"),
+        ("Bob could not respond in time.(disconnected)", EventKind.NOTE, "Bob"),
+        (
+            "Your time bank will be activated in 10 secs. If you do not want it to be used, "
+            "please act now.",
+            EventKind.NOTE,
+            None,
+        ),
+        ("Player Zed finished in 12.", EventKind.NOTE, None),
+        ("Player Zed finished in 4 place and received $5 USD", EventKind.NOTE, None),
+        ("Congratulations to player Zed for winning tournament 123.", EventKind.NOTE, None),
+    ],
+)
+def test_informational_lines_are_known(line: str, kind: EventKind, player: str | None) -> None:
+    text = HI_LO.replace("Cy folds\n", f"Cy folds\n{line}\n")
+    record = parse_record(text, SITE)
+    number = text.split("\n").index(line) + 1
+    [event] = [e for e in record.events if e.line == number]
+    assert event.kind is kind
+    assert event.player == player
+    assert record.findings == []
+
+
+def test_an_action_may_end_with_a_full_stop() -> None:
+    stopped = HI_LO.replace("Cy folds\n", "Cy folds.\n").replace(
+        "Cy calls [$0.50 USD]\n", "Cy calls [$0.50 USD].\n"
+    )
+    assert actions(parse_record(stopped, SITE), 0) == actions(parse_record(HI_LO, SITE), 0)
+
+
 @pytest.mark.parametrize(
     ("game_line", "label"),
     [
