@@ -251,7 +251,7 @@ class PartyPokerTransformer(DialectTransformer):
     def on_street(self, token: LineToken) -> None:
         index, name = STREETS[token.field("street")]
         b = self.b
-        if b.events and b.contributed:
+        if b.contributed:
             # A closed round where one player's bet tops every other: nobody could match it
             # (the others folded or are all in), so it goes back before the next card.
             self._return(self._excess(b.contributed), token.number)
