@@ -125,9 +125,14 @@ ZONES: Final[dict[str, str]] = {
     "BST": "Europe/London",
     "CET": "Europe/Paris",
     "CEST": "Europe/Paris",
+    "MEZ": "Europe/Berlin",  # German clients: CET
+    "MESZ": "Europe/Berlin",  # and CEST
     "EET": "Europe/Helsinki",
     "EEST": "Europe/Helsinki",
     "MSK": "Europe/Moscow",
+    "MSKS": "Europe/Moscow",  # Moscow summer time: zoneinfo knows when it applied
+    "YEKST": "Asia/Yekaterinburg",
+    "ICT": "Asia/Bangkok",
     "IST": "Asia/Kolkata",
     "CCT": "Asia/Shanghai",
     "JST": "Asia/Tokyo",
@@ -285,7 +290,7 @@ class HandBuilder:
             small_bet=self.small_bet,
             big_bet=self.big_bet,
             ante=self.ante or self._largest(EventKind.ANTE),
-            bring_in=self.bring_in or self._largest(EventKind.BRING_IN),
+            bring_in=self.bring_in or self._largest(EventKind.BRING_IN, complete_only=True),
             small_blind=self.small_blind or self._largest(EventKind.SMALL_BLIND),
             big_blind=self.big_blind or self._largest(EventKind.BIG_BLIND),
         )
@@ -314,8 +319,12 @@ class HandBuilder:
             findings=self.findings,
         )
 
-    def _largest(self, kind: EventKind) -> int:
+    def _largest(self, kind: EventKind, *, complete_only: bool = False) -> int:
         """A forced bet's size as posted, when the header does not state it: the largest
-        complete post (an all-in post is short of the stake), else the largest post at all."""
+        complete post (an all-in post is short of the stake), else the largest post at all;
+        0 (unknown) when `complete_only` and every post is all in: one player brings in, so a
+        short all-in bring-in says nothing of the table's."""
         complete = [e.amount for e in self.events if e.kind is kind and not e.all_in]
+        if complete_only:
+            return max(complete, default=0)
         return max(complete or [e.amount for e in self.events if e.kind is kind], default=0)

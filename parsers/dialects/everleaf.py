@@ -13,9 +13,17 @@ import re
 from datetime import datetime
 from typing import Final
 
-from studdraw.parsers.dialects.base import Dialect, LineToken, hand_start_pattern
+from studdraw.parsers.dialects.base import Dialect, LineToken
 from studdraw.parsers.dialects.builder import HandParseError, to_utc
-from studdraw.parsers.dialects.transformer import CALL, CHECK, FOLD, DialectTransformer, Verb
+from studdraw.parsers.dialects.transformer import (
+    CALL,
+    CHECK,
+    COMPLETE_TO,
+    FOLD,
+    DialectTransformer,
+    Reads,
+    Verb,
+)
 from studdraw.parsers.model import EventKind, Game, HandText, Outcome
 
 GAMES: Final = {"7 Card Stud": Game.STUD, "Razz": Game.RAZZ}
@@ -39,10 +47,15 @@ VERBS: Final = {
     " checks": CHECK,
     " calls": CALL,
     ": bets": Verb(EventKind.BET, quirk="opening_bet"),
-    " raises": Verb(EventKind.RAISE, quirk="raise_put_in"),
+    " raises": Verb(EventKind.RAISE),
+    # The first chips of the street: the total printed is also what the player puts in.
+    " posts bring-in": Verb(EventKind.BRING_IN, Reads.TOTAL_TO),
+    " completes to": COMPLETE_TO,
 }
-"""Every amount is what the player puts in now: "raises [$ 0.10]" over a 0.05 bet of the
-player's own makes 0.15 (a call of 0.05 completes the round)."""
+"""A bracketed amount is what the player puts in now: "raises [$ 0.10]" over a 0.05 bet of the
+player's own makes 0.15 (a call of 0.05 completes the round). The bring-in and the completion
+print their total, with a full stop."""
+_OPENING: Final = frozenset({EventKind.COMPLETE, EventKind.BET, EventKind.RAISE})
 
 
 class EverleafTransformer(DialectTransformer):
@@ -51,13 +64,15 @@ class EverleafTransformer(DialectTransformer):
 
     def begin(self, hand: HandText) -> None:
         super().begin(hand)
-        self._opened = False  # 3rd street has a completion (or a bet) above the bring-in
         self._settled = False  # the uncalled bet, if any, has been returned
         self._last_round: dict[str, int] = {}  # contributions of the last round with wagers
 
     # --- header and seats -------------------------------------------------------------------
     def on_header(self, token: LineToken) -> None:
         self.b.site_hand_id = token.field("id") or ""
+        skin = token.field("skin")
+        if skin:
+            self.b.notes.append(f"skin {skin}")
 
     def on_title(self, token: LineToken) -> None:
         if token.field("id") != self.b.site_hand_id:
@@ -140,26 +155,13 @@ class EverleafTransformer(DialectTransformer):
             up = (b.street < 4,) * len(cards)
         b.add(EventKind.DEAL, token.number, player, cards=cards, up=up)
 
-    def on_bring_in(self, token: LineToken) -> None:
-        amount = self.amount(token, "amount")
-        self.b.wager(EventKind.BRING_IN, token.number, self.player(token), amount=amount)
-
-    def on_complete(self, token: LineToken) -> None:
-        to = self.amount(token, "amount")
-        self.b.wager(EventKind.COMPLETE, token.number, self.player(token), to=to)
-        self._opened = True
-
     def opening_bet(self, token: LineToken) -> None:
-        """On 3rd street "bets" opens above the ante: the low card completing instead of
-        bringing in (Everleaf writes "completes to" after a bring-in)."""
+        """On 3rd street the first "bets" completes, bring-in or not: the low card may
+        complete instead of bringing in (Everleaf writes "completes to" after a bring-in)."""
         b = self.b
-        kind = EventKind.COMPLETE if b.street == 0 and not self._opened else EventKind.BET
+        opened = any(e.kind in _OPENING for e in b.events if e.street == 0)
+        kind = EventKind.COMPLETE if b.street == 0 and not opened else EventKind.BET
         b.wager(kind, token.number, self.player(token), amount=self.amount(token))
-        self._opened = True
-
-    def raise_put_in(self, token: LineToken) -> None:
-        self.b.wager(EventKind.RAISE, token.number, self.player(token), amount=self.amount(token))
-        self._opened = True
 
     # --- settling the pot -------------------------------------------------------------------
     def _return_uncalled(self, line: int) -> None:
@@ -209,10 +211,14 @@ class EverleafTransformer(DialectTransformer):
         self._return_uncalled(token.number)
         super().on_collect(token)
 
+    def on_win_wrapped(self, token: LineToken) -> None:
+        """The end of the win line above it (the grammar checks it follows one): its hand
+        description and best five, which the record does not keep."""
+
 
 class Everleaf(Dialect):
     name = "everleaf"
     grammar_file = "everleaf.lark"
-    hand_start = hand_start_pattern("Everleaf Gaming Game #")
+    hand_start = re.compile(r"\ufeff?Everleaf Gaming (?:- [^-\n]+ - )?Game #")
     hand_id_pattern = re.compile(r"Game #(?P<hand_id>\d+)")
     transformer = EverleafTransformer

@@ -83,7 +83,12 @@ _BUY_IN: Final = re.compile(
 _SUMMARY_MUCKED: Final = re.compile(r" mucked \[(?P<cards>[^\]]*)\]")
 _SITTING_OUT: Final = re.compile(r".* is sitting out")
 _ARCHIVE_SEPARATOR: Final = re.compile(r"\*+ # \d+ \*+")
-_TIME_FORMATS: Final = ("%Y/%m/%d %H:%M:%S", "%Y/%m/%d %H:%M", "%A, %B %d, %Y %H:%M")
+_TIME_FORMATS: Final = (
+    "%Y/%m/%d %H:%M:%S",
+    "%Y/%m/%d %H:%M",
+    "%A, %B %d, %Y %H:%M",  # 2010: "9:05 ET - Tuesday, June 1, 2010"
+    "%a, %B %d, %Y %H:%M",  # July 2010: "15:13 ET - Wed, July 21, 2010"
+)
 
 
 VERBS: Final = {

@@ -60,20 +60,33 @@ _CASH: Final = re.compile(
     r"(?:(?P<limit>NL|PL|FL) +)?(?P<game>.+)"
 )
 _TOURNAMENT: Final = re.compile(
-    r"(?:(?P<limit>NL|PL|FL) +)?(?P<game>.+?) +(?:(?P<buyin>[$€£]?[\d.,]+)"
+    r"(?:(?P<limit>NL|PL|FL) +)?(?P<game>.+?) +(?:(?P<buyin>[$€£]? ?[\d.,]+)"
     r"(?: (?P<iso>USD|EUR|GBP))? Buy-in +)?Trny: ?(?P<tid>\d+) +Level: ?(?P<level>\d+) +"
     r"(?:Blinds|Stakes)(?:-Antes)?\((?P<small>[\d, ]+)/(?P<big>[\d, ]+)"
     r"(?: ?- ?(?P<ante>[\d, ]+))?\)"
 )
 _TIME: Final = re.compile(
-    r"(?:\w+,? )?(?P<month>\w+) (?P<day>\d{1,2}),? (?P<clock>\d{1,2}:\d{2}:\d{2}) "
-    r"(?P<zone>[A-Z]{2,5}) (?P<year>\d{4})"
+    r"(?:\w+, ?|\w+ )?(?P<month>\w+) (?P<day>\d{1,2}),? (?P<clock>\d{1,2}:\d{2}:\d{2})"
+    r"(?: (?P<zone>[A-Z]{2,5}))? +(?P<year>\d{4})"
 )
+ZONE_UNPRINTED: Final = "ET"
+"""The zone of a time printed without one (2013 tournaments), as FPDB's Party reader assumes."""
 _SIDE_POT: Final = re.compile(r"side pot(?: #?(\d+))?")
 _INTRO: Final = re.compile(
     r"Game #\d+ starts\.|#Game No : \d+|\*{5} Hand History [Ff]or Game \d+ \*{5}"
 )
 _INTRO_RANK: Final = {"G": 0, "#": 1, "*": 2}  # the order of a hand's three opening lines
+_TABLE_LIFE: Final = frozenset(
+    {
+        EventKind.CHAT,
+        EventKind.JOIN,
+        EventKind.LEAVE,
+        EventKind.SIT_OUT,
+        EventKind.SIT_IN,
+        EventKind.NOTE,
+    }
+)
+"""Events that do not make a seated player part of the hand."""
 
 
 VERBS: Final = {
@@ -96,7 +109,7 @@ class PartyPokerTransformer(DialectTransformer):
 
     def begin(self, hand: HandText) -> None:
         super().begin(hand)
-        self._refund: tuple[str, int] | None = None  # the uncalled bet folded into a win
+        self._refunds: dict[str, int] = {}  # uncalled bets returned, folded into a later win
         self._settled = False
 
     def start(self, _: list[Any]) -> HandRecord:
@@ -111,7 +124,7 @@ class PartyPokerTransformer(DialectTransformer):
                 else e
                 for e in b.events
             ]
-        acting = {e.player for e in b.events if e.player}
+        acting = {e.player for e in b.events if e.player and e.kind not in _TABLE_LIFE}
         for index, seat in enumerate(b.seats):
             if seat.player not in acting:
                 # Listed without ante, cards or action: not dealt in. Party has no marker.
@@ -198,10 +211,14 @@ class PartyPokerTransformer(DialectTransformer):
             raise HandParseError(f"unreadable date/time {text!r}", line)
         b.site_time = text
         stamp = f"{found['year']} {found['month']} {found['day']} {found['clock']}"
+        zone = found["zone"]
+        if zone is None:
+            zone = ZONE_UNPRINTED
+            b.notes.append(f"no time zone printed; {ZONE_UNPRINTED} assumed")
         try:
             # "Monday, April 25, 14:20:12 EDT 2011" or "Mon Jul 12 13:38:32 EDT 2010"
             local = parse_local_time(stamp, ("%Y %B %d %H:%M:%S", "%Y %b %d %H:%M:%S"))
-            b.started_at = to_utc(local, found["zone"])
+            b.started_at = to_utc(local, zone)
         except ValueError as error:
             raise HandParseError(str(error), line) from None
 
@@ -233,7 +250,12 @@ class PartyPokerTransformer(DialectTransformer):
     # --- streets --------------------------------------------------------------------------
     def on_street(self, token: LineToken) -> None:
         index, name = STREETS[token.field("street")]
-        self.b.new_street(index, token.number, name)
+        b = self.b
+        if b.contributed:
+            # A closed round where one player's bet tops every other: nobody could match it
+            # (the others folded or are all in), so it goes back before the next card.
+            self._return(self._excess(b.contributed), token.number)
+        b.new_street(index, token.number, name)
 
     def _cards(self, text: str, line: int) -> tuple[Card | None, ...]:
         return self.b.cards(text.replace(",", " "), line)
@@ -313,28 +335,39 @@ class PartyPokerTransformer(DialectTransformer):
             pot += ":lo"
         if not self._settled:
             self._settled = True
-            self._refund = self._uncalled(line)
-        if self._refund and self._refund[0] == player:
-            # Party's win includes the player's own uncalled bet: return it apart.
-            amount -= self._refund[1]
-            self._refund = None
+            self._return(self._excess(self._totals()), line)
+        # Party's win includes the player's own uncalled bet: it was returned apart.
+        amount -= self._refunds.pop(player, 0)
         b.add(EventKind.COLLECT, line, player, amount=amount, pot=pot)
 
-    def _uncalled(self, line: int) -> tuple[str, int] | None:
-        """The bet nobody matched, which Party never prints: the largest contribution's excess
-        over the second largest. Emitted as an UNCALLED event before the first win."""
-        b = self.b
+    def _totals(self) -> dict[str, int]:
+        """What each player has put in the pot so far, returns taken back."""
         totals: dict[str, int] = {}
-        for event in b.events:
+        for event in self.b.events:
             if event.player and (event.kind.is_forced or event.kind.is_betting):
                 totals[event.player] = totals.get(event.player, 0) + event.amount
-        ranked = sorted(totals.items(), key=lambda item: item[1], reverse=True)
-        if len(ranked) < 2 or ranked[0][1] == ranked[1][1]:
+            elif event.kind is EventKind.UNCALLED and event.player:
+                totals[event.player] = totals.get(event.player, 0) - event.amount
+        return totals
+
+    @staticmethod
+    def _excess(put_in: dict[str, int]) -> tuple[str, int] | None:
+        """The largest contribution's excess over the second largest, if any."""
+        ranked = sorted(put_in.items(), key=lambda item: item[1], reverse=True)
+        if not ranked or (len(ranked) > 1 and ranked[0][1] == ranked[1][1]):
             return None
-        player, excess = ranked[0][0], ranked[0][1] - ranked[1][1]
-        b.add(EventKind.UNCALLED, line, player, amount=excess)
-        b.notes.append("uncalled bet derived: Party's win amount includes it")
-        return player, excess
+        second = ranked[1][1] if len(ranked) > 1 else 0
+        return ranked[0][0], ranked[0][1] - second
+
+    def _return(self, excess: tuple[str, int] | None, line: int) -> None:
+        """Return a bet nobody matched, which Party never prints, as an UNCALLED event, and
+        keep it to take off the player's win (Party's win amount includes it)."""
+        if excess is None:
+            return
+        player, amount = excess
+        self.b.add(EventKind.UNCALLED, line, player, amount=amount)
+        self._refunds[player] = self._refunds.get(player, 0) + amount
+        self.b.notes.append("uncalled bet derived: Party's win amount includes it")
 
     def on_no_low(self, token: LineToken) -> None:
         self.b.add(EventKind.NOTE, token.number, text="no qualifying low hand")

@@ -355,6 +355,11 @@ class DialectTransformer:
             text=token.field("text"),
         )
 
+    def on_shows_hand(self, token: LineToken) -> None:
+        """A show line naming a hand without its cards (Full Tilt's second line after an
+        all-in run-out, Party's low hand): a show with its description, the cards as known."""
+        self.b.add(EventKind.SHOW, token.number, self.player(token), text=token.field("text"))
+
     def on_mucks(self, token: LineToken) -> None:
         self.b.add(EventKind.MUCK, token.number, self.player(token), cards=self.cards(token))
 

@@ -438,10 +438,80 @@ def test_tournament_chips_without_currency() -> None:
     assert [s.stack for s in r.seats[:2]] == [1050, 980]
 
 
-def test_table_life_lines_are_events() -> None:
-    text = USD_HAND.replace("Player2 folds\n", "Player2 folds\nPlayer2 has left the table\n")
-    leave = next(e for e in parse_record(text, "everleaf").events if e.kind is EventKind.LEAVE)
-    assert (leave.player, leave.street) == ("Player2", 1)
+@pytest.mark.parametrize(
+    ("line", "kind", "text"),
+    [
+        ("Player2 has left the table", EventKind.LEAVE, None),
+        ("Player2 sits out", EventKind.SIT_OUT, None),
+        ("Player2: nh 2 u", EventKind.CHAT, "nh 2 u"),
+        (
+            "Player2 has disconnected and has been given a further 20 seconds to react",
+            EventKind.NOTE,
+            "Player2 has disconnected and has been given a further 20 seconds to react",
+        ),
+        (
+            "Player2 has been reseated to this table",
+            EventKind.NOTE,
+            "Player2 has been reseated to this table",
+        ),
+    ],
+)
+def test_table_life_lines_are_events(line: str, kind: EventKind, text: str | None) -> None:
+    record = parse_record(
+        USD_HAND.replace("Player2 folds\n", f"Player2 folds\n{line}\n"), "everleaf"
+    )
+    event = next(e for e in record.events if e.kind is kind)
+    assert (event.player, event.street, event.text) == ("Player2", 1, text)
+    assert record.findings == []
+
+
+def test_a_concord_skin_header_starts_a_hand(tmp_path: Path) -> None:
+    concord = USD_HAND.replace(
+        "Everleaf Gaming Game #", "Everleaf Gaming - Concord Gaming - Game #"
+    )
+    concord = concord.replace("285999989", "285999990")
+    path = tmp_path / "two.txt"
+    path.write_text(f"{USD_HAND}\n\n\n{concord}")
+    hands = list(parse_file(path))
+    assert [(h.site_hand_id, h.outcome) for h in hands] == [
+        ("285999989", Outcome.PARSED),
+        ("285999990", Outcome.PARSED),
+    ]
+    assert hands[1].record is not None and "skin Concord Gaming" in hands[1].record.notes
+
+
+def test_a_wrapped_win_line_ends_the_win_above_it() -> None:
+    wrapped = USD_HAND.replace(
+        "from main pot\n", "from main pot with a pair of\nnines [ 9c, 9d, Ks, 7h, 2c ]\n"
+    )
+    record = parse_record(wrapped, "everleaf")
+    assert played(record) == played(parse_record(USD_HAND, "everleaf"))
+    assert record.findings == []
+    alone = USD_HAND.replace("Player2 folds\n", "Player2 folds\nnines [ 9c, 9d, Ks, 7h, 2c ]\n")
+    assert parse_text(alone, "everleaf").outcome is Outcome.ERROR  # only after a win line
+
+
+def played(record: HandRecord) -> list[tuple[object, ...]]:
+    return [(e.kind, e.player, e.street, e.amount, e.to, e.cards, e.pot) for e in record.events]
+
+
+@pytest.mark.parametrize(
+    ("bring_in", "complete"),
+    [
+        ("Player3 posts bring-in $0.02.", "Player2 completes to $0.05."),
+        ("Player3 posts bring-in  $ 0.02.", "Player2 completes to  $ 0.05."),  # FPDB allows
+    ],
+)
+def test_bring_in_and_completion_print_their_totals(bring_in: str, complete: str) -> None:
+    text = USD_HAND.replace("Player3 posts bring-in $0.02.", bring_in).replace(
+        "Player2 calls [$ 0.02 USD]", f"{complete}\nPlayer3 calls [$ 0.03 USD]"
+    )
+    record = parse_record(text, "everleaf")
+    assert [a for a in actions(record, 0) if a[0] != "ante"] == [
+        ("bring_in", "Player3", 2, 2),
+        ("complete", "Player2", 5, 5),
+        ("call", "Player3", 3, 5),
+    ]
 
 
 def test_mismatched_hand_ids_are_an_error() -> None:

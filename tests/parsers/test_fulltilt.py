@@ -423,6 +423,11 @@ HEADERS: list[tuple[str, Expected]] = [
         ),
     ),
     (
+        "Full Tilt Poker Game #6: Table Zeg - $1/$2 Ante $0.20 - Limit Razz - "
+        "15:13 ET - Wed, July 21, 2010",
+        Expected(Game.RAZZ, "USD", 100, 200, "Zeg", datetime(2010, 7, 21, 19, 13, tzinfo=UTC)),
+    ),
+    (
         "Full Tilt Poker Game #3: $3 + $0.30 Sit & Go (2135), Table 1 - 15/30 - Limit Stud H/L - "
         "01:00:00 ET - 2011/01/01",
         Expected(
@@ -467,6 +472,44 @@ def test_header_formats(header: str, expected: Expected) -> None:
     tournament = record.tournament
     price = (tournament.buy_in, tournament.fee) if tournament else (None, None)
     assert price == (expected.buy_in, expected.fee)
+
+
+RAZZ_HEADER = (
+    "Full Tilt Poker Game #7: Table Zag - $0.10/$0.20 - Limit Razz - 01:00:00 ET - 2011/01/01"
+)
+
+
+def test_a_cancelled_hand_is_unsupported_at_its_line() -> None:
+    body = RAZZ_BODY.replace("Alice brings in for $0.10\n", "Hand #7 has been canceled\n")
+    parsed = parse_text(f"{RAZZ_HEADER}\n{body}", "fulltilt")
+    assert parsed.outcome is Outcome.UNSUPPORTED
+    assert parsed.problem is not None and parsed.problem.message == "hand cancelled by the room"
+    assert parsed.problem.line == 10
+
+
+def test_an_all_in_bring_in_does_not_set_the_tables_bring_in() -> None:
+    """One player brings in: a short all-in post says nothing of the table's bring-in."""
+    body = RAZZ_BODY.replace(
+        "Alice brings in for $0.10", "Alice brings in for $0.05, and is all in"
+    )
+    body = body.replace("Seat 1: Alice ($10)", "Seat 1: Alice ($0.15)")
+    body = body.replace("bet of $0.10", "bet of $0.05").replace("$0.20", "$0.15")
+    record = parse_record(f"{RAZZ_HEADER}\n{body}", "fulltilt")
+    assert [e.all_in for e in of_kind(record, EventKind.BRING_IN)] == [True]
+    assert record.stakes.bring_in == 0
+    full = parse_record(f"{RAZZ_HEADER}\n{RAZZ_BODY}", "fulltilt")
+    assert full.stakes.bring_in == 10
+
+
+@pytest.mark.parametrize(
+    ("line", "kind"),
+    [("Bob sits out", EventKind.SIT_OUT), ("Bob is sitting out", EventKind.SIT_OUT)],
+)
+def test_table_life_lines_are_events(line: str, kind: EventKind) -> None:
+    body = RAZZ_BODY.replace("Bob folds\n", f"Bob folds\n{line}\n")
+    record = parse_record(f"{RAZZ_HEADER}\n{body}", "fulltilt")
+    assert [e.player for e in of_kind(record, kind)] == ["Bob"]
+    assert record.findings == []
 
 
 @pytest.mark.parametrize(

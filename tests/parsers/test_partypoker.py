@@ -8,6 +8,7 @@ games, a cut-off hand, a multi-hand file) in the room's format.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
@@ -334,6 +335,51 @@ def test_hi_lo_low_pot_side_pot_all_in_and_uncalled_bet() -> None:
     assert [e.street for e in of_kind(r, EventKind.DEAL)] == [0, 1, 2, 3, 4]
 
 
+def test_the_2005_padded_side_pot_is_collected() -> None:
+    padded = HI_LO.replace("from the side pot #1 with", "from  side pot #1  with")
+    assert padded != HI_LO
+    collects = [
+        (e.player, e.amount, e.pot) for e in of_kind(parse_record(padded, SITE), EventKind.COLLECT)
+    ]
+    assert collects[0] == ("Ann", 100, "side1")
+
+
+@pytest.mark.parametrize(
+    ("line", "kind", "player"),
+    [
+        ("Bob: gl", EventKind.CHAT, "Bob"),
+        ("Bob is sitting out", EventKind.SIT_OUT, "Bob"),
+        ("Bob will be using his time bank for this hand.", EventKind.NOTE, "Bob"),
+        ("Bob did not respond in time", EventKind.NOTE, "Bob"),
+        ("Bob could not respond in time.(disconnected)", EventKind.NOTE, "Bob"),
+        (
+            "Your time bank will be activated in 10 secs. If you do not want it to be used, "
+            "please act now.",
+            EventKind.NOTE,
+            None,
+        ),
+        ("Player Zed finished in 12.", EventKind.NOTE, None),
+        ("Player Zed finished in 4 place and received $5 USD", EventKind.NOTE, None),
+        ("Congratulations to player Zed for winning tournament 123.", EventKind.NOTE, None),
+    ],
+)
+def test_informational_lines_are_known(line: str, kind: EventKind, player: str | None) -> None:
+    text = HI_LO.replace("Cy folds\n", f"Cy folds\n{line}\n")
+    record = parse_record(text, SITE)
+    number = text.split("\n").index(line) + 1
+    [event] = [e for e in record.events if e.line == number]
+    assert event.kind is kind
+    assert event.player == player
+    assert record.findings == []
+
+
+def test_an_action_may_end_with_a_full_stop() -> None:
+    stopped = HI_LO.replace("Cy folds\n", "Cy folds.\n").replace(
+        "Cy calls [$0.50 USD]\n", "Cy calls [$0.50 USD].\n"
+    )
+    assert actions(parse_record(stopped, SITE), 0) == actions(parse_record(HI_LO, SITE), 0)
+
+
 @pytest.mark.parametrize(
     ("game_line", "label"),
     [
@@ -357,9 +403,26 @@ def test_other_games_are_unsupported_with_the_rooms_label(game_line: str, label:
 
 
 def test_unknown_time_zone_is_an_error() -> None:
-    parsed = parse_text(HI_LO.replace("EEST", "MSKS"), SITE)
+    parsed = parse_text(HI_LO.replace("EEST", "XYZT"), SITE)
     assert parsed.outcome is Outcome.ERROR
-    assert parsed.problem is not None and "MSKS" in parsed.problem.message
+    assert parsed.problem is not None and "XYZT" in parsed.problem.message
+
+
+@pytest.mark.parametrize(
+    ("time", "utc"),
+    [
+        ("Friday, July 27, 23:00:33 MSKS 2012", "2012-07-27 19:00:33+00:00"),  # Moscow, UTC+4
+        ("Sunday,December 9, 14:29:49 ICT 2012", "2012-12-09 07:29:49+00:00"),
+        ("Sunday, July 28, 21:01:39  2013", "2013-07-29 01:01:39+00:00"),  # no zone: ET
+        ("Mon Jul 12 13:38:32 EDT 2010", "2010-07-12 17:38:32+00:00"),
+    ],
+)
+def test_time_forms(time: str, utc: str) -> None:
+    text = re.sub(r"(7 Card Stud Hi-Lo - ).*", lambda m: m[1] + time, HI_LO, count=1)
+    record = parse_record(text, SITE)
+    assert str(record.started_at) == utc
+    assert record.site_time == time
+    assert ("no time zone printed; ET assumed" in record.notes) is (time.endswith(" 2013"))
 
 
 def test_split_keeps_each_hands_opening_lines_and_offsets(tmp_path: Path) -> None:
