@@ -366,7 +366,8 @@ class HandState(BettingState):
                 self.flag(
                     Code.MNY004, event, index, f"{amount} returned to {name}: nothing uncalled"
                 )
-        elif due != (i, amount):
+        elif due != (i, amount) and (due[0] != i or amount != self._overage(i)):
+            # (the room may return every chip no one can match: the bet and the ante's excess)
             self.flag(
                 Code.MNY004,
                 event,
