@@ -12,6 +12,7 @@ import pytest
 from studdraw.parsers.model import EventKind, Game, Structure
 from studdraw.pipeline.rules import GAME_SPECS, replay
 from studdraw.pipeline.rules.generate import random_hand
+from tests.conftest import corpus_file, parse_record
 
 SINGLE_DRAW = (Game.SD27, Game.DRAW5)
 
@@ -61,3 +62,32 @@ def test_stud_specs() -> None:
 
 def test_every_game_has_a_spec() -> None:
     assert set(GAME_SPECS) == set(Game)
+
+
+ANTE_ALL_IN = (
+    "tour",
+    "Stars",
+    "Draw",
+    "2-7 Single Draw-NL-USD-2max-STT-1.40-201212.ante.all.in.txt",
+)
+
+
+@pytest.mark.parametrize(
+    ("returned", "codes"),
+    [
+        ("124", []),  # the big blind and the 24 chips of the ante the all-in 1 cannot match
+        ("100", []),  # the big blind alone, leaving the ante's excess in the pot
+        ("125", ["MNY004"]),  # more than anyone can match
+        ("99", ["MNY004"]),
+    ],
+)
+def test_a_return_may_include_the_ante_no_one_can_match(returned: str, codes: list[str]) -> None:
+    """PokerStars returns 124 to the big blind when the other player is all in on a 1-chip
+    ante: every chip no one can match comes back."""
+    text = corpus_file(*ANTE_ALL_IN).read_text(encoding="utf-8")
+    text = text.replace("Uncalled bet (124)", f"Uncalled bet ({returned})")
+    collected = 2 + 124 - int(returned)
+    text = text.replace("Player0 collected 2 from pot", f"Player0 collected {collected} from pot")
+    text = text.replace("Total pot 2 |", f"Total pot {collected} |")
+    result = replay(parse_record(text))
+    assert [v.code for v in result.violations if v.code == "MNY004"] == codes
