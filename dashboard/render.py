@@ -25,6 +25,8 @@ GAME_NAMES = {
     "td27": "2-7 triple draw",
     "tda5": "A-5 triple draw",
     "badugi": "Badugi",
+    "sd27": "2-7 single draw",
+    "draw5": "Five-card draw",
 }
 STRUCTURE_NAMES = {"fixed": "Limit", "pot": "Pot limit", "no": "No limit", "spread": "Spread"}
 CURRENCY_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£"}

@@ -23,7 +23,10 @@ Card = str
 
 
 class Game(StrEnum):
-    """The six games in scope; the value is the stable game id used in the store and the CLI."""
+    """The games in scope; the value is the stable game id used in the store and the CLI.
+
+    Three stud games, three triple-draw games and two single-draw games (one draw between two
+    betting rounds: 2-7 single draw, usually no limit, and five-card draw, high)."""
 
     STUD = "stud"
     STUD8 = "stud8"
@@ -31,6 +34,8 @@ class Game(StrEnum):
     TD27 = "td27"
     TDA5 = "tda5"
     BADUGI = "badugi"
+    SD27 = "sd27"
+    DRAW5 = "draw5"
 
     @property
     def is_stud(self) -> bool:
@@ -238,7 +243,7 @@ class HandText:
 
 class Outcome(StrEnum):
     PARSED = "parsed"
-    UNSUPPORTED = "unsupported"  # a game or hand kind outside scope (hold'em, five-card draw, ...)
+    UNSUPPORTED = "unsupported"  # a game or hand kind outside scope (hold'em, five-card stud, ...)
     ERROR = "error"  # a hand of a supported game that could not be read (truncated, corrupted)
     STRAY = "stray"  # text that starts no room's hand: a finding, not a hand
 

@@ -26,9 +26,12 @@ from studdraw.parsers.dialects.phh_format import (
     toml_string,
     variant_code,
 )
-from studdraw.parsers.model import Card, EventKind, Game, HandRecord, Seat, Structure
+from studdraw.parsers.model import Card, EventKind, HandRecord, Seat, Structure
+from studdraw.pipeline.rules.specs import GAME_SPECS
 
-HAND_SIZE: Final = {Game.TD27: 5, Game.TDA5: 5, Game.BADUGI: 4}
+HAND_SIZE: Final = {
+    game: spec.hand_size for game, spec in GAME_SPECS.items() if spec.family == "draw"
+}
 VENUES: Final = {
     "pokerstars": "PokerStars",
     "fulltilt": "Full Tilt Poker",

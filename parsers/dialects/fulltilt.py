@@ -42,6 +42,8 @@ GAMES: Final = {
     "2-7 triple draw": Game.TD27,
     "a-5 triple draw": Game.TDA5,
     "badugi": Game.BADUGI,
+    "2-7 single draw": Game.SD27,
+    "5 card draw": Game.DRAW5,
 }
 STRUCTURES: Final = {
     "limit": Structure.FIXED,
@@ -59,7 +61,13 @@ STUD_STREETS: Final = {
     "6TH STREET": 3,
     "7TH STREET": 4,
 }
-DRAW_STREETS: Final = {"HOLE CARDS": 0, "FIRST DRAW": 1, "SECOND DRAW": 2, "THIRD DRAW": 3}
+DRAW_STREETS: Final = {
+    "HOLE CARDS": 0,
+    "FIRST DRAW": 1,
+    "DRAW": 1,
+    "SECOND DRAW": 2,
+    "THIRD DRAW": 3,
+}
 CURRENCY_SYMBOLS: Final = {"$": "USD", "€": "EUR", "£": "GBP"}
 MIXED_GAMES: Final = frozenset(
     {"HORSE", "HOSE", "HA", "HO", "HOE", "OA", "OE", "SE", "HEROS", "7-Game", "8-Game", "9-Game"}

@@ -25,8 +25,10 @@ GAMES: Final[dict[str, Game]] = {
     "2-7 Lowball": Game.TD27,
     "A-5 Lowball": Game.TDA5,
     "Badugi": Game.BADUGI,
+    "5-Draw": Game.DRAW5,
 }
-"""`<description type>` of the games in scope (FPDB-3 reads the same names)."""
+"""`<description type>` of the games in scope (FPDB-3 reads the same names; its "5-Draw
+w/Joker" plays a joker, a card no evaluator here knows, so it stays unsupported)."""
 
 MIXED_GAMES: Final[dict[str, Game]] = {
     "38": Game.STUD,

@@ -2,7 +2,7 @@
 and card notation, and the order of the players.
 
 PHH (the open Poker Hand History format, phh.readthedocs.io) is TOML. Its spec names 11 variants;
-studdraw's games outside them (A-5 triple draw, non-fixed stud and triple draw) get a code built
+studdraw's games outside them (A-5 triple draw, five-card draw, other structures) get a code built
 the same way plus `_game` and `_structure` fields, so a reader never has to guess. Both the
 exporter (`studdraw.pipeline.phh`) and the PHH room (`studdraw.parsers.dialects.phh`) import
 this module; docs/phh.md is the field-by-field mapping.
@@ -24,9 +24,10 @@ SPEC_VARIANTS: Final[dict[str, tuple[Game, Structure]]] = {
     "FR": (Game.RAZZ, Structure.FIXED),
     "F2L3D": (Game.TD27, Structure.FIXED),
     "FB": (Game.BADUGI, Structure.FIXED),
+    "N2L1D": (Game.SD27, Structure.NO),
 }
-"""The spec's codes for studdraw's games (its hold'em, Omaha and single-draw codes are other
-games: a PHH room counts them as unsupported)."""
+"""The spec's codes for studdraw's games (its hold'em and Omaha codes are other games: a PHH
+room counts them as unsupported)."""
 
 _GAME_SUFFIX: Final = {
     Game.STUD: "7S",
@@ -35,6 +36,8 @@ _GAME_SUFFIX: Final = {
     Game.TD27: "2L3D",
     Game.TDA5: "A5L3D",
     Game.BADUGI: "B",
+    Game.SD27: "2L1D",
+    Game.DRAW5: "5CD",
 }
 _STRUCTURE_PREFIX: Final = {
     Structure.FIXED: "F",

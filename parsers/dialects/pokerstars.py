@@ -39,9 +39,16 @@ GAMES: Final = {
     "7 card stud hi/lo": Game.STUD8,
     "razz": Game.RAZZ,
     "triple draw 2-7 lowball": Game.TD27,
+    "triple draw 2-7": Game.TD27,
     "triple draw a-5 lowball": Game.TDA5,
     "badugi": Game.BADUGI,
+    "single draw 2-7 lowball": Game.SD27,
+    "single draw 2-7": Game.SD27,
+    "5 card draw": Game.DRAW5,
 }
+UNMARKED_DRAW: Final = frozenset({Game.SD27, Game.DRAW5})
+"""Single-draw games: the room prints no street line for their one draw; the first discard
+(or stand pat) after the deal opens it."""
 STRUCTURES: Final = {
     "limit": Structure.FIXED,
     "fixed limit": Structure.FIXED,
@@ -258,6 +265,20 @@ class PokerStarsTransformer(DialectTransformer):
         b.wager(
             EventKind.POST, token.number, player, amount=live, all_in=self.flag(token, "all_in")
         )
+
+    # --- the unmarked draw of single-draw games ----------------------------------------------
+    def _open_unmarked_draw(self, token: LineToken) -> None:
+        b = self.b
+        if b.street == 0 and b.game in UNMARKED_DRAW:
+            b.new_street(1, token.number, "DRAW")
+
+    def on_discard(self, token: LineToken) -> None:
+        self._open_unmarked_draw(token)
+        super().on_discard(token)
+
+    def on_stand_pat(self, token: LineToken) -> None:
+        self._open_unmarked_draw(token)
+        super().on_stand_pat(token)
 
     # --- summary ----------------------------------------------------------------------------
 

@@ -31,13 +31,27 @@ GAME_LABELS = {
     Game.TD27: "2-7 Triple Draw",
     Game.TDA5: "A-5 Triple Draw",
     Game.BADUGI: "Badugi",
+    Game.SD27: "2-7 Single Draw",
+    Game.DRAW5: "5 Card Draw",
 }
 LIMIT_LABELS = {Structure.FIXED: "Limit", Structure.POT: "Pot Limit", Structure.NO: "No Limit"}
 STUD_STREETS = ("3RD STREET", "4TH STREET", "5TH STREET", "6TH STREET", "7TH STREET")
 DRAW_STREETS = ("HOLE CARDS", "FIRST DRAW", "SECOND DRAW", "THIRD DRAW")
+SINGLE_DRAW_STREETS = ("HOLE CARDS", "DRAW")  # cash/FTP/Draw/1-Draw-NL-*: "*** DRAW ***"
 STUD_FOLDS = ("on 3rd St.", "on 4th St.", "on 5th St.", "on 6th St.", "on 7th St.")
 DRAW_FOLDS = ("before the Draw", "after the 1st Draw", "after the 2nd Draw", "after the 3rd Draw")
+SINGLE_DRAW_FOLDS = ("before the Draw", "after the Draw")
+SINGLE_DRAW = frozenset({Game.SD27, Game.DRAW5})
 EASTERN = ZoneInfo("America/New_York")
+
+
+def street_names(game: Game) -> tuple[str, ...]:
+    """The street markers of a game, by betting round."""
+    if game.is_stud:
+        return STUD_STREETS
+    return SINGLE_DRAW_STREETS if game in SINGLE_DRAW else DRAW_STREETS
+
+
 FULL_RING = 8  # Full Tilt labels only short tables: "(6 max)", "(heads up)"
 # The dialect keeps these header parts as notes; they are written back from there.
 TOURNAMENT_NOTE = "tournament "
@@ -258,7 +272,7 @@ class FullTiltRenderer:
     def _street(self, event: Event) -> str:
         """The 2012-2013 markers give the pot so far on every stud street and every draw."""
         stud = self.record.game.is_stud
-        marker = f"*** {(STUD_STREETS if stud else DRAW_STREETS)[event.street]} ***"
+        marker = f"*** {street_names(self.record.game)[event.street]} ***"
         if not stud and event.street == 0:
             return marker
         players = [s.player for s in self.record.seats if not s.sitting_out]
@@ -424,7 +438,8 @@ class FullTiltRenderer:
             if self.record.game.is_stud:
                 return f"folded {STUD_FOLDS[facts.folded_on]}"
             idle = facts.folded_on == 0 and player not in self.bettors
-            return f"folded {DRAW_FOLDS[facts.folded_on]}" + (" (didn't bet)" if idle else "")
+            folds = SINGLE_DRAW_FOLDS if self.record.game in SINGLE_DRAW else DRAW_FOLDS
+            return f"folded {folds[facts.folded_on]}" + (" (didn't bet)" if idle else "")
         return mucked or "lost"
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from zoneinfo import ZoneInfo
 
+from studdraw.parsers.dialects.pokerstars import UNMARKED_DRAW
 from studdraw.parsers.model import Card, Event, EventKind, Game, HandRecord, Structure
 from studdraw.parsers.render.base import (
     CURRENCY_SYMBOLS,
@@ -28,7 +29,10 @@ GAME_LABELS = {
     Game.TD27: "Triple Draw 2-7 Lowball",
     Game.TDA5: "Triple Draw A-5 Lowball",
     Game.BADUGI: "Badugi",
+    Game.SD27: "Single Draw 2-7 Lowball",
+    Game.DRAW5: "5 Card Draw",
 }
+
 LIMIT_LABELS = {
     Structure.FIXED: "Limit",
     Structure.POT: "Pot Limit",
@@ -39,6 +43,7 @@ STUD_STREETS = ("3rd STREET", "4th STREET", "5th STREET", "6th STREET", "RIVER")
 DRAW_STREETS = ("DEALING HANDS", "FIRST DRAW", "SECOND DRAW", "THIRD DRAW")
 SUMMARY_STREETS = ("3rd Street", "4th Street", "5th Street", "6th Street", "River")
 DRAW_SUMMARY = ("before the Draw", "after the 1st Draw", "after the 2nd Draw", "after the 3rd Draw")
+SINGLE_DRAW_SUMMARY = ("before the Draw", "after the Draw")
 EASTERN = ZoneInfo("America/New_York")
 NOTE_LINES = {"no low hand qualified": "No low hand qualified"}
 HOME_CLUB = "home game club "
@@ -194,7 +199,9 @@ class PokerStarsRenderer:
         if text is not None:
             self.lines.extend(text.split("\n"))
 
-    def _street(self, event: Event) -> str:
+    def _street(self, event: Event) -> str | None:
+        if event.street > 0 and self.record.game in UNMARKED_DRAW:
+            return None
         names = STUD_STREETS if self.record.game.is_stud else DRAW_STREETS
         marker = f"*** {names[event.street]} ***"
         community = next(
@@ -311,7 +318,14 @@ class PokerStarsRenderer:
         if facts.mucked:
             return f"mucked [{format_cards(facts.mucked)}]"
         if facts.folded_on is not None:
-            names = SUMMARY_STREETS if self.record.game.is_stud else DRAW_SUMMARY
+            game = self.record.game
+            names = (
+                SUMMARY_STREETS
+                if game.is_stud
+                else SINGLE_DRAW_SUMMARY
+                if game in UNMARKED_DRAW
+                else DRAW_SUMMARY
+            )
             on = "on the " if self.record.game.is_stud else ""
             return f"folded {on}{names[facts.folded_on]}"
         if facts.collected:

@@ -20,10 +20,11 @@ import duckdb
 import numpy as np
 import polars as pl
 
-from studdraw.parsers.model import RANKS, SUITS
+from studdraw.parsers.model import RANKS, SUITS, Game
 from studdraw.pipeline.evaluators import badugi, high, low8, low27, low_a5
+from studdraw.pipeline.rules.specs import GAME_SPECS
 
-from .features import DRAW_GAMES, STUD_GAMES
+from .features import LOW_DRAW_GAMES, STUD_GAMES
 
 DECK: Final = tuple(rank + suit for rank in RANKS for suit in SUITS)
 EXACT_EVALUATIONS: Final = 4_000
@@ -41,11 +42,12 @@ PARALLEL_SPOTS: Final = 2_000
 
 
 def _draw_value(game: str) -> Callable[[Sequence[str]], int]:
-    return {"td27": low27, "tda5": low_a5, "badugi": badugi}[game]
+    return {"td27": low27, "tda5": low_a5, "badugi": badugi, "sd27": low27}[game]
 
 
 MADE: Final = {
     "td27": ("Th", "9c", "8d", "7s", "5h"),
+    "sd27": ("Th", "9c", "8d", "7s", "5h"),
     "tda5": ("Th", "9c", "8d", "7s", "6h"),
     "badugi": ("Kc", "Qd", "Jh", "Ts"),
 }
@@ -53,6 +55,7 @@ MADE: Final = {
 straight or flush (2-7), a ten-low without a pair (A-5), any four-card badugi."""
 BAD: Final = {
     "td27": ("Kc", "Qd", "Jh", "Ts", "8s"),
+    "sd27": ("Kc", "Qd", "Jh", "Ts", "8s"),
     "tda5": ("Kc", "Qd", "Jh", "Ts", "9s"),
     "badugi": ("Kc", "Qd", "Jh", "Ts"),
 }
@@ -71,12 +74,21 @@ def _judge(frame: pl.DataFrame, worst: dict[str, tuple[str, ...]]) -> pl.Series:
     """For each row (game, cards): does the hand reach `worst[game]`? Evaluated once per
     distinct hand."""
     distinct = frame.select("game", "cards").unique()
-    tests = {game: _at_least(game, worst) for game in DRAW_GAMES}
+    tests = {game: _at_least(game, worst) for game in LOW_DRAW_GAMES}
     verdicts = distinct.with_columns(
         pl.Series("ok", [tests[g](c) for g, c in distinct.iter_rows()], dtype=pl.Boolean)
     )
     return frame.join(verdicts, on=["game", "cards"], how="left", nulls_equal=True)["ok"]
 
+
+LAST_DRAW_SQL: Final = (
+    "CASE h.game "
+    + " ".join(
+        f"WHEN '{game}' THEN {GAME_SPECS[Game(game)].last_street}" for game in LOW_DRAW_GAMES
+    )
+    + " END"
+)
+"""The round after a game's last draw (triple draw: 3; single draw: 1), from its GameSpec."""
 
 _KNOWN_BEFORE_DRAW = f"""
 SELECT ps.hand_id, ps.name, h.game, ps.cards, nxt.drawn
@@ -85,7 +97,7 @@ JOIN hands h USING (hand_id)
 JOIN player_streets nxt
   ON nxt.hand_id = ps.hand_id AND nxt.name = ps.name AND nxt.street = ps.street + 1
 WHERE ps.hand_id BETWEEN $lo AND $hi AND nxt.hand_id BETWEEN $lo AND $hi
-  AND h.game IN {DRAW_GAMES} AND ps.street <= 2 AND nxt.drawn IS NOT NULL
+  AND h.game IN {LOW_DRAW_GAMES} AND ps.street <= 2 AND nxt.drawn IS NOT NULL
   AND len(ps.cards) = CASE h.game WHEN 'badugi' THEN 4 ELSE 5 END
   AND list_count(ps.cards) = len(ps.cards)
 """
@@ -94,9 +106,10 @@ _SHOWN_PAT = f"""
 SELECT hp.hand_id, hp.name, h.game, hp.cards
 FROM hand_players hp
 JOIN hands h USING (hand_id)
-JOIN player_streets ps ON ps.hand_id = hp.hand_id AND ps.name = hp.name AND ps.street = 3
+JOIN player_streets ps ON ps.hand_id = hp.hand_id AND ps.name = hp.name
+  AND ps.street = {LAST_DRAW_SQL}
 WHERE hp.hand_id BETWEEN $lo AND $hi AND ps.hand_id BETWEEN $lo AND $hi
-  AND h.game IN {DRAW_GAMES} AND ps.drawn = 0 AND hp.showed
+  AND h.game IN {LOW_DRAW_GAMES} AND ps.drawn = 0 AND hp.showed
   AND len(hp.cards) = CASE h.game WHEN 'badugi' THEN 4 ELSE 5 END
   AND list_count(hp.cards) = len(hp.cards)
 """
@@ -113,8 +126,8 @@ CARD_FLAGS_SCHEMA: Final = {
 
 def draw_card_flags(con: duckdb.DuckDBPyConnection, lo: int, hi: int) -> pl.DataFrame:
     """Per (hand, player) of the draw games, where the cards are known: held a made hand before
-    a draw (`made_opp`) and drew from it anyway (`made_broke`); stood pat on the third draw and
-    showed (`snow_opp`) a bad hand (`snow`)."""
+    a draw (`made_opp`) and drew from it anyway (`made_broke`); stood pat on the last draw and
+    showed (`snow_opp`) a bad hand (`snow`). Low draw games only (`LOW_DRAW_GAMES`)."""
     bounds = {"lo": lo, "hi": hi}
     before: pl.DataFrame = con.sql(_KNOWN_BEFORE_DRAW, params=bounds).pl()
     made = (

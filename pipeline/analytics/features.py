@@ -15,7 +15,10 @@ from __future__ import annotations
 from typing import Final
 
 STUD_GAMES: Final = ("stud", "stud8", "razz")
-DRAW_GAMES: Final = ("td27", "tda5", "badugi")
+DRAW_GAMES: Final = ("td27", "tda5", "badugi", "sd27", "draw5")
+LOW_DRAW_GAMES: Final = ("td27", "tda5", "badugi", "sd27")
+"""The draw games the lowest hand wins: those with a made hand to stand pat on, to break or to
+snow with. Five-card draw (high) has none: a pair is not "made", and drawing to it is the game."""
 STREETS: Final = range(5)
 """Betting rounds by index: stud 0 = 3rd street .. 4 = 7th; draw 0 = before the first draw ..
 3 = after the third draw."""

@@ -120,6 +120,8 @@ FAMILIES: Final = {
     "td27": ("all", "draw"),
     "tda5": ("all", "draw"),
     "badugi": ("all", "draw"),
+    "sd27": ("all", "draw"),
+    "draw5": ("all", "draw"),
 }
 """The stat families that apply to each game."""
 AGGRESSION: Final = tuple(f"af_{s}" for s in STREETS)

@@ -65,6 +65,7 @@ class StateCore:
         "bring_in_index",
         "bring_in_street",
         "burns",
+        "button_dead",
         "button_index",
         "can_act",
         "cap_bets",
@@ -200,6 +201,8 @@ class StateCore:
         self.min_bet = (stakes.small_bet if self.stud else stakes.big_blind) or stakes.small_bet
         self.cap_bets = 1 + rules.max_raises
         self.button_index = self._button_index(button)
+        # A button printed on a seat not dealt in (a player sitting out) is a dead button.
+        self.button_dead = button is not None and button not in self.seat_numbers
         self.big_blind_index = NO_ONE
         self.small_blind_index = NO_ONE
         self.bring_in_index = NO_ONE
@@ -317,7 +320,7 @@ class StateCore:
     def _blind_seats(self) -> tuple[int, int]:
         n = len(self.names)
         button = self.button_index if self.button_index >= 0 else n - 1
-        if n == 2:  # heads-up: the button posts the small blind
+        if n == 2 and not self.button_dead:  # heads-up: the button posts the small blind
             return button, (button + 1) % n
         return (button + 1) % n, (button + 2) % n
 

@@ -97,12 +97,20 @@ def _stud_streets(board_opener: Opener) -> tuple[StreetSpec, ...]:
     )
 
 
-def _draw_streets(hand_size: int) -> tuple[StreetSpec, ...]:
+DRAW_ROUND_NAMES: Final = ("predraw", "first draw", "second draw", "third draw")
+
+
+def _draw_streets(hand_size: int, draws: int) -> tuple[StreetSpec, ...]:
+    """The deal's round, then one round after each draw; the later half of the rounds is played
+    for the big bet (triple draw: the last two; single draw: the one after the draw)."""
+    names = ("predraw", "draw") if draws == 1 else DRAW_ROUND_NAMES
+    big_from = (draws + 1) // 2
     return (
-        StreetSpec("predraw", (False,) * hand_size, False, False, Opener.LEFT_OF_BIG_BLIND),
-        StreetSpec("first draw", (), True, False, Opener.LEFT_OF_BUTTON),
-        StreetSpec("second draw", (), True, True, Opener.LEFT_OF_BUTTON),
-        StreetSpec("third draw", (), True, True, Opener.LEFT_OF_BUTTON),
+        StreetSpec(names[0], (False,) * hand_size, False, False, Opener.LEFT_OF_BIG_BLIND),
+        *(
+            StreetSpec(names[i], (), True, i >= big_from, Opener.LEFT_OF_BUTTON)
+            for i in range(1, draws + 1)
+        ),
     )
 
 
@@ -130,7 +138,7 @@ def _stud(game: Game, best: str, split_low: str | None, low_game: bool) -> GameS
 def draw_spec(game: Game, best: str, hand_size: int, max_players: int, draws: int = 3) -> GameSpec:
     """A draw game: the first round after the deal, then `draws` rounds each opened by a draw
     (triple draw: 3; single draw and five-card draw: 1)."""
-    streets = _draw_streets(hand_size)[: draws + 1]
+    streets = _draw_streets(hand_size, draws)
     return GameSpec(
         game=game,
         streets=streets,
@@ -160,4 +168,8 @@ GAME_SPECS: Final[dict[Game, GameSpec]] = {
     # Four cards each and three draws: PokerStars and Full Tilt deal badugi to eight
     # (tour/Stars/Draw/LBad-USD-MTT8-201011.txt, cash/FTP/Draw/Badugi-FL-USD-0.10-0.20-201305.*).
     Game.BADUGI: draw_spec(Game.BADUGI, "badugi", 4, max_players=8),
+    # One draw: no rulebook in ../shared/rules; PokerStars seats single draw at 7-max tables
+    # (cash/Stars/Draw/2-7 Single Draw-NL-*), and eight players keep a full deck for the draw.
+    Game.SD27: draw_spec(Game.SD27, "low27", 5, max_players=8, draws=1),
+    Game.DRAW5: draw_spec(Game.DRAW5, "high", 5, max_players=8, draws=1),
 }

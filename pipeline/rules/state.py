@@ -366,7 +366,9 @@ class HandState(BettingState):
                 self.flag(
                     Code.MNY004, event, index, f"{amount} returned to {name}: nothing uncalled"
                 )
-        elif due != (i, amount):
+        elif due != (i, amount) and not (
+            due[0] == i and amount > due[1] and amount == self._unmatched(i)
+        ):  # (the room may return every chip no one matched: the bet and the ante's excess)
             self.flag(
                 Code.MNY004,
                 event,
@@ -388,6 +390,14 @@ class HandState(BettingState):
         if not others or not all(self.all_in[j] for j in others):
             return 0
         return max(self.invested[i] - max(self.invested[j] for j in others), 0)
+
+    def _unmatched(self, i: int) -> int:
+        """The chips player `i` put in beyond what any other player (folded or not) did, when
+        every other player still in is all-in: what a room may return as uncalled in one."""
+        if not self._overage(i):
+            return 0
+        others = (self.invested[j] for j in range(len(self.names)) if j != i)
+        return max(self.invested[i] - max(others), 0)
 
     def _on_collect(self, event: Event, index: int | None) -> None:
         i = self._player(event, index)

@@ -165,7 +165,13 @@ HANDS = TableDef(
             "integer.",
             False,
         ),
-        _c("game", STR, "Game id: stud, stud8, razz, td27, tda5, badugi.", False),
+        _c(
+            "game",
+            STR,
+            "Game id: stud, stud8, razz, td27, tda5, badugi, sd27 (2-7 single draw), "
+            "draw5 (five-card draw).",
+            False,
+        ),
         _c("structure", STR, "Betting structure: fixed, pot, no, spread.", False),
         _c("small_bet", I64, "Small bet " + MONEY + "; 0 where the game has none.", False),
         _c("big_bet", I64, "Big bet " + MONEY + ".", False),

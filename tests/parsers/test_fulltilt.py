@@ -70,13 +70,12 @@ def test_every_in_scope_corpus_hand_parses_and_the_rest_is_named() -> None:
         (Outcome.PARSED, "badugi"): 2,
         (Outcome.PARSED, "stud8"): 1,
         (Outcome.PARSED, "tda5"): 1,
-        (Outcome.UNSUPPORTED, "No Limit 2-7 Single Draw"): 2,
-        (Outcome.UNSUPPORTED, "Limit 5 Card Draw"): 1,
-        (Outcome.UNSUPPORTED, "No Limit 5 Card Draw"): 1,
-        (Outcome.UNSUPPORTED, "Pot Limit 5 Card Draw"): 1,
+        (Outcome.PARSED, "draw5"): 3,  # limit, pot limit and no limit
+        (Outcome.PARSED, "sd27"): 1,
         (Outcome.UNSUPPORTED, "Limit 5 Card Stud"): 1,
         (Outcome.UNSUPPORTED, "td27"): 1,  # the dead hand
         (Outcome.ERROR, "td27"): 1,  # the partial hand, which the room exported broken
+        (Outcome.ERROR, None): 1,  # a single-draw hand whose summary the room broke
     }
     assert problems == {
         "26884156000": (Outcome.UNSUPPORTED, "dead hand: no cards were dealt"),
@@ -84,6 +83,7 @@ def test_every_in_scope_corpus_hand_parses_and_the_rest_is_named() -> None:
             Outcome.ERROR,
             "partial hand: the room exported it without its action",
         ),
+        "31349486094": (Outcome.ERROR, "summary names seat 3, which is empty"),
     }
 
 
@@ -514,7 +514,7 @@ def test_table_life_lines_are_events(line: str, kind: EventKind) -> None:
 
 @pytest.mark.parametrize(
     "label",
-    ["No Limit Hold'em", "Pot Limit Omaha Hi", "Limit 5 Card Draw", "Limit 5 Card Stud"],
+    ["No Limit Hold'em", "Pot Limit Omaha Hi", "Limit 5 Card Stud"],
 )
 def test_other_games_are_unsupported_not_errors(label: str) -> None:
     header = f"Full Tilt Poker Game #5: Table Zug - $1/$2 - {label} - 01:00:00 ET - 2011/01/01"

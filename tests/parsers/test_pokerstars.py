@@ -59,10 +59,8 @@ def test_every_in_scope_corpus_hand_parses_and_unsupported_ones_are_named() -> N
         (Outcome.PARSED, "stud"): 12,
         (Outcome.PARSED, "stud8"): 9,
         (Outcome.PARSED, "razz"): 9,
-        (Outcome.UNSUPPORTED, "5 Card Draw Limit"): 35,
-        (Outcome.UNSUPPORTED, "5 Card Draw No Limit"): 1,
-        (Outcome.UNSUPPORTED, "5 Card Draw Pot Limit"): 1,
-        (Outcome.UNSUPPORTED, "Single Draw 2-7 Lowball No Limit"): 4,
+        (Outcome.PARSED, "draw5"): 37,  # limit, pot limit and no limit
+        (Outcome.PARSED, "sd27"): 4,  # cash and a heads-up tournament
         (Outcome.UNSUPPORTED, "td27"): 1,  # the cancelled hand
     }
 
@@ -490,8 +488,8 @@ def test_home_game_keeps_the_club() -> None:
     [
         "Hold'em No Limit",
         "Omaha Pot Limit",
-        "5 Card Draw Limit",
-        "Single Draw 2-7 Lowball No Limit",
+        "5 Card Stud Limit",
+        "Courchevel Pot Limit",
     ],
 )
 def test_other_games_are_unsupported_not_errors(label: str) -> None:

@@ -93,10 +93,9 @@ def test_the_corpus_outcomes_per_room() -> None:
         ("merge", "parsed", "tda5"): 1,
         ("merge", "parsed", "badugi"): 1,
         ("merge", "unsupported", "td27"): 1,  # the cancelled hand
-        ("merge", "unsupported", "5-Draw Pot Limit ($0.05/$0.10)"): 1,
+        ("merge", "parsed", "draw5"): 1,
         ("merge", "unsupported", "Badugi Half Pot Limit ($0.50/$0.50)"): 1,
-        ("boss", "unsupported", "GAME_FCD FL 2.00/4.00"): 14,
-        ("boss", "unsupported", "GAME_FCD PL 0.50/1.00"): 1,
+        ("boss", "parsed", "draw5"): 15,
     }
 
 

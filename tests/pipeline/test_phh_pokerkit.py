@@ -5,12 +5,18 @@ room's rake, which pokerkit does not take).
 A hand is left out only for a reason read from the hand itself, where pokerkit's rules are not
 the room's (docs/phh.md lists them with the corpus counts): a variant PHH has no code for, an
 illegal hand, the 4th-street open-pair double bet, more raises than pokerkit's cap, blinds
-posted out of position, a short all-in ante, a community card, a tie between equal stud boards
-(pokerkit ranks suits its own way) and a split pot with odd chips or shared halves.
+posted out of position, a short all-in ante or blind (pokerkit calls the short blind, rooms the
+full one), a bet or raise when everyone left is all-in (pokerkit refuses it; the rules engine
+takes it back as uncalled), a community card, a tie between equal stud boards (pokerkit ranks
+suits its own way) and a split pot with odd chips or shared halves.
+
+PHH's one single-draw code, N2L1D (no-limit 2-7 single draw), is checked on the corpus and on
+random legal hands.
 """
 
 from __future__ import annotations
 
+import random
 import warnings
 from collections import Counter
 from collections.abc import Iterator
@@ -22,11 +28,12 @@ from pokerkit import HandHistory
 
 from studdraw.parsers.dialects.phh_format import SPEC_VARIANTS, players_in_order, variant_code
 from studdraw.parsers.files import discover_files
-from studdraw.parsers.model import EventKind, Game, HandRecord
+from studdraw.parsers.model import EventKind, Game, HandRecord, Structure
 from studdraw.parsers.reader import parse_file
 from studdraw.pipeline.phh import dumps, phh_fields
 from studdraw.pipeline.rules import ReplayResult, replay
 from studdraw.pipeline.rules.boards import board_key
+from studdraw.pipeline.rules.generate import random_hand
 from tests.conftest import CORPUS
 
 POKERKIT_CAP: Final = 4  # completions, bets and raises per street in fixed limit
@@ -60,8 +67,15 @@ def _event_gap(record: HandRecord) -> str | None:
     wagers: Counter[int] = Counter()
     highest: dict[int, int] = {}
     short_raise: set[int] = set()  # streets with an all-in raise short of a full one
+    out: set[str | None] = set()  # players folded or all-in
     for event in record.events:
         kind = event.kind
+        if kind in _WAGERS and set(order) - out <= {event.player}:
+            return "a bet or raise no one left can answer"
+        if kind is EventKind.FOLD or event.all_in:
+            out.add(event.player)
+        if kind in (EventKind.SMALL_BLIND, EventKind.BIG_BLIND) and event.all_in:
+            return "short all-in blind"
         if kind in (EventKind.POST, EventKind.DEAD) or (
             kind in (EventKind.SMALL_BLIND, EventKind.BIG_BLIND) and event.player not in blind_seats
         ):
@@ -152,3 +166,18 @@ def test_pokerkit_replays_every_exported_corpus_hand_it_supports() -> None:
             failures.append(f"{record.site} {record.site_hand_id}: {difference}")
     assert not failures, "\n".join(failures)
     assert played >= 300, (played, gaps)  # the corpus has 388 hands; most are plain
+
+
+def test_pokerkit_agrees_on_no_limit_single_draw() -> None:
+    """The corpus' no-limit 2-7 single draw hands (PokerStars, Full Tilt) and random legal ones
+    play out in pokerkit to studdraw's stacks."""
+    corpus = [r for r in corpus_records() if r.game is Game.SD27]
+    rng = random.Random(5)
+    generated = [random_hand(Game.SD27, Structure.NO, rng.randint(2, 6), rng) for _ in range(60)]
+    played: Counter[str] = Counter()
+    for source, records in (("corpus", corpus), ("random", generated)):
+        for record in records:
+            if pokerkit_gap(record, replay(record)) is None:
+                assert pokerkit_difference(record) is None, (source, record.site_hand_id)
+                played[source] += 1
+    assert played["corpus"] >= 4 and played["random"] >= 40, played

@@ -162,3 +162,18 @@ def test_random_legal_hands_of_every_game_and_structure_round_trip(
 @given(text=st.text())
 def test_any_name_survives_toml(text: str) -> None:
     assert tomllib.loads(f"name = {toml_string(text)}")["name"] == text
+
+
+@pytest.mark.parametrize("game", [Game.SD27, Game.DRAW5])
+@pytest.mark.parametrize("structure", list(Structure))
+def test_single_draw_hands_round_trip(game: Game, structure: Structure) -> None:
+    """No-limit 2-7 single draw is PHH's N2L1D; the other single-draw hands carry `_game`."""
+    rng = random.Random(f"{game}-{structure}")
+    for _ in range(40):
+        record = random_hand(game, structure, rng.randint(2, 8), rng)
+        text = dumps(record)
+        code = 'variant = "N2L1D"' if (game, structure) == (Game.SD27, Structure.NO) else "_game"
+        assert code in text
+        back = read_back(text)
+        assert (back.game, back.structure) == (game, structure)
+        assert facts(back, record.site) == facts(record, record.site), text

@@ -56,7 +56,7 @@ def test_random_hands_cover_the_hard_cases() -> None:
     rng = random.Random(7)
     seen: set[str] = set()
     for index in range(1200):
-        game = list(Game)[index % 6]
+        game = list(Game)[index % len(Game)]
         record = random_hand(game, Structure.FIXED, 2 + index % 7, rng)
         kinds = {event.kind for event in record.events}
         result = replay(record)
@@ -349,7 +349,7 @@ def test_every_mutation_applies_somewhere() -> None:
     rng = random.Random(11)
     applied: set[str] = set()
     for index in range(400):
-        game = list(Game)[index % 6]
+        game = list(Game)[index % len(Game)]
         record = random_hand(game, Structure.FIXED, 2 + index % 7, rng)
         applied |= {name for name, mutate in MUTATIONS.items() if mutate(record, rng)}
     assert applied == set(MUTATIONS)
