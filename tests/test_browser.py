@@ -24,6 +24,10 @@ from tests.mixed_support import build_mixed_store
 
 pytestmark = pytest.mark.browser
 
+# Every assertion waits for what it expects to appear; on a loaded machine a cold page may take
+# many seconds, so the wait is long (it ends as soon as the content is there).
+expect.set_options(timeout=60_000)
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless",

@@ -4,9 +4,10 @@ While an import runs, Ctrl-C (SIGINT), SIGTERM and SIGHUP turn a switch that the
 between hands and between batches (never inside a DuckDB query, which DuckDB would abort with a
 bare "Query interrupted"); it then raises `StopRequested`, which unwinds through the writer:
 no transaction is left half done, the workers are stopped, and the files' ledger rows are
-marked interrupted. A second signal stops at once. Workers ignore SIGINT (the terminal sends
-it to the whole process group; the main process decides) and watch their parent: when it
-dies, even by `kill -9`, they exit.
+marked interrupted. A second signal stops at once. Workers ignore the stop signals (a terminal
+or a service manager sends them to the whole process group; the main process decides, and a
+worker killed mid-message could wedge the pool's queues) and watch their parent: when it dies,
+even by `kill -9`, they exit.
 """
 
 from __future__ import annotations
@@ -103,11 +104,12 @@ def exit_code(signum: int) -> int:
 
 
 def worker_init(main: int) -> None:
-    """A pool worker's start: Ctrl-C is the main process's to handle, and the worker dies with
+    """A pool worker's start: the stop signals are the main process's to handle, and it dies with
     the import's main process `main`. Its parent is the pool's fork server, which the workers
     themselves keep alive, so Linux's parent-death signal is not enough: a lifeline thread
     watches the main process and ends the worker once it is gone."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for signum in (signal.SIGINT, *STOP_SIGNALS):
+        signal.signal(signum, signal.SIG_IGN)
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL))
     if process_gone(main):
