@@ -11,9 +11,10 @@ from pathlib import Path
 import lark.lark
 import pytest
 
+from studdraw.parsers.cache import CACHE_DIR_ENV
 from studdraw.parsers.dialects import ROOMS
 from studdraw.parsers.dialects.base import GRAMMAR_DIR, Dialect
-from studdraw.parsers.dialects.grammar_cache import CACHE_DIR_ENV, grammar_digest
+from studdraw.parsers.dialects.grammar_cache import grammar_digest
 from studdraw.parsers.dialects.lines import LineSyntax
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.model import HandText
