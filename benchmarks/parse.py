@@ -162,7 +162,7 @@ def table(rows: list[Row], hands: int, load: float) -> Table:
             f"{floor:,.0f}",
             f"{baseline:,.0f}",
             f"{parsed:,.0f}",
-            f"{ratio:.2f}x",
+            f"{ratio:.3f}x",
             "MET" if ratio >= TARGET_RATIO else "MISSED",
             f"{known:.0%}",
             f"{parsed / stars:.2f}x" if stars else "-",
