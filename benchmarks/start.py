@@ -1,10 +1,16 @@
 """Start-up time of the command line, whole process, as a user types it.
 
-Each command runs as a fresh process (best of --runs): `studdraw --help`, and `parse` and
-`validate` on a one-hand file. The baseline, measured in the same run, is the bare interpreter
-(`python -c pass`): what no command can go below. Target (issue 15): every command under
-0.3 s, which means importing only what the command uses (no DuckDB, polars or pyarrow to print
-help or to parse one hand).
+Each command runs as a fresh process (best of --runs, after one warm-up run): `studdraw
+--help`, and `parse` and `validate` on a one-hand file. The baseline, measured in the same run,
+is the bare interpreter (`python -c pass`): what no command can go below. Target (issue 15):
+every command under 0.3 s on the wall clock, which means importing only what the command uses
+(no DuckDB, polars or pyarrow to print help or to parse one hand; tests/test_cli_imports.py
+proves which modules each command loads).
+
+The commands run as installed: with their bytecode cached (`PYTHONDONTWRITEBYTECODE` is
+dropped for them, and the warm-up run writes the cache, as `pip install` does). CPU seconds
+(user + system, of the command's process) are shown beside the wall clock: on a loaded machine
+they say what the command itself costs.
 
     .venv/bin/python benchmarks/start.py [--runs 7]
 """
@@ -12,6 +18,8 @@ help or to parse one hand).
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -26,13 +34,20 @@ ONE_HAND = REPO / "sample_histories" / "pokerstars" / "handwritten" / "td27-show
 TARGET_SECONDS = 0.3
 
 
-def best_of(command: list[str], runs: int) -> float:
-    best = float("inf")
+def best_of(command: list[str], runs: int) -> tuple[float, float]:
+    """The best wall-clock and the best CPU seconds of `runs` runs, after a warm-up run."""
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run(command, check=False, capture_output=True, env=env)
+    wall = cpu = float("inf")
     for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        subprocess.run(command, check=False, capture_output=True)
-        best = min(best, time.perf_counter() - start)
-    return best
+        subprocess.run(command, check=False, capture_output=True, env=env)
+        wall = min(wall, time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        used = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+        cpu = min(cpu, used)
+    return wall, cpu
 
 
 def main() -> None:
@@ -40,6 +55,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
     studdraw = str(Path(sys.executable).with_name("studdraw"))
+    load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as scratch:
         one_hand = Path(scratch) / "one.txt"
         text = ONE_HAND.read_text(encoding="utf-8")
@@ -51,13 +67,19 @@ def main() -> None:
             "studdraw validate (1 hand)": [studdraw, "validate", str(one_hand)],
         }
         rows = [(name, best_of(command, args.runs)) for name, command in commands.items()]
-    table = Table(title=f"Whole-process start, best of {args.runs} runs")
-    for column in ("command", "seconds", "vs bare python", f"target < {TARGET_SECONDS} s"):
+    table = Table(
+        title=f"Whole-process start, best of {args.runs} runs "
+        f"(load average {load:.2f} at start, {os.cpu_count()} cores)"
+    )
+    columns = ("command", "wall s", "CPU s", "wall vs bare python", f"target < {TARGET_SECONDS} s")
+    for column in columns:
         table.add_column(column, justify="left" if column == "command" else "right")
-    table.add_row("python -c pass (baseline)", f"{baseline:.3f}", "1.00x", "")
-    for name, seconds in rows:
-        verdict = "MET" if seconds < TARGET_SECONDS else "MISSED"
-        table.add_row(name, f"{seconds:.3f}", f"{seconds / baseline:.1f}x", verdict)
+    table.add_row(
+        "python -c pass (baseline)", f"{baseline[0]:.3f}", f"{baseline[1]:.3f}", "1.00x", ""
+    )
+    for name, (wall, cpu) in rows:
+        verdict = "MET" if wall < TARGET_SECONDS else "MISSED"
+        table.add_row(name, f"{wall:.3f}", f"{cpu:.3f}", f"{wall / baseline[0]:.1f}x", verdict)
     Console(width=120).print(table)
 
 

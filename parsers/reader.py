@@ -113,6 +113,17 @@ class HistoryFile:
         return reasons[0] if all(reasons) else None
 
     @property
+    def note(self) -> str | None:
+        """What to say of the file beyond its counts: junk, no room's hand, or several rooms."""
+        if self.junk is not None:
+            return f"{self.junk}: no hands"
+        if self.room is None:
+            return "no room's hand starts in this file"
+        if len({room.name for part in self.parts for room in part.rooms}) > 1:
+            return "holds the hands of several rooms"
+        return None
+
+    @property
     def single_room(self) -> bool:
         """One plain part of one line room: what a byte range of the file can be split as."""
         return (

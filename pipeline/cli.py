@@ -2,11 +2,14 @@
 
 Each command is a thin shell over one stage's public functions; the contract of every command's
 output (columns, JSON keys, exit codes) is stable, because scripts and later stages build on it.
+
+A command imports its stage when it runs, never at module level: `studdraw --help` or parsing
+one file must not load DuckDB, polars, pyarrow or the analytics (tests/test_cli_imports.py).
+Only what the options' annotations name (typer reads them) is imported up front, and it is light.
 """
 
 from __future__ import annotations
 
-import difflib
 import json
 import sys
 from collections import Counter
@@ -15,35 +18,21 @@ from contextlib import ExitStack
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
-import duckdb
 import typer
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
-from studdraw.parsers.files import discover_files, display_path
 from studdraw.parsers.model import Game, Outcome, ParsedHand, Structure
-from studdraw.parsers.reader import open_history, parse_hand
-from studdraw.parsers.serialize import parsed_hand_to_dict
-from studdraw.pipeline import analytics
-from studdraw.pipeline.analytics import report as analytics_report
 from studdraw.pipeline.console import console
-from studdraw.pipeline.progress import count_progress, file_progress
-from studdraw.pipeline.rules.explain import parse_code, section
-from studdraw.pipeline.rules.house import HouseRules, house_rules_named
-from studdraw.pipeline.rules.validate import Validation
-from studdraw.pipeline.store.db import StoreOpenError, check_store_path, one_line
-from studdraw.pipeline.store.ingest import (
-    DEFAULT_BATCH,
-    DEFAULT_TASK_BYTES,
-    IngestOptions,
-    file_note,
-)
-from studdraw.pipeline.store.report import Engine, run_ingest
-from studdraw.pipeline.store.watch import run_watch
-from studdraw.pipeline.synth import DEFAULT_START, SynthOptions, render, synthesize
+from studdraw.pipeline.ingest_settings import DEFAULT_BATCH, DEFAULT_TASK_BYTES, Engine
+
+if TYPE_CHECKING:
+    import duckdb
+    from rich.console import Console
+    from rich.table import Table
+
+    from studdraw.pipeline import analytics
+    from studdraw.pipeline.rules.house import HouseRules
 
 
 class Kind(StrEnum):
@@ -87,6 +76,10 @@ class UnreadableFiles:
         self.problem(path, error.strerror or str(error))
 
     def problem(self, path: Path, reason: str) -> None:
+        from rich.markup import escape
+
+        from studdraw.parsers.files import display_path
+
         self.count += 1
         self.console.print(f"[red]error:[/red] cannot read {escape(display_path(path))}: {reason}")
 
@@ -94,12 +87,18 @@ class UnreadableFiles:
 def iter_parsed(paths: list[Path], unreadable: UnreadableFiles) -> Iterator[ParsedHand]:
     """Every hand (and stray text) of every file under `paths`, parsed, in a stable order; a
     file with nothing to read, or no room's hand, is said so on stderr."""
+    from rich.markup import escape
+
+    from studdraw.parsers.files import discover_files, display_path
+    from studdraw.parsers.reader import open_history, parse_hand
+    from studdraw.pipeline.progress import file_progress
+
     files = list(discover_files(paths, unreadable.problem))
     with file_progress(files, unreadable.console) as advance:
         for path in files:
             try:
                 history = open_history(path)
-                note = file_note(history)
+                note = history.note
                 if note:
                     shown = escape(display_path(path))
                     unreadable.console.print(f"[yellow]note:[/yellow] {shown}: {note}")
@@ -118,6 +117,8 @@ def parse(
     ] = False,
 ) -> None:
     """Parse hand histories and summarise them per site and game (or print them as JSON)."""
+    from studdraw.parsers.serialize import parsed_hand_to_dict
+
     stderr = console(stderr=True)
     unreadable = UnreadableFiles(stderr)
     counts: Counter[tuple[str, str, Outcome]] = Counter()
@@ -165,6 +166,8 @@ def chosen_rules(name: str | None) -> HouseRules | None:
     """The profile named by --rules; exits 2 naming the choices when there is none."""
     if name is None:
         return None
+    from studdraw.pipeline.rules.house import house_rules_named
+
     try:
         return house_rules_named(name)
     except ValueError as error:
@@ -199,6 +202,8 @@ def validate(
     error-severity violation (or unreadable file), 2 on a wrong option."""
     stderr = console(stderr=True)
     if explain is not None:
+        from studdraw.pipeline.rules.explain import parse_code, section
+
         code = parse_code(explain)
         if code is None:
             stderr.print(f"[red]error:[/red] no violation code {explain!r}", markup=False)
@@ -208,6 +213,8 @@ def validate(
     if not paths:
         stderr.print("[red]error:[/red] give hand-history files or folders, or --explain CODE")
         raise typer.Exit(code=2)
+    from studdraw.pipeline.rules.validate import Validation
+
     profile = chosen_rules(rules)
     unreadable = UnreadableFiles(stderr)
     validation = Validation(jsonl=jsonl, rules=profile)
@@ -323,6 +330,10 @@ def ingest(
     """Import hand histories into the store: parse, replay, normalize, write (idempotent).
     Exits 1 if a file could not be read, 2 if the database is busy or incompatible (or the
     Dask engine cannot start)."""
+    from studdraw.pipeline.store.ingest import IngestOptions
+    from studdraw.pipeline.store.report import run_ingest
+    from studdraw.pipeline.store.watch import run_watch
+
     if scheduler is not None and engine is not Engine.DASK:
         console(stderr=True).print("[red]error:[/red] --scheduler needs --engine dask")
         raise typer.Exit(code=2)
@@ -383,6 +394,8 @@ def synth(
     out: Annotated[Path | None, typer.Option(help="Write to this file instead of stdout.")] = None,
 ) -> None:
     """Deal random legal hands with the rules engine and write them as a room's export."""
+    from studdraw.pipeline.synth import DEFAULT_START, SynthOptions, render, synthesize
+
     low, _, high = players.partition("-")
     try:
         options = SynthOptions(
@@ -428,7 +441,7 @@ def dashboard(
         )
         raise typer.Exit(code=2)
     _check_store(db, write=False)
-    from studdraw.dashboard.launch import serve  # noqa: PLC0415 - Streamlit only loads here
+    from studdraw.dashboard.launch import serve
 
     serve(db, port, address)
 
@@ -466,6 +479,8 @@ def _filters(
     table_size: TableSize | None,
     include_doubtful: bool,
 ) -> analytics.Filters:
+    from studdraw.pipeline import analytics
+
     return analytics.Filters(
         player=player,
         game=str(game) if game else None,
@@ -491,6 +506,9 @@ def stats(
     """Player statistics per game and currency (definitions: docs/stats.md): every stat of one
     player, or a summary line per player, game and currency. Money is never added across
     currencies (tournament chips and play money are currencies of their own)."""
+    from studdraw.pipeline import analytics
+    from studdraw.pipeline.analytics import report as analytics_report
+
     con = _open_analytics(db)
     _known_player(con, player)
     filters = _filters(
@@ -527,6 +545,9 @@ def leaks(
     """A player's leaks: stats outside a solid player's reference range (full-ring tables) or
     far from the pool of the same table size and currency, ranked by severity and money at
     stake (big bets per 100 hands), with a 95% interval; says when the sample is too small."""
+    from studdraw.pipeline import analytics
+    from studdraw.pipeline.analytics import report as analytics_report
+
     con = _open_analytics(db)
     _known_player(con, player)
     filters = _filters(
@@ -559,6 +580,9 @@ def tournaments(
     """Tournament results per player and buy-in currency: tournaments played, results known
     (from the hands' finishing lines and the rooms' summary files), cost, winnings, ROI and
     in-the-money share; with --json and --player, one record per tournament."""
+    from studdraw.pipeline import analytics
+    from studdraw.pipeline.analytics import report as analytics_report
+
     con = _open_analytics(db)
     _known_player(con, player)
     filters = analytics.Filters(player=player, include_doubtful=include_doubtful)
@@ -577,6 +601,10 @@ def _known_player(con: duckdb.DuckDBPyConnection, player: str | None) -> None:
     """Exit 1 with the nearest names when the store has no player of that name."""
     if player is None:
         return
+    import difflib
+
+    from studdraw.pipeline import analytics
+
     names = analytics.player_names(con)
     if player in names:
         return
@@ -593,6 +621,8 @@ def _doubtful_note(con: duckdb.DuckDBPyConnection, filters: analytics.Filters) -
     """Say how many hands the default left out for their rule errors."""
     if filters.include_doubtful:
         return
+    from studdraw.pipeline import analytics
+
     left_out = analytics.doubtful_hands(con, filters)
     if left_out:
         console(stderr=True).print(
@@ -607,6 +637,12 @@ def prepare(
 ) -> None:
     """Keep the analytics' per-hand rows in the store, so stats and the dashboard stay fast on
     big stores (idempotent: afterwards only new hands are derived)."""
+    import duckdb
+
+    from studdraw.pipeline import analytics
+    from studdraw.pipeline.progress import count_progress
+    from studdraw.pipeline.store.db import one_line
+
     _check_store(db, write=True)
     if not db.is_file():
         console(stderr=True).print(f"[red]error:[/red] no DuckDB store at {db}")
@@ -676,7 +712,9 @@ def export(
     """Write hands as PHH, the open Poker Hand History format (docs/phh.md): from the store,
     or from files parsed now. Exits 1 if a file could not be read or the output written, 2 if
     the store is missing or a filter is malformed."""
-    from studdraw.pipeline import export as exporter  # noqa: PLC0415 (only this command needs it)
+    import duckdb
+
+    from studdraw.pipeline import export as exporter
 
     stderr = console(stderr=True)
     try:
@@ -732,6 +770,11 @@ def _utc_bound(text: str | None, *, end: bool) -> datetime | None:
 
 def _open_analytics(db: Path) -> duckdb.DuckDBPyConnection:
     """The store for a report, or exit 2 with the reason."""
+    import duckdb
+
+    from studdraw.pipeline import analytics
+    from studdraw.pipeline.store.db import one_line
+
     _check_store(db, write=False)
     try:
         return analytics.open_store(db)
@@ -743,6 +786,10 @@ def _open_analytics(db: Path) -> duckdb.DuckDBPyConnection:
 def _check_store(db: Path, *, write: bool) -> None:
     """Exit 2 with one line when `db` cannot be a store (a folder, another kind of file, not
     writable), before DuckDB would answer with a traceback."""
+    from rich.markup import escape
+
+    from studdraw.pipeline.store.db import StoreOpenError, check_store_path
+
     try:
         check_store_path(db, write=write)
     except StoreOpenError as error:
@@ -762,6 +809,8 @@ def _summary_table(
 ) -> Table:
     """Hands per site and game by outcome, and the parse warnings (lines read as unknown,
     codes in studdraw.parsers.findings) of the parsed ones."""
+    from rich.table import Table
+
     table = Table(title="Hands per site and game")
     for column in ("site", "game", "hands", "parsed", "unsupported", "errors", "warnings"):
         table.add_column(column, justify="left" if column in ("site", "game") else "right")

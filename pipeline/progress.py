@@ -1,19 +1,17 @@
-"""Progress bars on stderr for long runs, silent when stderr is not a terminal (pipes, CI)."""
+"""Progress bars on stderr for long runs, silent when stderr is not a terminal (pipes, CI).
+
+rich.progress is loaded only when a bar is shown: a command run in a pipe never pays for it.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeRemainingColumn,
-)
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 @contextmanager
@@ -22,6 +20,8 @@ def file_progress(files: Sequence[Path], console: Console) -> Iterator[Callable[
     if not console.is_terminal:
         yield lambda _path: None
         return
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn  # noqa: PLC0415
+
     sizes = {path: _size(path) for path in files}
     progress = Progress(
         TextColumn("[progress.description]{task.description}"),
@@ -54,6 +54,14 @@ def count_progress(label: str, total: int, console: Console) -> Iterator[Callabl
     if not console.is_terminal or total <= 0:
         yield lambda _n: None
         return
+    from rich.progress import (  # noqa: PLC0415
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
     progress = Progress(
         TextColumn(f"[progress.description]{label}"),
         BarColumn(),

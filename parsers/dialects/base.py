@@ -40,6 +40,7 @@ from studdraw.parsers.dialects.builder import (
     parse_local_time,
     to_utc,
 )
+from studdraw.parsers.dialects.grammar_cache import load_parser
 from studdraw.parsers.dialects.lines import LineSyntax
 from studdraw.parsers.files import (
     Encoding,
@@ -245,14 +246,8 @@ class Dialect(Room):
         cached: tuple[Lark, DialectTransformer] | None = getattr(self._local, "parser", None)
         if cached is None:
             reader = self.transformer()
-            lark = Lark.open(
-                str(GRAMMAR_DIR / self.grammar_file),
-                parser="lalr",
-                lexer=LineLexer,
-                transformer=reader,
-            )
-            if self._syntax is None:
-                self._syntax = LineSyntax.from_grammar(lark)
+            grammar = GRAMMAR_DIR / self.grammar_file
+            lark, self._syntax = load_parser(grammar, LineLexer, reader, self._syntax)
             reader.attach(self._syntax)
             cached = (lark, reader)
             self._local.parser = cached

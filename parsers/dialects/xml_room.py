@@ -14,7 +14,6 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO, ClassVar, Final
-from xml.sax.saxutils import escape, quoteattr
 
 from defusedxml import DefusedXmlException
 
@@ -104,6 +103,10 @@ class HandCutter(XmlSink):
         """A context element rewritten with its attributes and the fields the room reads only:
         a session file exported again as it grows (duration, counts and totals change) gives
         its hands the same texts, so the store recognises them."""
+        # Imported here: xml.sax.saxutils loads urllib.request (ssl, email, http), which would
+        # slow every command's start for XML rooms' hands only (issue 15).
+        from xml.sax.saxutils import escape, quoteattr  # noqa: PLC0415
+
         pairs = self.context_attributes
         attributes = "".join(
             f" {name}={quoteattr(value)}"

@@ -4,7 +4,8 @@ Every evaluator returns an ``int`` where higher is better, so winners are always
 ``max()``; equal hands get equal values. Cards are strings like ``"As"``, ``"Td"``, ``"2c"``.
 A malformed card, a repeated card or a wrong card count raises ``ValueError``: callers
 validate hand data first, so reaching an evaluator with bad cards is a programming error.
-Lookup tables are built on an evaluator's first call (well under a second), not at import.
+Lookup tables are built on an evaluator's first call (well under a second), not at import,
+and kept in the user's cache folder for later processes (`studdraw.parsers.cache`).
 """
 
 from ._describe import KINDS, describe

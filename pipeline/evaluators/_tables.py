@@ -12,6 +12,12 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from itertools import combinations_with_replacement
 from operator import eq
+from pathlib import Path
+from typing import TypeVar
+
+from studdraw.parsers import cache as built_once
+
+T = TypeVar("T")
 
 RANKS = "23456789TJQKA"
 """Rank characters in ace-high order: the index is the rank used by ``high`` and ``low27``."""
@@ -142,9 +148,28 @@ def _multiset_table(five: Callable[[tuple[int, ...]], int], sizes: range) -> dic
     return table
 
 
+def _kept(name: str, build: Callable[[], T], kind: type) -> T:
+    """A table built by `build`, or loaded from the user's cache when this module built it
+    before (a tenth of a second or more each, paid by every process otherwise; issue 15)."""
+    folder = built_once.cache_folder("tables")
+    if folder is None:
+        return build()
+    path = folder / f"{name}-{built_once.digest([Path(__file__)])}.pickle"
+    table = built_once.load(path)
+    if isinstance(table, kind):
+        return table  # type: ignore[return-value]
+    table = build()
+    built_once.save(path, table)
+    return table
+
+
 @cache
 def high_tables() -> tuple[list[int], dict[int, int]]:
     """``high``: values by one suit's rank mask (flushes) and by rank multiset (5-7 cards)."""
+    return _kept("high", _build_high_tables, tuple)
+
+
+def _build_high_tables() -> tuple[list[int], dict[int, int]]:
     flush = [
         _flush_value(mask, wheel=True) if mask.bit_count() >= 5 else 0 for mask in range(1 << 13)
     ]
@@ -154,6 +179,10 @@ def high_tables() -> tuple[list[int], dict[int, int]]:
 @cache
 def low27_tables() -> tuple[list[int], dict[int, int]]:
     """``low27``: the high tables for exactly five cards without the wheel, inverted."""
+    return _kept("low27", _build_low27_tables, tuple)
+
+
+def _build_low27_tables() -> tuple[list[int], dict[int, int]]:
     flush = [
         invert(_flush_value(mask, wheel=False)) if mask.bit_count() == 5 else 0
         for mask in range(1 << 13)
@@ -164,7 +193,7 @@ def low27_tables() -> tuple[list[int], dict[int, int]]:
 @cache
 def low_a5_table() -> dict[int, int]:
     """``low_a5`` (and ``low8``): values by rank multiset of 5-7 cards."""
-    return _multiset_table(_low_five, range(5, 8))
+    return _kept("low_a5", lambda: _multiset_table(_low_five, range(5, 8)), dict)
 
 
 LOW8_WORST = _low_five([RANKS.index(rank) for rank in "87654"])

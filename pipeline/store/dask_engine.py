@@ -61,17 +61,16 @@ from studdraw.parsers.files import (
 )
 from studdraw.parsers.model import HandText, SourceRef
 from studdraw.parsers.reader import HistoryFile, open_history
+from studdraw.pipeline.ingest_settings import DEFAULT_TASK_BYTES
 
 from .db import ImportRow, Key, Store, open_store, record_key
 from .ingest import (
-    DEFAULT_TASK_BYTES,
     ImportInterruptedError,
     IngestOptions,
     IngestSummary,
     apply_counts,
     changed_reject,
     collect_garbage_less,
-    file_note,
     ledger_path,
     mark_interrupted,
     name_note,
@@ -635,7 +634,7 @@ class _Importer:
                 advance(path)
                 continue
             row.site = history.room.name if history.room else None
-            row.note = file_note(history) or row.note
+            row.note = history.note or row.note
             location = str(path.absolute())
             bounds = [start for start, _ in ranges[1:]] + [size]
             for (start, line), end in zip(ranges, bounds, strict=True):

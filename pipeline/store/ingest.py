@@ -35,7 +35,8 @@ import pyarrow as pa
 from studdraw.parsers.dialects import BY_NAME
 from studdraw.parsers.files import discover_files, display_path
 from studdraw.parsers.model import HandText
-from studdraw.parsers.reader import HistoryFile, open_history
+from studdraw.parsers.reader import open_history
+from studdraw.pipeline.ingest_settings import DEFAULT_BATCH
 
 from .db import ImportRow, Key, KnownHands, Store, open_store, record_key
 from .normalize import Reject, Tables, keep_hands, normalize_rejects, shift_hand_ids
@@ -52,14 +53,6 @@ from .process import (
 from .schema import HANDS, REJECTS, UNSUPPORTED
 from .stopping import signals_ignored, stop_on_signals, stop_signal, stop_workers, worker_init
 
-DEFAULT_BATCH: Final = 2500
-"""Hands per transaction: enough that commits cost little, few enough that the batches in flight
-(one per worker, one or two at the writer, ~50 kB a hand as text, objects and Arrow rows) keep a
-two-worker import of a million hands under 1 GB."""
-DEFAULT_TASK_BYTES: Final = 8 << 20
-"""History text per Dask task (`--engine dask`): ~4,000 hands, a second or two of a worker's
-time, so the scheduler's few milliseconds a task are lost in it, a million hands make ~250
-tasks to balance, and a task's texts and rows on its worker (~50 MB) stay small."""
 COUNTS: Final = ("hands_seen", "stored", "duplicates", "rejected", "unsupported")
 
 
@@ -320,7 +313,7 @@ class _Importer:
                 return
             history = open_history(path)
             row.site = history.room.name if history.room else None
-            row.note = file_note(history) or row.note
+            row.note = history.note or row.note
             for hand in history.hand_texts():
                 self.check_stop()
                 room = BY_NAME.get(hand.site) if hand.site and not hand.stray else None
@@ -458,17 +451,6 @@ def name_note(path: Path) -> str | None:
     if display_path(path) == str(path):
         return None
     return "the file name is not valid UTF-8; shown with \\x escapes"
-
-
-def file_note(history: HistoryFile) -> str | None:
-    """What the ledger says of a file beyond its counts: junk, or no room's hand in it."""
-    if history.junk is not None:
-        return f"{history.junk}: no hands"
-    if history.room is None:
-        return "no room's hand starts in this file"
-    if len({room.name for part in history.parts for room in part.rooms}) > 1:
-        return "holds the hands of several rooms"
-    return None
 
 
 def changed_reject(hand: HandText, hand_id: str, digest: int, import_id: int) -> Reject:

@@ -11,7 +11,6 @@ import os
 import signal
 import sys
 from collections.abc import Callable
-from enum import StrEnum
 from pathlib import Path
 
 import duckdb
@@ -20,12 +19,12 @@ from rich.table import Table
 
 from studdraw.parsers.files import discover_files
 from studdraw.pipeline.console import console
+from studdraw.pipeline.ingest_settings import DEFAULT_TASK_BYTES, Engine
 from studdraw.pipeline.progress import file_progress
 
 from .db import DatasetMismatchError, StoreLockedError, StoreOpenError, StoreVersionError
 from .ingest import (
     COUNTS,
-    DEFAULT_TASK_BYTES,
     ImportInterruptedError,
     IngestOptions,
     IngestSummary,
@@ -33,13 +32,6 @@ from .ingest import (
 )
 from .stopping import exit_code, stop_signal
 from .summaries import import_summaries, split_summaries
-
-
-class Engine(StrEnum):
-    """Where an import's parsing runs: a process pool here, or Dask tasks on a cluster."""
-
-    LOCAL = "local"
-    DASK = "dask"
 
 
 def run_ingest(

@@ -1,0 +1,74 @@
+"""A room's Lark parser and line syntax, built once per machine and then loaded from a cache.
+
+Building a room's LALR parser from its grammar takes Lark tens of milliseconds, which every
+process paid for the first hand of each room: most of `studdraw parse` on a small file, and
+again in every worker of an import (issue 15). Lark can save what it built and load it back
+(`cache=`, which checks that the file was built from the same grammar and options); the line
+syntax, which is read from the grammar's rules that a loaded parser no longer has, is saved
+beside it. Where and how: `studdraw.parsers.cache`. The names carry a digest of the room's
+grammar and the grammars it imports, the line syntax's code and the Lark version. Lark reads
+back a parser file that another process is still writing as damaged and builds instead.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import lark as lark_package
+from lark import Lark
+from lark.lexer import Lexer
+
+from studdraw.parsers import cache
+from studdraw.parsers.dialects import lines
+from studdraw.parsers.dialects.lines import LineSyntax
+
+
+def load_parser(
+    grammar: Path, lexer: type[Lexer], transformer: Any, syntax: LineSyntax | None
+) -> tuple[Lark, LineSyntax]:
+    """The room's LALR parser (calling `transformer` inline) and its line syntax (the one
+    given, when the room already has it), from the cache when it holds them."""
+    folder = cache.cache_folder("grammars")
+    if folder is None:
+        parser = _open(grammar, lexer, transformer, None)
+        return parser, syntax or LineSyntax.from_grammar(parser)
+    stem = folder / f"{grammar.stem}-{grammar_digest(grammar)}"
+    parser_file, syntax_file = stem.with_suffix(".lark"), stem.with_suffix(".syntax")
+    if syntax is None:
+        loaded = cache.load(syntax_file)
+        syntax = loaded if isinstance(loaded, LineSyntax) else None
+    if syntax is not None:
+        # Lark loads its file, or builds from the grammar when the file is missing or damaged.
+        return _open(grammar, lexer, transformer, parser_file), syntax
+    # No syntax saved: build the parser from the grammar (a parser loaded from a file has no
+    # rules to read the syntax from), let Lark save it, and save the syntax beside it.
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        parser_file.unlink(missing_ok=True)
+    except OSError:
+        parser = _open(grammar, lexer, transformer, None)
+        return parser, LineSyntax.from_grammar(parser)
+    parser = _open(grammar, lexer, transformer, parser_file)
+    syntax = LineSyntax.from_grammar(parser)
+    cache.save(syntax_file, syntax)
+    return parser, syntax
+
+
+def _open(grammar: Path, lexer: type[Lexer], transformer: Any, saved: Path | None) -> Lark:
+    """Lark's parser; with a `saved` file, Lark loads it when it was built from this very
+    grammar and these options, and otherwise builds and (re)writes it, ignoring errors."""
+    return Lark.open(
+        str(grammar),
+        parser="lalr",
+        lexer=lexer,
+        transformer=transformer,
+        cache=str(saved) if saved else False,
+    )
+
+
+def grammar_digest(grammar: Path) -> str:
+    """What the saved parser and syntax are built from: the grammars (the room's and every
+    `.lark` beside it, which it may import), the code that reads the syntax, Lark's version."""
+    sources = (grammar, *sorted(grammar.parent.glob("*.lark")), Path(lines.__file__))
+    return cache.digest(sources, lark_package.__version__)
