@@ -1,8 +1,9 @@
-"""Absolute Poker: the 2009 "Stage #" exports (cash stud). Notes on the format, and on what its
-single corpus hand leaves unproven, are in docs/sites/absolute.md.
+"""Absolute Poker: the 2007-2011 "Stage #" exports. Notes on the format, and on what its single
+corpus stud hand leaves unproven, are in docs/sites/absolute.md.
 
-Each street reprints every player's cards so far ("PLAYER1 - Pocket [H H Js 10d]", hidden cards
-as H, tens as 10), the hero's even after folding: the reader deals only the cards a line adds.
+Each stud street reprints every player's cards so far ("PLAYER1 - Pocket [H H Js 10d]", hidden
+cards as H, tens as 10), the hero's even after folding: the reader deals only the cards a line
+adds. "All-In $X" names no action: it is a bet, a call or a raise by what it puts in.
 """
 
 from __future__ import annotations
@@ -19,11 +20,18 @@ from studdraw.parsers.dialects.transformer import (
     CHECK,
     COMPLETE_TO,
     FOLD,
-    RAISE_TO,
     DialectTransformer,
     Verb,
 )
-from studdraw.parsers.model import Card, EventKind, Game, HandText, Outcome, Structure
+from studdraw.parsers.model import (
+    Card,
+    EventKind,
+    Game,
+    HandText,
+    Outcome,
+    Structure,
+    Tournament,
+)
 
 GAMES: Final = {
     "Seven Card Stud": Game.STUD,
@@ -32,10 +40,17 @@ GAMES: Final = {
 }
 """The room's game label -> the game it deals; any other label is out of scope."""
 STRUCTURES: Final = {
-    "Normal": Structure.FIXED,
-    "Pot Limit": Structure.POT,
-    "No Limit": Structure.NO,
+    "normal": Structure.FIXED,
+    "pot limit": Structure.POT,
+    "no limit": Structure.NO,
 }
+_GAME_STAKES: Final = re.compile(
+    r"(?:Tourney ID (?P<tid>\d+) +)?(?P<game>.+?) +"
+    r"(?:\(1 on 1\) +|Single Tournament +|Multi Normal Tournament +)?"
+    r"(?P<limit>No Limit|Pot Limit|Normal) *(?P<stakes>.*)",
+    re.IGNORECASE,
+)
+_STAKES: Final = re.compile(r"(?P<small>[^\s/]+)/(?P<big>[^\s/]+)")
 CURRENCIES: Final = {"$": "USD", "€": "EUR", "£": "GBP"}
 STUD_STREETS: Final = {
     "3rd STREET": 0,
@@ -52,8 +67,11 @@ VERBS: Final = {
     "Checks": CHECK,
     "Calls": CALL,
     "Bets": BET,  # on 3rd street over the bring-in, the base reads it as the completion
-    "Raises": RAISE_TO,  # "Raises $0.04 to $0.08": the `to` part
-    "Completes": COMPLETE_TO,
+    # "Raises $400 to $400": the first amount is the chips put in (FPDB reads it so too)
+    "Raises": Verb(EventKind.RAISE),
+    "All-In(Raise)": Verb(EventKind.RAISE, quirk="all_in"),
+    "All-In": Verb(EventKind.BET, quirk="all_in"),
+    "Completes to": COMPLETE_TO,
     "Bring-In": Verb(EventKind.BRING_IN),
 }
 POSTS: Final = {"Ante": EventKind.ANTE}
@@ -73,9 +91,11 @@ class AbsoluteTransformer(DialectTransformer):
         found = token.field
         b = self.b
         b.site_hand_id = found("id") or ""
-        label = " ".join((found("game") or "").split())
-        game = GAMES.get(label)
-        if game is None:
+        rest = " ".join((found("rest") or "").split())
+        parts = _GAME_STAKES.fullmatch(rest)
+        label = parts["game"] if parts else rest
+        game = next((g for name, g in GAMES.items() if name.lower() == label.lower()), None)
+        if parts is None or game is None:
             raise HandParseError(
                 f"{label} is not a stud or triple-draw game",
                 token.number,
@@ -83,18 +103,52 @@ class AbsoluteTransformer(DialectTransformer):
                 game_label=label,
             )
         b.game = game
-        b.structure = STRUCTURES[found("limit") or ""]
-        small, big = found("small") or "", found("big") or ""
-        b.currency = next((iso for sign, iso in CURRENCIES.items() if small.startswith(sign)), "")
-        if not b.currency:
-            raise HandParseError(f"no currency in the stakes {small}/{big}", token.number)
-        b.small_bet, b.big_bet = self.amount(token, "small"), self.amount(token, "big")
+        b.structure = STRUCTURES[parts["limit"].lower()]
+        stakes = _STAKES.match(parts["stakes"])
+        if stakes is None:
+            raise HandParseError(f"unreadable stakes {parts['stakes']!r}", token.number)
+        if parts["tid"]:
+            b.tournament = Tournament(parts["tid"])
+            b.currency, b.scale = "CHIPS", 1
+        else:
+            sign = stakes["small"][0]
+            if sign not in CURRENCIES:
+                raise HandParseError(f"no currency in the stakes {stakes[0]}", token.number)
+            b.currency = CURRENCIES[sign]
+        b.small_bet = b.money(stakes["small"], token.number)
+        b.big_bet = b.money(stakes["big"], token.number)
         zone = found("zone") or ""
         b.site_time = f"{found('time')} ({zone})"
         try:
             b.started_at = to_utc(datetime.strptime(found("time") or "", _TIME_FORMAT), zone)
         except ValueError as error:
             raise HandParseError(str(error), token.number) from None
+
+    def on_table(self, token: LineToken) -> None:
+        self.b.table = token.field("table") or ""
+        self.b.button = int(token.field("button") or 0) or None
+
+    def all_in(self, token: LineToken) -> None:
+        """ "All-In $X" (and "All-In(Raise) $X to $Y"): the player's last chips, X of them put
+        in; a bet when nothing is to call, a call when X does not top the bet, else a raise."""
+        b = self.b
+        player, line = self.player(token), token.number
+        amount = self.amount(token)
+        to = b.contributed.get(player, 0) + amount
+        facing = max((v for p, v in b.contributed.items() if p != player), default=0)
+        if to <= facing:
+            kind = EventKind.CALL
+        elif self._bring_in_open() and to <= b.small_bet:
+            kind = EventKind.COMPLETE
+        else:
+            kind = EventKind.RAISE if facing else EventKind.BET
+        b.wager(kind, line, player, amount=amount, all_in=True)
+
+    def on_action(self, token: LineToken) -> None:
+        """ "Folds (Fold & Show [9s 8c])" folds and shows the cards."""
+        super().on_action(token)
+        if token.field("cards"):
+            self.b.add(EventKind.SHOW, token.number, self.player(token), cards=self.cards(token))
 
     def on_pocket(self, token: LineToken) -> None:
         """A player's cards so far: the ones past what the player already holds are new; a

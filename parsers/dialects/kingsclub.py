@@ -8,7 +8,9 @@ Three habits of the room shape this module:
   converter knows an older form whose markers name their own street; both are read);
 - calls and raises state the player's street total ("calls 121.16" after "bets 44");
 - an uncalled bet is paid back without a line (the summary's nets prove it): the reader adds the
-  return, marked as inferred, when the summary begins.
+  return, marked as inferred, where the betting round is over (next street, showdown, summary);
+- "posts blind 44" is a returning player's live big blind, and a dead small blind of half of it
+  goes in unprinted (the nets prove it).
 """
 
 from __future__ import annotations
@@ -89,7 +91,7 @@ POSTS: Final = {
     "ante": EventKind.ANTE,
     "the small blind": EventKind.SMALL_BLIND,
     "the big blind": EventKind.BIG_BLIND,
-    "blind": EventKind.POST,  # FPDB: a player's posted blind out of position
+    "blind": EventKind.POST,  # a returning player's big blind, with a dead small blind: on_post
     "straddle": EventKind.POST,
 }
 
@@ -160,8 +162,21 @@ class KingsClubTransformer(DialectTransformer):
         """The summary's "Seat 1: X (2,079.98) -66.32": the stack after the hand and the net,
         which the replay recomputes from the events."""
 
+    def on_post(self, token: LineToken) -> None:
+        """ "Player1: posts blind 44": a live big blind of 44 and, unprinted, a dead small blind
+        (the table's small blind, else half the big blind): FPDB's regression hand #39879543
+        nets it (Player1 -77 = ante 11 + 44 + 22)."""
+        super().on_post(token)
+        if token.field("post") != "blind":
+            return
+        b = self.b
+        small = [e.amount for e in b.events if e.kind is EventKind.SMALL_BLIND]
+        dead = max(small, default=b.big_blind // 2)
+        b.add(EventKind.DEAD, token.number, self.player(token), amount=dead)
+
     # --- streets ----------------------------------------------------------------------------
     def on_street(self, token: LineToken) -> None:
+        self.infer_uncalled(token.number)
         b = self.b
         assert b.game is not None
         name = token.field("street") or ""
@@ -228,8 +243,11 @@ class KingsClubTransformer(DialectTransformer):
     # --- summary ----------------------------------------------------------------------------
     def on_summary(self, token: LineToken) -> None:
         self._summary = True
-        if not any(e.kind is EventKind.UNCALLED for e in self.b.events):
-            self.infer_uncalled(token.number)
+        self.infer_uncalled(token.number)
+
+    def on_shows(self, token: LineToken) -> None:
+        self.infer_uncalled(token.number)
+        super().on_shows(token)
 
     def on_rake(self, token: LineToken) -> None:
         self.b.rake = self.amount(token, "rake")

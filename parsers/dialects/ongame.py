@@ -8,7 +8,7 @@ Habits of the room that shape this module:
 - the pot line names the pot before rake and each winner's share after it ("Main pot: $2.35 won
   by Hero ($2.24)");
 - an uncalled bet is paid back without a line (the summary's nets prove it): the reader adds
-  the return, marked as inferred, when the summary begins;
+  the return, marked as inferred, where the betting round is over (next street, summary);
 - the low card chooses between a "small bring in" and a "big bring in" (the completion).
 """
 
@@ -19,20 +19,27 @@ from datetime import UTC, datetime, timedelta, timezone
 from typing import Final
 
 from studdraw.parsers.dialects.base import Dialect, LineToken, hand_start_pattern
-from studdraw.parsers.dialects.builder import HandParseError, to_utc
+from studdraw.parsers.dialects.builder import HandParseError, parse_amount, to_utc
 from studdraw.parsers.dialects.transformer import (
     BET,
     CALL,
     CHECK,
     COMPLETE_TO,
     FOLD,
-    RAISE_TO,
     DialectTransformer,
     Verb,
 )
-from studdraw.parsers.model import Card, EventKind, Game, HandText, Outcome, Structure
+from studdraw.parsers.model import (
+    Card,
+    EventKind,
+    Game,
+    HandText,
+    Outcome,
+    Structure,
+    Tournament,
+)
 
-GAMES: Final = {"SEVEN_CARD_STUD": Game.STUD}
+GAMES: Final = {"SEVEN_CARD_STUD": Game.STUD, "SEVEN_CARD_STUD_HI_LO": Game.STUD8}
 """The room's game label -> the game it deals (the corpus shows no other stud or draw game)."""
 NOT_READ: Final = {"FIVE_CARD_DRAW": "five-card draw has no game definition yet"}
 """Labels of the room's games that studdraw does not read yet, with why; a game given a
@@ -54,14 +61,17 @@ DRAW_STREETS: Final = {"pocket cards": 0}
 """The draw rounds have no marker: the first draw after a betting round opens the next."""
 _TIME_FORMAT: Final = "%a %b %d %H:%M:%S %Y"
 _OFFSET: Final = re.compile(r"GMT(?P<sign>[+-])(?P<hours>\d{2})(?P<minutes>\d{2})")
-_WINNER: Final = re.compile(r" \((?P<amount>[^()\s]+)\)(?:, |$)")
+_TOURNAMENT: Final = re.compile(r'"(?P<name>.*)", (?P<tid>[\w-]+), buy-in: (?P<buyin>\S+)')
+_WINNER: Final = re.compile(r" \((?P<amount>[^()\s]+)(?: (?P<half>High|Low))?\)(?:, |$)")
+"""One winner's share after the name: "($1.37)", "($1.37 High)", then ", " or the end."""
 
 VERBS: Final = {
     "folds": FOLD,
     "checks": CHECK,
     "calls": CALL,
     "bets": BET,  # on 3rd street over the bring-in, the base reads it as the completion
-    "raises": RAISE_TO,  # "raises $2 to $2": the `to` part
+    # "raises $1 to $1.37": the chips put in; the "to" is not always the street total (see docs)
+    "raises": Verb(EventKind.RAISE),
     "small bring in": Verb(EventKind.BRING_IN),
     "big bring in": COMPLETE_TO,  # the low card completes instead of bringing in
 }
@@ -90,11 +100,29 @@ class OnGameTransformer(DialectTransformer):
         super().begin(hand)
         self._summary = False
         self._drawing = False  # draw games: a draw round is under way
+        self._time_error: HandParseError | None = None  # an unreadable start time
         self._hands: dict[str, tuple[Card | None, ...]] = {}  # draw games: each hand held
 
     # --- header and seats -------------------------------------------------------------------
     def on_header(self, token: LineToken) -> None:
-        self.b.site_hand_id = token.field("id") or ""
+        """ "***** History for hand T5-17631959-1 (TOURNAMENT: "Freeroll", R-274-69, buy-in:
+        €0) *****": a tournament hand names its tournament (or nothing) and the buy-in."""
+        b = self.b
+        b.site_hand_id = token.field("id") or ""
+        tournament = token.field("tournament")
+        if tournament is None:
+            return
+        found = _TOURNAMENT.fullmatch(tournament)
+        if found is None:  # "(TOURNAMENT: )": the hand id's middle part is the tournament's
+            b.tournament = Tournament(b.site_hand_id.split("-")[1])
+            return
+        buy_in = found["buyin"]
+        currency = next((iso for sign, iso in CURRENCIES.items() if buy_in.startswith(sign)), None)
+        try:
+            cents = parse_amount(buy_in, 100)
+        except ValueError as error:
+            raise HandParseError(str(error), token.number) from None
+        b.tournament = Tournament(found["tid"], cents, None, currency)
 
     def on_end(self, token: LineToken) -> None:
         if token.field("id") != self.b.site_hand_id:
@@ -103,6 +131,9 @@ class OnGameTransformer(DialectTransformer):
             )
 
     def on_start_time(self, token: LineToken) -> None:
+        """ "Start hand: Mon Sep 13 22:31:30 GMT+0100 2010" (an offset) or "... CET 2012" (a
+        zone). A zone studdraw does not know fails the hand only once the table line has shown
+        its game in scope: an out-of-scope hand stays unsupported."""
         found = token.field
         b = self.b
         zone = found("zone") or ""
@@ -117,7 +148,7 @@ class OnGameTransformer(DialectTransformer):
             else:
                 b.started_at = to_utc(local, zone)
         except ValueError as error:
-            raise HandParseError(str(error), token.number) from None
+            self._time_error = HandParseError(str(error), token.number)
 
     def on_table(self, token: LineToken) -> None:
         found = token.field
@@ -127,6 +158,8 @@ class OnGameTransformer(DialectTransformer):
         if game is None:
             reason = NOT_READ.get(label, f"{label} is not a stud or triple-draw game")
             raise HandParseError(reason, token.number, Outcome.UNSUPPORTED, game_label=label)
+        if self._time_error is not None:
+            raise self._time_error
         b.game = game
         b.table = found("table") or ""
         structure = STRUCTURES.get(found("limit") or "")
@@ -134,8 +167,11 @@ class OnGameTransformer(DialectTransformer):
             raise HandParseError(f"unknown betting structure {found('limit')}", token.number)
         b.structure = structure
         small = found("small") or ""
-        if found("money") == "Play money":
+        money = found("money")
+        if money == "Play money":
             b.currency, b.scale = "PLAY", 1
+        elif money in ("TC", "Chips"):  # tournament chips
+            b.currency, b.scale = "CHIPS", 1
         else:
             signs = (iso for sign, iso in CURRENCIES.items() if small.startswith(sign))
             currency = next(signs, None)
@@ -179,6 +215,7 @@ class OnGameTransformer(DialectTransformer):
         b = self.b
         if not self._drawing:
             self._drawing = True
+            self.infer_uncalled(token.number)
             b.new_street(b.street + 1, token.number, f"draw {b.street + 1}")
         super().on_discard(token)
 
@@ -215,12 +252,16 @@ class OnGameTransformer(DialectTransformer):
     # --- summary ----------------------------------------------------------------------------
     def on_summary(self, token: LineToken) -> None:
         self._summary = True
-        if not any(e.kind is EventKind.UNCALLED for e in self.b.events):
-            self.infer_uncalled(token.number)
+        self.infer_uncalled(token.number)
+
+    def on_street(self, token: LineToken) -> None:
+        self.infer_uncalled(token.number)
+        super().on_street(token)
 
     def on_pot(self, token: LineToken) -> None:
-        """ "Main pot: $2.35 won by Hero ($2.24)": the pot before rake, then each winner's
-        share (a winner's name may hold anything, so each is read against the seat list)."""
+        """ "Main pot: $2.35 won by Hero ($2.24)", "Side pot 1: ...", "won by A ($1.37 High),
+        B ($1.36 Low)": the pot before rake, then each winner's share (a winner's name may hold
+        anything, so each is read against the seat list)."""
         b = self.b
         pot = self.pot_name(token)
         total = self.amount(token)
@@ -241,7 +282,8 @@ class OnGameTransformer(DialectTransformer):
                 raise HandParseError(f"unreadable winners {winners!r}", token.number)
             name, share = found
             amount = b.money(share["amount"], token.number)
-            b.add(EventKind.COLLECT, token.number, name, amount=amount, pot=pot)
+            half = {"High": ":hi", "Low": ":lo"}.get(share["half"] or "", "")
+            b.add(EventKind.COLLECT, token.number, name, amount=amount, pot=pot + half)
             winners = winners[share.end() :]
 
     def on_rake(self, token: LineToken) -> None:
