@@ -414,3 +414,19 @@ def test_corpus_hand_lines_point_into_the_file() -> None:
 def test_outcome_counts_per_game() -> None:
     counts = Counter(game for _, outcome, game in CORPUS_OUTCOMES if outcome is Outcome.PARSED)
     assert sum(counts.values()) == 6
+
+
+def test_a_posted_blind_adds_a_dead_small_blind() -> None:
+    """ "posts blind 44": a live big blind and, unprinted, a dead small blind; FPDB's
+    regression hand #39879543 nets it (Player1 -77 = ante 11 + 44 + 22)."""
+    text = TRIPLE_DRAW.replace(
+        "Seat 6: Hero (1,755.50)\n", "Seat 6: Hero (1,755.50)\nSeat 7: Back (500)\n"
+    ).replace(
+        "Hero: posts the big blind 40\n", "Hero: posts the big blind 40\nBack: posts blind 40\n"
+    )
+    text = text.replace("x (y) z raises to 80\n", "x (y) z raises to 80\nBack folds\n")
+    r = parse_record(text, "kingsclub")
+    assert [(str(e.kind), e.amount) for e in r.events if e.player == "Back"][:2] == [
+        ("post", 4000),
+        ("dead", 2000),
+    ]

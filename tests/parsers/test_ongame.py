@@ -284,3 +284,67 @@ def test_other_games_are_unsupported_with_their_label(table: str, label: str) ->
     assert parsed.problem is not None
     assert (parsed.problem.game_label, parsed.problem.line) == (label, 3)
     assert parsed.site_hand_id == "R5-292493407-81"
+
+
+def test_split_and_side_pot_winners() -> None:
+    """FPDB's converter lists "Side pot 1: $3.26 won by maac_5 ($3.10)" and "won by A ($1.37
+    High), B ($1.36 Low)"; a winner's name is read against the seat list."""
+    text = FOLDED_TO.replace(
+        "Main pot: $1.20 won by Mr (x) y ($1.20)",
+        "Main pot: $1.20 won by Mr (x) y ($0.60 High), Hero ($0.60 Low)\n"
+        "Side pot 1: $0.40 won by Mr (x) y ($0.38)",
+    )
+    r = parse_record(text, "ongame")
+    assert [(e.player, e.amount, e.pot) for e in of_kind(r, EventKind.COLLECT)] == [
+        ("Mr (x) y", 60, "main:hi"),
+        ("Hero", 60, "main:lo"),
+        ("Mr (x) y", 38, "side1"),
+    ]
+    assert r.total_pot == 160
+
+
+def test_unreadable_winners_are_an_error() -> None:
+    parsed = parse_text(
+        FOLDED_TO.replace("won by Mr (x) y ($1.20)", "won by Nobody ($1.20)"), "ongame"
+    )
+    assert parsed.outcome is Outcome.ERROR
+    assert parsed.problem is not None and "unreadable winners" in parsed.problem.message
+
+
+def test_an_unknown_zone_fails_only_an_in_scope_hand() -> None:
+    """ "Start hand: ... GST 2010" (FPDB's tournament files): a zone studdraw does not place."""
+    text = FOLDED_TO.replace("GMT+0100", "GST")
+    parsed = parse_text(text, "ongame")
+    assert parsed.outcome is Outcome.ERROR
+    assert parsed.problem is not None and "GST" in parsed.problem.message
+    holdem = text.replace("LIMIT SEVEN_CARD_STUD", "NO_LIMIT TEXAS_HOLDEM")
+    assert parse_text(holdem, "ongame").outcome is Outcome.UNSUPPORTED
+
+
+def test_a_tournament_hand() -> None:
+    text = FOLDED_TO.replace(
+        "R5-292493407-81 *****",
+        'T5-17631959-1 (TOURNAMENT: "Freeroll", R-274-69, buy-in: €1.50) *****',
+        1,
+    ).replace("End of hand R5-292493407-81", "End of hand T5-17631959-1")
+    text = text.replace("$1/$2, ante: $0.10, Real money", "100/200, ante: 10, TC")
+    for amount in (
+        "$25.10",
+        "$79.20",
+        "$0.10",
+        "$0.50",
+        "$1.20",
+        "$24.50",
+        "$79.80",
+        "$0.60",
+        "$1",
+    ):
+        text = text.replace(amount, str(round(float(amount[1:]) * 100)))
+    r = parse_record(text, "ongame")
+    assert (r.currency, r.scale, r.stakes.small_bet, r.stakes.ante) == ("CHIPS", 1, 100, 10)
+    assert r.tournament is not None
+    assert (r.tournament.tournament_id, r.tournament.buy_in, r.tournament.currency) == (
+        "R-274-69",
+        150,
+        "EUR",
+    )
