@@ -13,6 +13,7 @@ PokerStars in the same run (issue 5: no room below half of it). Targets: PokerSt
 >= 3,000 hands/s on one core.
 
     .venv/bin/python benchmarks/parse.py [--hands 20000] [--corpus ../shared/corpus]
+        [--rooms pokerstars,kingsclub,...]
 """
 
 from __future__ import annotations
@@ -87,10 +88,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=20_000)
     parser.add_argument("--corpus", type=Path, default=REPO.parent / "shared" / "corpus")
+    parser.add_argument(
+        "--rooms", default="", help="comma-separated rooms to time (default: every room)"
+    )
     args = parser.parse_args()
     console = Console(width=140)
     by_room = in_scope_hands(args.corpus)
-    order = [room.name for room in ROOMS if room.name in by_room]
+    chosen = set(filter(None, args.rooms.split(",")))
+    order = [
+        room.name for room in ROOMS if room.name in by_room and (not chosen or room.name in chosen)
+    ]
     rows: list[tuple[str, int, int, float, float]] = []
     with tempfile.TemporaryDirectory() as folder:
         files = {name: inflate(by_room[name], args.hands, Path(folder), name) for name in order}
