@@ -191,7 +191,11 @@ class OnGameTransformer(DialectTransformer):
         self.b.hero = token.field("player")
 
     def on_button(self, token: LineToken) -> None:
-        self.b.button = int(token.field("button") or 0) or None
+        """ "Button: seat 1": the dealer's seat, which only a draw game's order depends on (a
+        record's button is a draw game's; stud tables print it too)."""
+        b = self.b
+        if b.game is not None and b.game.is_draw:
+            b.button = int(token.field("button") or 0) or None
 
     def on_players(self, token: LineToken) -> None:
         """ "Players in round: 2 (5)": the seat lines that follow are the roster."""

@@ -135,7 +135,7 @@ def test_header_table_and_pot_line() -> None:
 def test_big_bring_in_is_the_completion() -> None:
     [r] = [p.record for p in parse_file(corpus_file(*BIG_BRING_FILE)) if p.record]
     assert r.started_at == datetime(2012, 12, 4, 18, 48, 34, tzinfo=UTC)  # CET
-    assert r.button == 1
+    assert r.button is None  # "Button: seat 1" at a stud table: no bearing on the play
     assert actions(r, 0) == [
         ("ante", "Hero", 10, None),
         ("ante", "Player0", 10, None),

@@ -53,7 +53,7 @@ def test_corpus_nothing_lost(corpus_store: tuple[Path, IngestSummary]) -> None:
     # PokerStars' cancelled-hand file repeats one hand; Merge's 2-7 "Multi.hand.sample" and
     # "Sample.with.showdown" files both hold hand 33423082-14, byte for byte
     assert summary.duplicates == 2
-    assert summary.stored > 300 and summary.unsupported > 100
+    assert summary.stored > 300 and summary.unsupported > 90
     assert summary.by_site["ipoker"]["stored"] == 119 and summary.by_site["merge"]["stored"] == 22
     assert summary.by_site["boss"]["unsupported"] == summary.by_site["boss"]["hands_seen"] == 15
     # the text rooms of issue 11: every in-scope hand stored, the other games counted unsupported
