@@ -15,6 +15,7 @@ Targets: split+parse >= 0.5x the baseline for every room (issue 15: MET/MISSED p
 PokerStars split+parse >= 3,000 hands/s and no room below half of PokerStars' rate (issue 5).
 
     .venv/bin/python benchmarks/parse.py [--hands 2000] [--rounds 3] [--corpus ../shared/corpus]
+        [--rooms pokerstars,kingsclub,...]
 """
 
 from __future__ import annotations
@@ -107,11 +108,17 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=2_000, help="hands per room (at least)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--corpus", type=Path, default=REPO.parent / "shared" / "corpus")
+    parser.add_argument(
+        "--rooms", default="", help="comma-separated rooms to time (default: every room)"
+    )
     args = parser.parse_args()
     console = Console(width=160)
     load = os.getloadavg()[0]
     by_room = in_scope_hands(args.corpus)
-    order = [room.name for room in ROOMS if room.name in by_room]
+    chosen = set(filter(None, args.rooms.split(",")))
+    order = [
+        room.name for room in ROOMS if room.name in by_room and (not chosen or room.name in chosen)
+    ]
     xml_rooms = {room.name for room in ROOMS if isinstance(room, XmlRoom)}
     rows: list[Row] = []
     with tempfile.TemporaryDirectory() as folder:

@@ -371,6 +371,37 @@ class DialectTransformer:
         amount = self.amount(token)
         self.b.add(EventKind.UNCALLED, token.number, self.player(token), amount=amount)
 
+    def infer_uncalled(self, line: int) -> None:
+        """Return the part of the last round's top bet nobody matched, for a room that pays it
+        back without printing it (its summary nets prove the return): an UNCALLED event, marked
+        as inferred, on `line`. A room calls it where a betting round is over (the next street,
+        the showdown, the summary); the last round with a wager counts, as a room may print
+        street markers after the betting stopped (all-in players dealt out), and a round
+        already settled is left alone."""
+        b = self.b
+        last = max((e.street for e in b.events if e.to is not None), default=None)
+        if last is None:
+            return
+        bets: dict[str, int] = {}
+        for event in b.events:
+            if event.street != last:
+                continue
+            if event.kind is EventKind.UNCALLED:
+                return  # that round is settled already
+            if event.to is not None and event.player is not None:
+                bets[event.player] = event.to
+        ranked = sorted(bets.items(), key=lambda item: -item[1])
+        top_player, top = ranked[0]
+        second = ranked[1][1] if len(ranked) > 1 else 0
+        if top > second:
+            b.add(
+                EventKind.UNCALLED,
+                line,
+                top_player,
+                amount=top - second,
+                text="inferred: the room does not print uncalled bets",
+            )
+
     def pot_name(self, token: LineToken) -> str:
         """Which pot a collect line names: "main", "sideN", with ":hi"/":lo" for a half.
         Read from the parts `pot` ("main", "side", "side pot-2"), `side` (its number) and

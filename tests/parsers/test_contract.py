@@ -31,9 +31,12 @@ from studdraw.parsers.findings import (
 from studdraw.parsers.model import Event, HandRecord, HandText, Outcome, SourceRef
 from tests.conftest import parse_record, parse_text
 from tests.parsers import (
+    test_absolute,
     test_bovada,
     test_everleaf,
     test_fulltilt,
+    test_kingsclub,
+    test_ongame,
     test_partypoker,
     test_pokerstars,
     test_winamax,
@@ -48,6 +51,9 @@ HANDS = {
     "bovada": test_bovada.HI_LO_BRING_IN,
     "everleaf": test_everleaf.USD_HAND,
     "winning": test_winning.ALL_IN_HAND,
+    "kingsclub": test_kingsclub.HI_LO_ALL_IN,
+    "ongame": test_ongame.BIG_BRING_IN_SHOWDOWN,
+    "absolute": test_absolute.HI_LO_SHOWDOWN,
 }
 ROOMS = sorted(HANDS)
 

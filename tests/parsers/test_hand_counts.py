@@ -1,4 +1,4 @@
-"""Each hand start is counted once: for every corpus file of the seven text rooms, the hands the
+"""Each hand start is counted once: for every corpus file of the ten text rooms, the hands the
 file yields are as many as the hand headers in its text, counted here independently of the
 splitter with one plain header pattern per room."""
 
@@ -21,6 +21,9 @@ HEADERS = {
     "bovada": r"(?:Ignition|Bovada|Bodog(?: UK| Canada|88)?) Hand #",
     "everleaf": r"Everleaf Gaming Game #\d+",
     "winning": r"Game started at: ",
+    "kingsclub": r"#\d+: ",
+    "ongame": r"\*{5} History for hand ",
+    "absolute": r"Stage #\d+:",
 }
 FOLDERS = {
     "pokerstars": "Stars",
@@ -30,6 +33,9 @@ FOLDERS = {
     "bovada": "Bovada",
     "everleaf": "Everleaf",
     "winning": "Winning",
+    "kingsclub": "KingsClub",
+    "ongame": "OnGame",
+    "absolute": "Absolute",
 }
 
 

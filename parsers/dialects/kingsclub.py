@@ -1,0 +1,264 @@
+"""KingsClub: the 2020-2021 exports ("#37581152: Limit Seven Card Stud - 44/88"), cash and
+tournament tables of the room's mixed games. Notes on the format are in docs/sites/kingsclub.md.
+
+Three habits of the room shape this module:
+
+- stud prints no marker before 3rd street: the deal, the bring-in and the betting come first,
+  and "*** 3RD STREET ***" then opens 4th street, ..., "*** 6TH STREET ***" the 7th (FPDB's
+  converter knows an older form whose markers name their own street; both are read);
+- calls and raises state the player's street total ("calls 121.16" after "bets 44");
+- an uncalled bet is paid back without a line (the summary's nets prove it): the reader adds the
+  return, marked as inferred, where the betting round is over (next street, showdown, summary);
+- "posts blind 44" is a returning player's live big blind, and a dead small blind of half of it
+  goes in unprinted (the nets prove it).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Final
+
+from studdraw.parsers.dialects.base import Dialect, LineToken, hand_start_pattern
+from studdraw.parsers.dialects.builder import HandParseError, to_utc
+from studdraw.parsers.dialects.transformer import (
+    BET,
+    CHECK,
+    FOLD,
+    RAISE_TO,
+    DialectTransformer,
+    Reads,
+    Verb,
+)
+from studdraw.parsers.model import EventKind, Game, HandText, Outcome, Structure, Tournament
+
+GAMES: Final = {
+    "Seven Card Stud": Game.STUD,
+    "Seven Card Stud Hi-Lo": Game.STUD8,
+    "Razz": Game.RAZZ,
+    "2-7 Triple Draw": Game.TD27,
+    "A-5 Triple Draw": Game.TDA5,
+    "Badugi": Game.BADUGI,
+}
+"""The room's game label -> the game it deals."""
+NOT_READ: Final = {
+    "2-7 Single Draw": "2-7 single draw as KingsClub prints it (run it twice, a draw line with the "
+    "cards discarded and drawn) is not read yet",
+    "5 Card Draw": "five-card draw as KingsClub prints it is not read yet (no hand to learn from)",
+    "A-5 Single Draw": "A-5 single draw has no game definition yet",
+    "2-7 Razz": "2-7 razz (stud to the 2-7 low) has no game definition",
+    "Badacey": "badacey (badugi and A-5 split) has no game definition",
+    "Badeucey": "badeucey (badugi and 2-7 split) has no game definition",
+    "2-7 Drawmaha": "drawmaha (draw and Omaha split) has no game definition",
+    "Captain": "drawmaha (draw and Omaha split) has no game definition",
+}
+"""Labels of the room's stud and draw games that studdraw does not read yet, with why; a game
+given a definition moves to GAMES. Any other label (hold'em, Omaha) is out of scope."""
+STRUCTURES: Final = {
+    "Limit": Structure.FIXED,
+    "Fixed Limit": Structure.FIXED,
+    "Pot Limit": Structure.POT,
+    "No Limit": Structure.NO,
+}
+STREET_NAMES: Final = ("3rd street", "4th street", "5th street", "6th street", "7th street")
+STUD_MARKERS: Final = {
+    "3RD STREET": 0,
+    "4TH STREET": 1,
+    "5TH STREET": 2,
+    "6TH STREET": 3,
+    "7TH STREET": 4,
+}
+"""Stud markers as named; the reader shifts them by one when 3rd street came unmarked."""
+DRAW_STREETS: Final = {"1ST DRAW": 1, "2ND DRAW": 2, "3RD DRAW": 3}
+FIRST_ROUND: Final = "1ST BETTING ROUND"
+"""Printed before the draw games' antes and blinds: the round itself opens with the deal."""
+ZONE: Final = "ET"
+"""The room prints no zone; FPDB's converter reads the times as Eastern time (see the docs)."""
+_TIME_FORMAT: Final = "%Y-%m-%d %H:%M:%S"
+_TOURNAMENT_TABLE: Final = re.compile(r"T(?P<tid>\d+) \[(?P<table>\d+)\]")
+
+VERBS: Final = {
+    "folds": FOLD,
+    "checks": CHECK,
+    "calls": Verb(EventKind.CALL, Reads.TOTAL_TO),  # "calls 121.16": the street total
+    "bets": BET,  # on 3rd street over the bring-in, the base reads it as the completion
+    "raises to": RAISE_TO,
+    **{
+        verb: Verb(EventKind.BRING_IN)
+        for verb in ("brings in for", "brings-in for", "brings in low for", "brings-in low for")
+    },
+}
+POSTS: Final = {
+    "ante": EventKind.ANTE,
+    "the small blind": EventKind.SMALL_BLIND,
+    "the big blind": EventKind.BIG_BLIND,
+    "blind": EventKind.POST,  # a returning player's big blind, with a dead small blind: on_post
+    "straddle": EventKind.POST,
+}
+
+
+class KingsClubTransformer(DialectTransformer):
+    site = "kingsclub"
+    verbs = VERBS
+    posts = POSTS
+    draw_streets = DRAW_STREETS
+
+    def begin(self, hand: HandText) -> None:
+        super().begin(hand)
+        self._marker_shift = 0  # 1 when 3rd street was dealt before any marker
+        self._summary = False
+        self._dealt = False  # the first deal has been read
+
+    # --- header and seats -------------------------------------------------------------------
+    def on_header(self, token: LineToken) -> None:
+        found = token.field
+        b = self.b
+        b.site_hand_id = found("id") or ""
+        label = found("game") or ""
+        game = GAMES.get(label)
+        if game is None:
+            reason = NOT_READ.get(label, f"{label} is not a stud or triple-draw game")
+            raise HandParseError(reason, token.number, Outcome.UNSUPPORTED, game_label=label)
+        b.game = game
+        b.structure = STRUCTURES[found("limit") or ""]
+        small, big = self.amount(token, "small"), self.amount(token, "big")
+        if b.structure is Structure.FIXED:
+            b.small_bet, b.big_bet = small, big
+            if game.is_draw:
+                b.big_blind = small  # limit draw: the big blind is the small bet
+        else:
+            b.small_blind, b.big_blind = small, big
+            b.small_bet = b.big_bet = big
+
+    def on_time(self, token: LineToken) -> None:
+        b = self.b
+        b.site_time = token.field("time") or ""
+        try:
+            b.started_at = to_utc(datetime.strptime(b.site_time, _TIME_FORMAT), ZONE)
+        except ValueError as error:
+            raise HandParseError(str(error), token.number) from None
+        b.notes.append(f"no time zone printed; {ZONE} assumed")
+
+    def on_table(self, token: LineToken) -> None:
+        found = token.field
+        b = self.b
+        table = found("table") or ""
+        tournament = _TOURNAMENT_TABLE.fullmatch(table)
+        if tournament:
+            b.tournament = Tournament(tournament["tid"])
+            b.currency = "CHIPS"
+            table = tournament["table"]
+        elif found("play"):
+            b.currency = "PLAY"
+        b.table = table
+        b.max_seats = int(found("max") or 0) or None
+        b.button = int(found("button") or 0) or None
+
+    def on_seat(self, token: LineToken) -> None:
+        """A seat line in the summary (a player without a net result) repeats the roster."""
+        if not self._summary:
+            super().on_seat(token)
+
+    def on_summary_seat(self, token: LineToken) -> None:
+        """The summary's "Seat 1: X (2,079.98) -66.32": the stack after the hand and the net,
+        which the replay recomputes from the events."""
+
+    def on_post(self, token: LineToken) -> None:
+        """ "Player1: posts blind 44": a live big blind of 44 and, unprinted, a dead small blind
+        (the table's small blind, else half the big blind): FPDB's regression hand #39879543
+        nets it (Player1 -77 = ante 11 + 44 + 22)."""
+        super().on_post(token)
+        if token.field("post") != "blind":
+            return
+        b = self.b
+        small = [e.amount for e in b.events if e.kind is EventKind.SMALL_BLIND]
+        dead = max(small, default=b.big_blind // 2)
+        b.add(EventKind.DEAD, token.number, self.player(token), amount=dead)
+
+    # --- streets ----------------------------------------------------------------------------
+    def on_street(self, token: LineToken) -> None:
+        self.infer_uncalled(token.number)
+        b = self.b
+        assert b.game is not None
+        name = token.field("street") or ""
+        if b.game.is_draw:
+            if name != FIRST_ROUND:
+                super().on_street(token)
+            return
+        index = STUD_MARKERS.get(name)
+        if index is None:
+            raise HandParseError(f"{name} is not a street of {b.game}", token.number)
+        index += self._marker_shift
+        if index > 4:
+            raise HandParseError(f"{name} after an unmarked 3rd street", token.number)
+        b.new_street(index, token.number, STREET_NAMES[index])
+
+    def on_round(self, token: LineToken) -> None:
+        """ "*** 2ND BETTING ROUND ***": the draw's marker before it opened the round."""
+
+    def on_dealt(self, token: LineToken) -> None:
+        """ "Dealt to X: [X X 2s]": hidden cards print as X. The first deal opens the first
+        round (no marker precedes it but the draw games' "1ST BETTING ROUND", printed before
+        the forced bets); the hero is the player whose first cards are known."""
+        b = self.b
+        assert b.game is not None
+        player, line = self.player(token), token.number
+        cards = self.cards(token)
+        if not self._dealt:
+            self._dealt = True
+            if not any(e.kind is EventKind.STREET for e in b.events):
+                self._marker_shift = 1
+                b.new_street(0, line, STREET_NAMES[0] if b.game.is_stud else "deal")
+        if b.game.is_draw:
+            if all(card is not None for card in cards):
+                b.hero = player
+            b.add(EventKind.DEAL, line, player, cards=cards, up=(False,) * len(cards))
+            return
+        if b.street == 0:
+            if len(cards) != 3:
+                raise HandParseError(f"3rd street deals 3 cards, not {len(cards)}", line)
+            if all(card is not None for card in cards):
+                b.hero = player
+            up: tuple[bool, ...] = (False, False, True)
+        else:
+            up = (b.street < 4,) * len(cards)
+        b.add(EventKind.DEAL, line, player, cards=cards, up=up)
+
+    # --- draws ------------------------------------------------------------------------------
+    def on_discard(self, token: LineToken) -> None:
+        """The hero's draw: "Hero discards [Ts Jh] draws [3c 6c]"."""
+        b = self.b
+        player, line = self.player(token), token.number
+        thrown, drawn = self.cards(token), self.cards(token, "new")
+        b.add(EventKind.DISCARD, line, player, count=len(thrown), cards=thrown)
+        b.add(EventKind.DRAW, line, player, cards=drawn, up=(False,) * len(drawn))
+
+    def on_drawn(self, token: LineToken) -> None:
+        """Another player's draw: "Player0 draws 2" (cards thrown and taken, both hidden)."""
+        b = self.b
+        player, line = self.player(token), token.number
+        count = int(token.field("count") or 0)
+        b.add(EventKind.DISCARD, line, player, count=count)
+        b.add(EventKind.DRAW, line, player, count=count, cards=(None,) * count, up=(False,) * count)
+
+    # --- summary ----------------------------------------------------------------------------
+    def on_summary(self, token: LineToken) -> None:
+        self._summary = True
+        self.infer_uncalled(token.number)
+
+    def on_shows(self, token: LineToken) -> None:
+        self.infer_uncalled(token.number)
+        super().on_shows(token)
+
+    def on_rake(self, token: LineToken) -> None:
+        self.b.rake = self.amount(token, "rake")
+
+
+class KingsClub(Dialect):
+    name = "kingsclub"
+    grammar_file = "kingsclub.lark"
+    hand_start = re.compile(
+        hand_start_pattern("#").pattern + r"\d+: +(?:Limit|No Limit|Pot Limit|Fixed Limit) "
+    )
+    hand_id_pattern = re.compile(r"#(?P<hand_id>\d+):")
+    transformer = KingsClubTransformer
