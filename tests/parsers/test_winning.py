@@ -21,8 +21,18 @@ from studdraw.parsers.files import discover_files, read_head
 from studdraw.parsers.model import EventKind, Game, HandRecord, Outcome, Structure
 from studdraw.parsers.reader import parse_file
 from studdraw.pipeline.rules import house_rules_for, replay
-from tests.conftest import CORPUS, corpus_file, parse_record, parse_text
+from tests.conftest import CORPUS, REPO_ROOT, corpus_file, parse_record, parse_text
+from tests.parsers.names import (
+    NAMES,
+    PLAIN,
+    assert_name_reads_everywhere,
+    fill,
+    kinds_with_a_player,
+    line_kinds,
+)
 from tests.parsers.records import actions, corpus_hand, of_kind
+
+FORMS = REPO_ROOT / "tests" / "parsers" / "forms" / "winning"
 
 STUD_FILE = ("cash", "Winning", "Stud", "7-Stud-8max-USD-1.00-2.00-201608.HH00000000 G0.txt")
 STUD8_FILE = ("cash", "Winning", "Stud", "7-Stud-HL-8max-USD-1.00-2.00-201608.HH00000000 G0.txt")
@@ -481,3 +491,72 @@ def test_trailing_odd_byte_of_a_utf16_file_is_not_part_of_the_hand(tmp_path: Pat
     path.write_bytes(b"\xff\xfe" + body + b"\n")  # like the corpus files: one byte too many
     [parsed] = list(parse_file(path))
     assert parsed.outcome is Outcome.PARSED, parsed.problem
+
+
+# --- one Collects figure over a main and a side pot --------------------------------------------
+
+
+def test_one_collects_figure_is_shared_over_the_main_and_the_side_pot() -> None:
+    """Hero's "Collects: 17.35." wins the main pot of 3 x 3.20 and the side pot of 2 x 3.95
+    less the 0.15 taken: the main pot whole, the side pot what is left."""
+    [parsed] = parse_file(FORMS / "stud-actions-2016.txt")
+    assert parsed.record is not None, parsed.problem
+    collects = [(e.player, e.pot, e.amount) for e in of_kind(parsed.record, EventKind.COLLECT)]
+    assert collects == [("Hero", "main", 960), ("Hero", "side1", 775)]
+    assert replay(parsed.record).violations == []
+
+
+# --- awkward names on every kind of line -------------------------------------------------------
+
+NAMED_2016 = """\
+Game started at: 2016/8/2 12:50:0
+Game ID: 400004061 1/2 (PRR) Leyak (Seven Cards Stud)
+Seat 1: {A} (15).
+Seat 3: {B} (2.15).
+Seat 5: Lea (9).
+Seat 7: Moe (6).
+Player Moe sitting out
+Player {A} ante (0.15)
+Player {B} posts ante (0.15)
+Player Lea ante (0.15)
+Player {A} received card: [Ac]
+Player {A} received card: [Kc]
+Player {B} received a card.
+Player {B} received a card.
+Player Lea received a card.
+Player Lea received a card.
+Player {A} received card: [Qc]
+Player {B} received card: [3d]
+Player Lea received card: [8h]
+Player {B} bring in (0.40)
+Player Lea folds
+Player {A} raises (1)
+Player {B} calls (0.60)
+*** Third street ***
+Player {A} received card: [Jc]
+Player {B} received card: [5s]
+Player {B} checks
+Player {A} bets (1)
+Player {B} is disconnected.
+Player {B} is connected.
+Player {B} is timed out.
+Player {B} allin (0.85)
+Uncalled bet (0.15) returned to {A}
+Player {A} mucks cards
+------ Summary ------
+Pot: 4.33. Rake 0.09. JP fee 0.03
+*Player {A} mucks (does not show cards). Bets: 2. Collects: 4.33. Wins: 2.33.
+Player {B} does not show cards.Bets: 2. Collects: 0. Loses: 2.
+Player Lea does not show cards.Bets: 0.15. Collects: 0. Loses: 0.15.
+Game ended at: 2016/8/2 12:51:0
+"""
+
+
+def test_the_name_table_covers_every_line_kind_that_names_a_player() -> None:
+    covered = line_kinds("winning", fill(NAMED_2016, *PLAIN))
+    assert kinds_with_a_player("winning") <= covered
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_awkward_names_read_on_every_kind_of_line(name: str) -> None:
+    assert_name_reads_everywhere("winning", NAMED_2016, name)
