@@ -17,7 +17,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Final
 
-from studdraw.parsers.dialects.base import Dialect, LineToken, hand_start_pattern
+from studdraw.parsers.dialects.base import Dialect, LineToken
 from studdraw.parsers.dialects.builder import HandParseError, to_utc
 from studdraw.parsers.dialects.lines import LineSyntax
 from studdraw.parsers.dialects.transformer import (
@@ -28,6 +28,7 @@ from studdraw.parsers.dialects.transformer import (
     DialectTransformer,
     Verb,
 )
+from studdraw.parsers.dialects.winning2019 import HAND_START, Winning2019
 from studdraw.parsers.model import (
     Card,
     Event,
@@ -35,6 +36,7 @@ from studdraw.parsers.model import (
     Game,
     HandText,
     Outcome,
+    ParsedHand,
     Tournament,
 )
 
@@ -48,7 +50,7 @@ ZONE: Final = "ET"
 """The room prints no zone; WPN runs on Eastern time (see docs/sites/winning.md)."""
 _TIME_FORMAT: Final = "%Y/%m/%d %H:%M:%S"
 _TOURNAMENT_FILE: Final = re.compile(r"HH\d{8} T(?P<tid>\d+)-G\d+")
-_GAME_ID: Final = re.compile(r"Game ID: (?P<hand_id>\d+)")
+_GAME_ID: Final = re.compile(r"(?:Game ID: |Hand #)(?P<hand_id>\d+)")
 
 
 VERBS: Final = {
@@ -306,8 +308,20 @@ def _put_in(event: Event) -> int:
 
 
 class Winning(Dialect):
+    """Both exports of the room: the 2016 one read here, the 2019 one by `Winning2019`, each
+    hand by its own header."""
+
     name = "winning"
     grammar_file = "winning.lark"
-    hand_start = hand_start_pattern("Game started at: ")
+    hand_start = re.compile(r"\ufeff?(?:Game started at: |(?:Game )?Hand #\d+ - )")
     hand_id_pattern = _GAME_ID
     transformer = WinningTransformer
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._newer = Winning2019()
+
+    def parse(self, hand: HandText) -> ParsedHand:
+        if HAND_START.match(hand.text):
+            return self._newer.parse(hand)
+        return super().parse(hand)

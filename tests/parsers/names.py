@@ -32,10 +32,15 @@ NAMES = [
 ]
 
 
-def line_kinds(room: str, text: str) -> set[str]:
-    """The kinds the room's classifier gives the lines of a hand text (plain names only)."""
-    dialect = BY_NAME[room]
+def dialect_of(room: str | Dialect) -> Dialect:
+    dialect = BY_NAME[room] if isinstance(room, str) else room
     assert isinstance(dialect, Dialect)
+    return dialect
+
+
+def line_kinds(room: str | Dialect, text: str) -> set[str]:
+    """The kinds the room's classifier gives the lines of a hand text (plain names only)."""
+    dialect = dialect_of(room)
     classify = dialect.syntax.classifier.match
     kinds = set()
     for line in text.splitlines():
@@ -45,10 +50,8 @@ def line_kinds(room: str, text: str) -> set[str]:
     return kinds
 
 
-def kinds_with_a_player(room: str) -> frozenset[str]:
-    dialect = BY_NAME[room]
-    assert isinstance(dialect, Dialect)
-    return dialect.syntax.with_player
+def kinds_with_a_player(room: str | Dialect) -> frozenset[str]:
+    return dialect_of(room).syntax.with_player
 
 
 def played(record: HandRecord, rename: dict[str, str]) -> list[tuple[object, ...]]:
