@@ -14,7 +14,14 @@ from typing import Any, Final
 
 from studdraw.parsers.dialects.base import Dialect, LineToken, hand_start_pattern
 from studdraw.parsers.dialects.builder import HandParseError, parse_local_time, to_utc
-from studdraw.parsers.dialects.transformer import DialectTransformer
+from studdraw.parsers.dialects.transformer import (
+    CALL,
+    CHECK,
+    FOLD,
+    DialectTransformer,
+    Reads,
+    Verb,
+)
 from studdraw.parsers.model import (
     Card,
     Event,
@@ -55,8 +62,33 @@ _TIME_FORMATS: Final = ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d-%H:%M:%S")
 _RAISING: Final = frozenset({EventKind.BET, EventKind.RAISE, EventKind.COMPLETE})
 
 
+VERBS: Final = {
+    "Folds": FOLD,
+    "Fold": FOLD,
+    "Checks": CHECK,
+    "Calls": CALL,  # the chips put in
+    "Call": CALL,
+    **dict.fromkeys(("Bets", "bets", "Bets chip info"), Verb(EventKind.BET, quirk="opening_bet")),
+    **dict.fromkeys(("D bets", "Double bets"), Verb(EventKind.BET, quirk="double_bet")),
+    **dict.fromkeys(("Raises", "raises"), Verb(EventKind.RAISE, Reads.TOTAL_TO, quirk="raise_to")),
+    "All-in": Verb(EventKind.CALL, quirk="all_in"),
+}
+"""Bovada's amounts: calls and plain all-ins give the chips put in, bets the bet, raises and
+raising all-ins the player's new total on the street. Which wager a bet or raise is depends on
+the street so far (the stakes are not in the header), hence the quirks."""
+POSTS: Final = {
+    "Ante chip": EventKind.ANTE,
+    "Bring_in chip": EventKind.BRING_IN,
+    "Big blind/Bring in": EventKind.BRING_IN,
+    "Bring in": EventKind.BRING_IN,
+}
+
+
 class BovadaTransformer(DialectTransformer):
     site = "bovada"
+    verbs = VERBS
+    posts = POSTS
+    stud_streets = STREETS
 
     def begin(self, hand: HandText) -> None:
         super().begin(hand)
@@ -145,10 +177,6 @@ class BovadaTransformer(DialectTransformer):
         b.seat(int(found("seat") or 0), player, self.amount(token, "stack"))
 
     # --- streets --------------------------------------------------------------------------
-    def on_street(self, token: LineToken) -> None:
-        name = token.field("street") or ""
-        self.b.new_street(STREETS[name], token.number, name)
-
     def on_dealt(self, token: LineToken) -> None:
         b = self.b
         player, line = self.player(token), token.number
@@ -170,52 +198,46 @@ class BovadaTransformer(DialectTransformer):
         held.extend(cards)
         b.add(EventKind.DEAL, line, player, cards=cards, up=up)
 
-    def on_ante(self, token: LineToken) -> None:
-        amount = self.amount(token, "amount")
-        self.b.add(EventKind.ANTE, token.number, self.player(token), amount=amount)
+    on_bring_in = DialectTransformer.on_post  # "Bring_in chip $0.02": the posts table
 
-    def on_bring_in(self, token: LineToken) -> None:
-        amount = self.amount(token, "amount")
-        self.b.wager(EventKind.BRING_IN, token.number, self.player(token), amount=amount)
-
-    def on_action(self, token: LineToken) -> None:
-        found = token.field
+    def opening_bet(self, token: LineToken) -> None:
+        """ "Bets": a bet, the completion over a lone bring-in, or (3rd street's first wager)
+        the bring-in player's opening, bring-in or completion, decided from the amounts once
+        the hand is read (see `_resolve_opener`)."""
         b = self.b
-        player, verb, line = self.player(token), found("verb"), token.number
-        how = found("how") or ""
-        timeout = "timeout" if "timeout" in how else None
-        if verb in ("Folds", "Fold"):
-            b.add(EventKind.FOLD, line, player, text=timeout)
+        player, line, amount = self.player(token), token.number, self.amount(token)
+        kind = self._wager_kind(EventKind.BET) if b.street == 0 else EventKind.BET
+        if kind is EventKind.BET and b.street == 0:
+            kind, self._opener = EventKind.COMPLETE, len(b.events)
+        b.wager(kind, line, player, amount=amount)
+
+    def double_bet(self, token: LineToken) -> None:
+        """ "D bets", "Double bets": the big bet on 4th street after an open pair."""
+        event = self.b.wager(
+            EventKind.BET, token.number, self.player(token), amount=self.amount(token)
+        )
+        self.b.events[-1] = replace(event, text="double bet")
+
+    def raise_to(self, token: LineToken) -> None:
+        """ "Raises 800" or "Raises $1 to $1": the player's new total on the street; over a
+        lone bring-in the completion (the stakes are known only once the hand is read)."""
+        to = self.amount(token, "to" if token.field("to") else "amount")
+        kind = self._wager_kind(EventKind.RAISE)
+        self.b.wager(kind, token.number, self.player(token), to=to)
+
+    def all_in(self, token: LineToken) -> None:
+        """ "All-in 58" puts chips in (a call, or a bet or raise above what the player faces);
+        "All-in(raise) 1054" and "All-in(raise) 80 to 80" give the new total."""
+        b = self.b
+        player, line, amount = self.player(token), token.number, self.amount(token)
+        if (token.field("note") or "").startswith("raise"):
+            to = self.amount(token, "to") if token.field("to") else amount
+            b.wager(self._wager_kind(EventKind.BET), line, player, to=to, all_in=True)
             return
-        if verb == "Checks":
-            b.add(EventKind.CHECK, line, player, text=timeout)
-            return
-        if found("amount") is None:
-            raise HandParseError(f"{verb} without an amount", line)
-        amount = self.amount(token, "amount")
-        # Bovada's amounts: calls and plain all-ins give the chips put in, bets the bet,
-        # raises and raising all-ins the player's new total on the street.
-        if verb in ("Calls", "Call"):
-            b.wager(EventKind.CALL, line, player, amount=amount)
-        elif verb in ("Bets", "bets"):
-            kind = self._wager_kind(EventKind.BET) if b.street == 0 else EventKind.BET
-            if kind is EventKind.BET and b.street == 0:
-                # The bring-in player opening 3rd street: bring-in or completion, decided
-                # from the amounts once the hand is read (see `_resolve_opener`).
-                kind, self._opener = EventKind.COMPLETE, len(b.events)
-            b.wager(kind, line, player, amount=amount)
-        elif verb in ("D bets", "Double bets"):
-            event = b.wager(EventKind.BET, line, player, amount=amount)
-            b.events[-1] = replace(event, text="double bet")
-        elif verb == "All-in" and not how.startswith("raise"):
-            facing = max(b.contributed.values(), default=0)
-            total = b.contributed.get(player, 0) + amount
-            kind = EventKind.CALL if total <= facing else self._wager_kind(EventKind.BET)
-            b.wager(kind, line, player, amount=amount, all_in=True)
-        else:  # Raises, All-in(raise)
-            to = self.amount(token, "to") if found("to") else amount
-            opening = EventKind.RAISE if verb in ("Raises", "raises") else EventKind.BET
-            b.wager(self._wager_kind(opening), line, player, to=to, all_in=verb == "All-in")
+        facing = max(b.contributed.values(), default=0)
+        total = b.contributed.get(player, 0) + amount
+        kind = EventKind.CALL if total <= facing else self._wager_kind(EventKind.BET)
+        b.wager(kind, line, player, amount=amount, all_in=True)
 
     def _wager_kind(self, opening: EventKind) -> EventKind:
         """What a wager above the current bet is: a raise once the street has a bet, the
@@ -242,14 +264,8 @@ class BovadaTransformer(DialectTransformer):
         cards = (*held, *missing)
         b.add(EventKind.SHOW, token.number, player, cards=cards, text=found("text"))
 
-    def on_mucks(self, token: LineToken) -> None:
-        found = token.field
-        b = self.b
-        cards = self.cards(token)
-        if found("verb") == "Mucks":
-            b.add(EventKind.MUCK, token.number, self.player(token), cards=cards)
-        else:  # the uncontested winner: not shown at the table, printed in the export
-            b.add(EventKind.NOTE, token.number, self.player(token), text="does not show")
+    def on_no_show(self, token: LineToken) -> None:
+        self.b.add(EventKind.NOTE, token.number, self.player(token), text="does not show")
 
     def on_result(self, token: LineToken) -> None:
         found = token.field
@@ -266,23 +282,18 @@ class BovadaTransformer(DialectTransformer):
         text = f"finished in place {found('place')}"
         self.b.add(EventKind.NOTE, token.number, self.player(token), text=text)
 
-    def on_table_life(self, token: LineToken) -> None:
-        found = token.field
+    def on_sit_out(self, token: LineToken) -> None:
+        """Sitting out before the deal: listed, but not dealt in."""
+        super().on_sit_out(token)
         b = self.b
-        player, verb = self.player(token), found("verb") or ""
-        if verb in ("Stand", "Seat stand"):
-            b.add(EventKind.LEAVE, token.number, player)
-        elif verb in ("Sit out", "Seat sit out"):
-            b.add(EventKind.SIT_OUT, token.number, player)
-            if not any(e.kind is EventKind.STREET for e in b.events):
-                # Sitting out before the deal: listed, but not dealt in.
-                b.seats = [
-                    replace(s, sitting_out=True) if s.player == player else s for s in b.seats
-                ]
-        elif verb == "Re-join":
-            b.add(EventKind.SIT_IN, token.number, player)
-        else:  # the client entering or leaving the table's view, not the seat
-            b.add(EventKind.NOTE, token.number, player, text=verb.lower())
+        if not any(e.kind is EventKind.STREET for e in b.events):
+            player = token.player
+            b.seats = [replace(s, sitting_out=True) if s.player == player else s for s in b.seats]
+
+    def on_info(self, token: LineToken) -> None:
+        """ "Table enter user", "Table leave user": the client's view of the table."""
+        text = token.strip().rpartition(" : ")[2].lower()
+        self.b.add(EventKind.NOTE, token.number, token.player, text=text)
 
     # --- summary ----------------------------------------------------------------------------
     def on_summary_seat(self, token: LineToken) -> None:

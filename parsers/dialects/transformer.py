@@ -206,8 +206,9 @@ class DialectTransformer:
 
     def on_dealt(self, token: LineToken) -> None:
         """`Dealt to X [cards]` or `[cards] [new]`: a stud hero's 3rd street is three cards
-        in one bracket or "[down down] [door]"; an opponent's, the door card alone; later
-        streets deal the new card(s). In draw games the first deal, then the draws."""
+        in one bracket or "[down down] [door]"; an opponent's, the door card alone (or with its
+        down cards hidden, "[X X 8h]"); later streets deal the new card(s). In draw games the
+        first deal, then the draws. The hero is the player whose hidden cards are printed."""
         b = self.b
         assert b.game is not None
         line, player = token.number, token.player or self.player(token)
@@ -220,12 +221,14 @@ class DialectTransformer:
         )
         if b.game.is_draw:
             if b.street == 0:
-                b.hero = player
                 cards = first + (new or ())
+                if any(cards):
+                    b.hero = player
                 b.add(EventKind.DEAL, line, player, cards=cards, up=(False,) * len(cards))
             else:  # "Dealt to Hero [kept] [drawn]"
                 drawn = first if new is None else new
-                b.hero = player
+                if any(drawn):
+                    b.hero = player
                 count = len(drawn) if self.counts_known_draws else None
                 b.add(
                     EventKind.DRAW, line, player, cards=drawn, up=(False,) * len(drawn), count=count
@@ -234,10 +237,12 @@ class DialectTransformer:
         up: tuple[bool, ...]
         if b.street == 0:
             if new is not None:  # the hero: "[down down] [door]"
-                b.hero = player
+                if any(first):
+                    b.hero = player
                 cards, up = first + new, (False,) * len(first) + (True,) * len(new)
             elif len(first) == 3:
-                b.hero = player
+                if first[0] is not None or first[1] is not None:  # not "[X X 8h]"
+                    b.hero = player
                 cards, up = first, (False, False, True)
             elif len(first) == 1:  # an opponent: only the door card is shown
                 cards, up = (None, None, *first), (False, False, True)
@@ -266,7 +271,8 @@ class DialectTransformer:
 
     def on_action(self, token: LineToken) -> None:
         """An action line: `verb` looked up in the room's verb table, `amount` (and `to`)
-        read as the table says, `all_in` when the room marks it."""
+        read as the table says, `all_in` when the room marks it; a fold's or check's `note`
+        ("timeout", "disconnect") is kept as its text."""
         b = self.b
         found = token.match
         verb = self.verbs.get(found["verb"])
@@ -278,7 +284,7 @@ class DialectTransformer:
         player, line = token.player or self.player(token), token.number
         kind, reads = verb.kind, verb.reads
         if reads is Reads.NOTHING:
-            b.add(kind, line, player)
+            b.add(kind, line, player, text=token.field("note"))  # "(timeout)"
             return
         parts = token.parts
         all_in = "all_in" in parts and found["all_in"] is not None
@@ -304,9 +310,11 @@ class DialectTransformer:
 
     # --- draws ------------------------------------------------------------------------------
     def on_discard(self, token: LineToken) -> None:
+        """A discard; "discards 0 cards" is standing pat."""
         cards = self.cards(token)
         count = int(token.field("count") or len(cards))
-        self.b.add(EventKind.DISCARD, token.number, self.player(token), count=count, cards=cards)
+        kind = EventKind.DISCARD if count else EventKind.STAND_PAT
+        self.b.add(kind, token.number, self.player(token), count=count, cards=cards)
 
     def on_drawn(self, token: LineToken) -> None:
         count = int(token.field("count") or 0)

@@ -16,13 +16,23 @@ from studdraw.parsers.dialects.builder import (
     parse_local_time,
     to_utc,
 )
-from studdraw.parsers.dialects.transformer import DialectTransformer
-from studdraw.parsers.model import EventKind, Game, HandText, Outcome, Structure, Tournament
+from studdraw.parsers.dialects.transformer import (
+    BET,
+    BRING_IN,
+    CALL,
+    CHECK,
+    FOLD,
+    DialectTransformer,
+    Reads,
+    Verb,
+)
+from studdraw.parsers.model import EventKind, Game, Outcome, Structure, Tournament
 
 GAMES: Final = {
     "7-card stud": Game.STUD,
     "7stud": Game.STUD,
     "7-card stud hi/lo": Game.STUD8,
+    "7stud8": Game.STUD8,
     "razz": Game.RAZZ,
     "2-7 triple draw": Game.TD27,
     "lowball27": Game.TD27,
@@ -47,8 +57,23 @@ STUD_STREETS: Final = {
     "SIXTH": 3,
     "SEVENTH": 4,
 }
-DRAW_ROUNDS: Final = {"FIRST": 1, "SECOND": 2, "THIRD": 3}
+DRAW_STREETS: Final = {"FIRST-BET": 0, "FIRST-DRAW": 1, "SECOND-DRAW": 2, "THIRD-DRAW": 3}
 BET_ROUNDS: Final = {"SECOND": 1, "THIRD": 2, "FOURTH": 3}
+
+VERBS: Final = {
+    "folds": FOLD,
+    "checks": CHECK,
+    "calls": CALL,
+    "bets": BET,  # on 3rd street over the bring-in, the base reads it as the completion
+    "raises": Verb(EventKind.RAISE, Reads.TOTAL_TO, quirk="raise_to"),
+    "brings in": BRING_IN,  # the 8-Game tables
+    "bring-in": BRING_IN,  # the play-money exports
+}
+POSTS: Final = {
+    "ante": EventKind.ANTE,
+    "small blind": EventKind.SMALL_BLIND,
+    "big blind": EventKind.BIG_BLIND,
+}
 
 _GAME_LIMIT: Final = re.compile(r"(?P<name>.+) (?P<limit>fixed limit|pot limit|no limit)")
 _BUY_IN: Final = re.compile(r"(?P<buyin>\d[\d.,]*)€? ?\+ ?(?P<fee>\d[\d.,]*)")
@@ -58,11 +83,11 @@ _TIME_FORMAT: Final = ("%Y/%m/%d %H:%M:%S",)
 
 class WinamaxTransformer(DialectTransformer):
     site = "winamax"
-
-    def begin(self, hand: HandText) -> None:
-        super().begin(hand)
-        self._bring_in: tuple[str, int] | None = None  # who brought in, and for how much
-        self._completed = False  # 3rd street has seen its completion (or a bet above it)
+    verbs = VERBS
+    posts = POSTS
+    stud_streets = STUD_STREETS
+    draw_streets = DRAW_STREETS
+    counts_known_draws = True
 
     # --- header, table and seats ------------------------------------------------------------
     def on_header(self, token: LineToken) -> None:
@@ -147,43 +172,20 @@ class WinamaxTransformer(DialectTransformer):
         """A section marker: the grammar checks its place; it carries no event."""
 
     def on_post(self, token: LineToken) -> None:
-        found = token.field
-        b = self.b
-        line, player, kind = token.number, self.player(token), found("post")
-        amount = self.amount(token)
-        all_in = found("all_in") is not None
-        out_of_position = found("out_of_position") is not None
-        if kind == "ante":
-            b.add(EventKind.ANTE, line, player, amount=amount, all_in=all_in)
-        elif kind == "small blind" and out_of_position:
-            # A small blind posted out of position is dead money; a big blind stays live.
-            b.add(EventKind.DEAD, line, player, amount=amount, all_in=all_in)
-        elif kind == "small blind":
-            b.wager(EventKind.SMALL_BLIND, line, player, amount=amount, all_in=all_in)
+        """A blind "out of position" (a player coming in): the small blind is dead money, the
+        big blind a live post."""
+        if token.field("out_of_position") is None:
+            super().on_post(token)
+            return
+        b, player, amount = self.b, self.player(token), self.amount(token)
+        all_in = self.flag(token, "all_in")
+        if token.field("post") == "small blind":
+            b.add(EventKind.DEAD, token.number, player, amount=amount, all_in=all_in)
         else:
-            kind_of = EventKind.POST if out_of_position else EventKind.BIG_BLIND
-            b.wager(kind_of, line, player, amount=amount, all_in=all_in)
+            b.wager(EventKind.POST, token.number, player, amount=amount, all_in=all_in)
 
-    # --- streets --------------------------------------------------------------------------
-    def on_street(self, token: LineToken) -> None:
-        name = token.field("street") or ""
-        b = self.b
-        assert b.game is not None
-        if name == "FIRST-BET":
-            index = 0 if b.game.is_draw else None
-        else:
-            index = STUD_STREETS[name] if b.game.is_stud else None
-        if index is None:
-            raise HandParseError(f"{name} is not a street of {b.game}", token.number)
-        b.new_street(index, token.number, name)
-
-    def on_draw(self, token: LineToken) -> None:
-        name = token.field("draw") or ""
-        b = self.b
-        assert b.game is not None
-        if not b.game.is_draw:
-            raise HandParseError(f"{name}-DRAW in a {b.game} hand", token.number)
-        b.new_street(DRAW_ROUNDS[name], token.number, f"{name}-DRAW")
+    # --- streets and actions ----------------------------------------------------------------
+    on_draw = DialectTransformer.on_street  # "*** FIRST-DRAW ***" opens the draw's street
 
     def on_bet_round(self, token: LineToken) -> None:
         """The betting after a draw belongs to the draw's street; the marker must follow it."""
@@ -191,93 +193,31 @@ class WinamaxTransformer(DialectTransformer):
         if BET_ROUNDS[name] != self.b.street:
             raise HandParseError(f"{name}-BET after draw {self.b.street}", token.number)
 
-    def on_dealt(self, token: LineToken) -> None:
-        found = token.field
+    def raise_to(self, token: LineToken) -> None:
+        """ "raises X to Y": Y is the street total, except that the room leaves the raiser's
+        own bring-in out of it (docs/sites/winamax.md, "Quirks")."""
         b = self.b
-        assert b.game is not None
-        line, player = token.number, self.player(token)
-        first = self.cards(token)
-        new = self.cards(token, "new") if found("new") is not None else None
-        if b.game.is_draw:
-            cards = first if new is None else new
-            if any(cards):
-                b.hero = player
-            if b.street == 0:
-                b.add(EventKind.DEAL, line, player, cards=cards, up=(False,) * len(cards))
-            else:
-                b.add(
-                    EventKind.DRAW,
-                    line,
-                    player,
-                    cards=cards,
-                    up=(False,) * len(cards),
-                    count=len(cards),
-                )
-            return
-        up: tuple[bool, ...]
-        if b.street == 0:
-            if len(first) != 3 or new is not None:
-                raise HandParseError("3rd street deals 3 cards", line)
-            if first[0] is not None or first[1] is not None:  # "[X X 8h]" for the others
-                b.hero = player
-            cards, up = first, (False, False, True)
-        else:  # "[cards so far] [new card]"; the 7th street card shows as "[X]"
-            cards = first if new is None else new
-            up = (b.street < 4,) * len(cards)
-        b.add(EventKind.DEAL, line, player, cards=cards, up=up)
+        player, line = self.player(token), token.number
+        to = self.amount(token, "to" if token.field("to") is not None else "amount")
+        brought = next(
+            (
+                e.amount
+                for e in b.events
+                if e.street == 0 and e.kind is EventKind.BRING_IN and e.player == player
+            ),
+            0,
+        )
+        if brought and b.street == 0:
+            to += brought
+            b.notes.append(f"line {line}: raise total read as printed + bring-in")
+        kind = EventKind.COMPLETE if self._bring_in_open() else EventKind.RAISE
+        b.wager(kind, line, player, to=to, all_in=self.flag(token, "all_in"))
 
-    def on_action(self, token: LineToken) -> None:
-        found = token.field
-        b = self.b
-        player, verb, line = self.player(token), found("verb"), token.number
-        all_in = found("all_in") is not None
-        if verb == "folds":
-            b.add(EventKind.FOLD, line, player)
-            return
-        if verb == "checks":
-            b.add(EventKind.CHECK, line, player)
-            return
-        if found("amount") is None:
-            raise HandParseError(f"{verb} without an amount", line)
-        amount = self.amount(token)
-        opening = self._bring_in is not None and not self._completed and b.street == 0
-        if verb == "calls":
-            b.wager(EventKind.CALL, line, player, amount=amount, all_in=all_in)
-        elif verb == "bets":
-            kind = EventKind.COMPLETE if opening else EventKind.BET
-            self._completed = self._completed or b.street == 0
-            b.wager(kind, line, player, amount=amount, all_in=all_in)
-        elif verb == "raises":
-            if found("to") is None:
-                raise HandParseError("raise without a total", line)
-            to = self.amount(token, "to")
-            if self._bring_in and self._bring_in[0] == player and b.street == 0:
-                # The room's total leaves out the raiser's own bring-in (docs/sites/winamax.md).
-                to += self._bring_in[1]
-                b.notes.append(f"line {line}: raise total read as printed + bring-in")
-            kind = EventKind.COMPLETE if opening else EventKind.RAISE
-            self._completed = self._completed or b.street == 0
-            b.wager(kind, line, player, to=to, all_in=all_in)
-        else:  # "brings in" (8-Game tables) or "bring-in" (export files)
-            self._bring_in = (player, amount)
-            b.wager(EventKind.BRING_IN, line, player, amount=amount, all_in=all_in)
-
-    def on_discard(self, token: LineToken) -> None:
-        found = token.field
-        count = int(found("count") or 0)
-        cards = self.cards(token)
-        # "discard 0 card" is how the export files say that a player stands pat.
-        kind = EventKind.DISCARD if count else EventKind.STAND_PAT
-        self.b.add(kind, token.number, self.player(token), count=count, cards=cards)
-
-    def on_stand_pat(self, token: LineToken) -> None:
-        self.b.add(EventKind.STAND_PAT, token.number, self.player(token), count=0)
-
+    # --- summary ----------------------------------------------------------------------------
     def on_total(self, token: LineToken) -> None:
         """Winamax prints the pot after the rake: the record keeps the whole pot."""
-        found = token.field
         b = self.b
-        b.rake = self.amount(token, "rake") if found("rake") else 0
+        b.rake = self.amount(token, "rake") if token.field("rake") else 0
         b.total_pot = self.amount(token) + b.rake
 
     def on_summary_seat(self, token: LineToken) -> None:

@@ -17,10 +17,18 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Final
 
-from studdraw.parsers.dialects.base import Dialect, LineToken, hand_start_pattern
+from studdraw.parsers.dialects.base import Dialect, LineToken
 from studdraw.parsers.dialects.builder import HandParseError, to_utc
 from studdraw.parsers.dialects.lines import LineSyntax
-from studdraw.parsers.dialects.transformer import DialectTransformer
+from studdraw.parsers.dialects.transformer import (
+    BET,
+    CALL,
+    CHECK,
+    FOLD,
+    DialectTransformer,
+    Verb,
+)
+from studdraw.parsers.dialects.winning2019 import HAND_START, Winning2019
 from studdraw.parsers.model import (
     Card,
     Event,
@@ -28,6 +36,7 @@ from studdraw.parsers.model import (
     Game,
     HandText,
     Outcome,
+    ParsedHand,
     Tournament,
 )
 
@@ -41,17 +50,34 @@ ZONE: Final = "ET"
 """The room prints no zone; WPN runs on Eastern time (see docs/sites/winning.md)."""
 _TIME_FORMAT: Final = "%Y/%m/%d %H:%M:%S"
 _TOURNAMENT_FILE: Final = re.compile(r"HH\d{8} T(?P<tid>\d+)-G\d+")
-_GAME_ID: Final = re.compile(r"Game ID: (?P<hand_id>\d+)")
+_GAME_ID: Final = re.compile(r"(?:Game ID: |Hand #)(?P<hand_id>\d+)")
+
+
+VERBS: Final = {
+    "folds": FOLD,
+    "checks": CHECK,
+    "calls": CALL,  # "calls (0.60)" after a 0.40 bring-in calls to 1
+    "bets": BET,  # over a lone bring-in, the base reads it as the completion
+    **dict.fromkeys(("raises", "caps", "cap"), Verb(EventKind.RAISE, quirk="raise_put_in")),
+    "allin": Verb(EventKind.CALL, quirk="all_in"),
+}
+POSTS: Final = {
+    "ante": EventKind.ANTE,
+    "posts ante": EventKind.ANTE,
+    "bring in": EventKind.BRING_IN,
+}
 
 
 class WinningTransformer(DialectTransformer):
     site = "winning"
+    verbs = VERBS
+    posts = POSTS
 
     def begin(self, hand: HandText) -> None:
         super().begin(hand)
         self._cards: dict[str, list[tuple[Card | None, int]]] = {}  # one street's deal so far
-        self._opened = False  # 3rd street has a completion above the bring-in
         self._dealing = False  # the first card has opened 3rd street
+        self._pots: list[_Pot] | None = None  # what is left of each pot to award, main first
 
     def attach(self, syntax: LineSyntax) -> None:
         """A run of card lines is one deal: every other line first closes the pending deal."""
@@ -113,9 +139,7 @@ class WinningTransformer(DialectTransformer):
                 for s in b.seats
             ]
 
-    def on_ante(self, token: LineToken) -> None:
-        amount = self.amount(token, "amount")
-        self.b.add(EventKind.ANTE, token.number, self.player(token), amount=amount)
+    on_bring_in = DialectTransformer.on_post  # "bring in (0.40)": the posts table
 
     # --- cards --------------------------------------------------------------------------------
     def on_card(self, token: LineToken) -> None:
@@ -149,42 +173,28 @@ class WinningTransformer(DialectTransformer):
         index = MARKERS[token.field("street") or ""]
         self.b.new_street(index, token.number, STREET_NAMES[index])
 
-    # --- betting --------------------------------------------------------------------------
-    def on_bring_in(self, token: LineToken) -> None:
-        amount = self.amount(token, "amount")
-        self.b.wager(EventKind.BRING_IN, token.number, self.player(token), amount=amount)
-
-    def on_action(self, token: LineToken) -> None:
-        found = token.field
+    # --- betting: every amount is what the player puts in now ----------------------------------
+    def raise_put_in(self, token: LineToken) -> None:
+        """ "raises (1)": the chips put in; 3rd street's first raise over the bring-in is the
+        completion."""
         b = self.b
-        player, verb, line = self.player(token), found("verb"), token.number
-        if verb == "folds":
-            b.add(EventKind.FOLD, line, player)
-            return
-        if verb == "checks":
-            b.add(EventKind.CHECK, line, player)
-            return
-        all_in = verb == "allin"
-        if found("amount") is not None:
-            amount = self.amount(token, "amount")
-        elif all_in:  # a disconnected player's all-in names no amount: it is the whole stack
-            amount = self._behind(player)
-        else:
-            raise HandParseError(f"{verb} without an amount", line)
-        # Every amount is what the player puts in now ("calls (0.60)" after a 0.40 bring-in).
+        kind = EventKind.COMPLETE if self._bring_in_open() else EventKind.RAISE
+        b.wager(kind, token.number, self.player(token), amount=self.amount(token))
+
+    def all_in(self, token: LineToken) -> None:
+        """ "allin (0.05)", or "allin" with no amount after "is disconnected and ALL IN." (the
+        rest of the stack): a call, bet, completion or raise by what the player faces."""
+        b = self.b
+        player, line = self.player(token), token.number
+        amount = self.amount(token) if token.field("amount") else self._behind(player)
         facing = max(b.contributed.values(), default=0) - b.contributed.get(player, 0)
-        if verb == "calls" or (all_in and amount <= facing):
-            b.wager(EventKind.CALL, line, player, amount=amount, all_in=all_in)
-            return
-        # 3rd street's first raise over the bring-in is the completion.
-        if b.street == 0 and not self._opened:
+        if amount <= facing:
+            kind = EventKind.CALL
+        elif self._bring_in_open():
             kind = EventKind.COMPLETE
-        elif verb == "bets" or (all_in and facing == 0):
-            kind = EventKind.BET
         else:
-            kind = EventKind.RAISE
-        b.wager(kind, line, player, amount=amount, all_in=all_in)
-        self._opened = True
+            kind = EventKind.RAISE if facing else EventKind.BET
+        b.wager(kind, line, player, amount=amount, all_in=True)
 
     def _behind(self, player: str) -> int:
         """A player's chips not yet in the pot: the stack less what the events put in."""
@@ -193,10 +203,6 @@ class WinningTransformer(DialectTransformer):
         if stack is None:
             raise HandParseError(f"{player} is not seated", b.hand.source.line)
         return stack - sum(_put_in(e) for e in b.events if e.player == player)
-
-    def on_uncalled(self, token: LineToken) -> None:
-        amount = self.amount(token, "amount")
-        self.b.add(EventKind.UNCALLED, token.number, self.player(token), amount=amount)
 
     def on_mucks(self, token: LineToken) -> None:
         """The room writes "mucks cards" both for a loser at showdown and for the last player
@@ -211,9 +217,6 @@ class WinningTransformer(DialectTransformer):
             b.add(EventKind.NOTE, token.number, player, text="does not show cards")
 
     # --- summary ----------------------------------------------------------------------------
-    def on_summary(self, token: LineToken) -> None:
-        """A section marker: the grammar checks its place; it carries no event."""
-
     def on_pot(self, token: LineToken) -> None:
         """The room's pot is what the winners share, after the rake and the jackpot fee; the
         record's total pot is before both, and its rake is both together."""
@@ -239,15 +242,60 @@ class WinningTransformer(DialectTransformer):
             b.add(EventKind.SHOW, line, player, cards=cards, text=description)
         won = self.amount(token, "won")
         if won:
-            b.add(EventKind.COLLECT, line, player, amount=won, pot="main")
+            self._collect(player, won, line)
         bets = self.amount(token, "bets")
         spent = sum(_put_in(e) for e in b.events if e.player == player)
         if bets != spent:
             b.notes.append(f"the room says {player} bet {bets}, the events put in {spent}")
 
+    def _collect(self, player: str, won: int, line: int) -> None:
+        """The room prints one `Collects` figure per player for every pot together: with side
+        pots it is shared out over the pots the player can win, main pot first, each up to
+        what is left of it (the rake leaves the last one short)."""
+        if self._pots is None:
+            self._pots = _pots(self.b.events)
+        awards: list[tuple[str, int]] = []
+        left = won
+        for index, pot in enumerate(self._pots):
+            if left and player in pot.eligible and pot.amount:
+                take = min(left, pot.amount)
+                pot.amount -= take
+                left -= take
+                awards.append(("main" if index == 0 else f"side{index}", take))
+        if not awards:  # nothing left to win: the room's figure stands, the engine judges it
+            awards = [("main", 0)]
+        name, last = awards[-1]
+        awards[-1] = (name, last + left)
+        for name, amount in awards:
+            self.b.add(EventKind.COLLECT, line, player, amount=amount, pot=name)
+
     def on_ended(self, token: LineToken) -> None:
         """The end time has no place in the record; the grammar uses the line to close the
         hand, so a hand cut short is caught."""
+
+
+@dataclasses.dataclass(slots=True)
+class _Pot:
+    amount: int
+    eligible: frozenset[str]
+
+
+def _pots(events: list[Event]) -> list[_Pot]:
+    """The main pot and the side pots the events make: one layer per distinct amount put in
+    by a player still in the hand (the all-ins), each open to those who put in that much."""
+    put: dict[str, int] = {}
+    for event in events:
+        if event.player is not None:
+            put[event.player] = put.get(event.player, 0) + _put_in(event)
+    folded = {e.player for e in events if e.kind is EventKind.FOLD}
+    levels = sorted({c for player, c in put.items() if player not in folded and c > 0})
+    pots, below = [], 0
+    for level in levels:
+        amount = sum(min(c, level) - min(c, below) for c in put.values())
+        eligible = frozenset(p for p, c in put.items() if p not in folded and c >= level)
+        pots.append(_Pot(amount, eligible))
+        below = level
+    return pots
 
 
 def _put_in(event: Event) -> int:
@@ -260,8 +308,20 @@ def _put_in(event: Event) -> int:
 
 
 class Winning(Dialect):
+    """Both exports of the room: the 2016 one read here, the 2019 one by `Winning2019`, each
+    hand by its own header."""
+
     name = "winning"
     grammar_file = "winning.lark"
-    hand_start = hand_start_pattern("Game started at: ")
+    hand_start = re.compile(r"\ufeff?(?:Game started at: |(?:Game )?Hand #\d+ - )")
     hand_id_pattern = _GAME_ID
     transformer = WinningTransformer
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._newer = Winning2019()
+
+    def parse(self, hand: HandText) -> ParsedHand:
+        if HAND_START.match(hand.text):
+            return self._newer.parse(hand)
+        return super().parse(hand)

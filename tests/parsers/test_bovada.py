@@ -431,3 +431,105 @@ def test_card_dealt_for_an_earlier_street_is_an_error() -> None:
     parsed = parse_text(text, SITE)
     assert parsed.outcome is Outcome.ERROR
     assert parsed.problem is not None and parsed.problem.line == 17
+
+
+# --- timed-out and automatic actions ---------------------------------------------------------
+
+TIMEOUT_HAND = """\
+Bovada Hand #4000200051 TBL#2027664 7CARD Fixed Limit - 2012-09-19 14:00:00
+Seat+1: $5 in chips
+Seat+2 [ME]: $6 in chips
+Seat+4: $8 in chips
+Seat+1 : Ante chip $0.05
+Seat+2 [ME] : Ante chip $0.05
+Seat+4 : Ante chip $0.05
+*** 3RD STREET ***
+Seat+1 : Card dealt to a spot [Tc 2s 6h]
+Seat+2 [ME] : Card dealt to a spot [Ks Kh 9c]
+Seat+4 : Card dealt to a spot [8s 8d 3c]
+Seat+4 : {BRING_IN}
+Seat+1 : {FOLD}
+Seat+2 [ME] : Bets $0.25
+Seat+4 : {CALL}
+*** 4TH STREET ***
+Seat+2 [ME] : Card dealt to a spot [Jd]
+Seat+4 : Card dealt to a spot [4h]
+Seat+2 [ME] : {BET}
+Seat+4 : {RAISE}
+Seat+2 [ME] : Calls $0.25
+*** 5TH STREET ***
+Seat+2 [ME] : Card dealt to a spot [2d]
+Seat+4 : Card dealt to a spot [5s]
+Seat+4 : {CHECK}
+Seat+2 [ME] : Bets $0.50
+Seat+4 : Folds
+Seat+2 [ME] : Return uncalled portion of bet $0.50
+Seat+2 [ME] : Does not show [Ks Kh 9c Jd 2d] (One pair)
+Seat+2 [ME] : Hand result $1.28
+*** SUMMARY ***
+Total Pot($1.30) | Rake ($0.02)
+Seat 1:  Folded on the 3rd STREET
+Seat 2:  $1.28 [Does not show]
+Seat 4:  Folded on the 5TH STREET
+"""
+PLAIN_ACTIONS = {
+    "BRING_IN": "Bring_in chip $0.10",
+    "FOLD": "Folds",
+    "CALL": "Calls $0.15",
+    "BET": "Bets $0.25",
+    "RAISE": "Raises $0.50",
+    "CHECK": "Checks",
+}
+
+
+@pytest.mark.parametrize(
+    ("slot", "line", "note"),
+    [
+        ("FOLD", "Folds(timeout)", "timeout"),
+        ("FOLD", "Folds (timeout)", "timeout"),
+        ("FOLD", "Folds (disconnect)", "disconnect"),
+        ("FOLD", "Folds (auth)", "auth"),
+        ("FOLD", "Folds(auth-disconnect)", "auth-disconnect"),
+        ("FOLD", "Fold(Blind Disconnected)", "Blind Disconnected"),
+        ("CHECK", "Checks(timeout)", "timeout"),
+        ("CHECK", "Checks (timeout)", "timeout"),
+        ("BRING_IN", "Big blind/Bring in(timeout) $0.10", None),
+        ("BRING_IN", "Bring in (timeout) $0.10", None),
+        ("CALL", "Call(timeout) $0.15", None),
+        ("BET", "Bets chip info(timeout) $0.25", None),
+        ("BET", "Bets(timeout) $0.25", None),
+        ("RAISE", "Raises(timeout) $0.50 to $0.50", None),
+    ],
+)
+def test_timed_out_and_automatic_actions_read_as_the_action(
+    slot: str, line: str, note: str | None
+) -> None:
+    """Each form reads as the plain action it stands for, with a fold's or check's remark kept
+    as its text; nothing else in the hand changes."""
+    plain = parse_record(TIMEOUT_HAND.format(**PLAIN_ACTIONS), SITE)
+    record = parse_record(TIMEOUT_HAND.format(**{**PLAIN_ACTIONS, slot: line}), SITE)
+    assert record.findings == plain.findings == []
+
+    def played(r: HandRecord) -> list[tuple[object, ...]]:
+        return [(e.kind, e.player, e.street, e.amount, e.to, e.line) for e in r.events]
+
+    assert played(record) == played(plain)
+    number = next(
+        i for i, text in enumerate(TIMEOUT_HAND.split("\n"), 1) if "{" + slot + "}" in text
+    )
+    [changed] = [e for e in record.events if e.line == number]
+    assert changed.text == note
+
+
+@pytest.mark.parametrize(
+    ("line", "kind", "to"),
+    [
+        ("All-in(timeout) $0.75", EventKind.RAISE, 75),
+        ("All-in(raise-timeout) $0.75 to $0.75", EventKind.RAISE, 75),
+        ("All-in(raise) $0.75", EventKind.RAISE, 75),
+    ],
+)
+def test_all_in_forms_with_a_remark(line: str, kind: EventKind, to: int) -> None:
+    record = parse_record(TIMEOUT_HAND.format(**{**PLAIN_ACTIONS, "RAISE": line}), SITE)
+    [event] = [e for e in record.events if e.player == "Seat+4" and e.street == 1 and e.to]
+    assert (event.kind, event.to, event.all_in) == (kind, to, True)

@@ -17,6 +17,14 @@ from studdraw.parsers.model import EventKind, Game, HandRecord, Outcome, Structu
 from studdraw.parsers.reader import open_history, parse_file
 from studdraw.pipeline.rules import replay
 from tests.conftest import CORPUS, corpus_file, parse_record, parse_text
+from tests.parsers.names import (
+    NAMES,
+    PLAIN,
+    assert_name_reads_everywhere,
+    fill,
+    kinds_with_a_player,
+    line_kinds,
+)
 from tests.parsers.records import actions, of_kind
 
 RAZZ_FILE = ("cash", "Winamax", "Stud", "Razz-6max-EUR-25-50-201611._8games_.txt")
@@ -353,3 +361,114 @@ def test_draw_marker_out_of_order_is_an_error() -> None:
     parsed = parse_text(text.replace("*** SECOND-BET ***", "*** THIRD-BET ***"), "winamax")
     assert parsed.outcome is Outcome.ERROR
     assert parsed.problem is not None and parsed.problem.line == 30
+
+
+# --- awkward names on every kind of line -------------------------------------------------------
+
+NAMED_STUD = """\
+Winamax Poker - CashGame - HandId: #4000051-1-1478990787 - 7-Card Stud Hi/Lo fixed limit \
+(5€/25€/50€) - 2016/11/12 22:46:27 UTC
+Table: 'Pampelune' 6-max (real money)
+Seat 1: {A} (500€)
+Seat 2: {B} (500€)
+Seat 3: Ana (500€)
+*** ANTE/BLINDS ***
+{A} posts ante 5€
+{B} posts ante 5€
+Ana posts ante 5€
+*** 3rd STREET ***
+Dealt to {A} [Ac 2c 3d]
+Dealt to {B} [X X Kh]
+Dealt to Ana [X X 9s]
+{A} brings in 10€
+{B} raises 25€ to 25€
+Ana folds
+{A} is disconnected
+{A} is connected
+{A} calls 15€
+*** 4th STREET ***
+Dealt to {A} [Ac 2c 3d] [4h]
+Dealt to {B} [X X Kh] [Kd]
+{B} bets 25€
+{A} raises 25€ to 50€
+{B} calls 25€
+*** 5th STREET ***
+Dealt to {A} [Ac 2c 3d 4h] [5s]
+Dealt to {B} [X X Kh Kd] [7c]
+{B} checks
+{A} bets 50€
+{B} has timed out
+{B} calls 50€
+*** 6th STREET ***
+Dealt to {A} [Ac 2c 3d 4h 5s] [6d]
+Dealt to {B} [X X Kh Kd 7c] [8c]
+{B} checks
+{A} checks
+*** 7th STREET ***
+Dealt to {A} [Ac 2c 3d 4h 5s 6d] [Jc]
+Dealt to {B} [X X Kh Kd 7c 8c] [X]
+{B} checks
+{A} checks
+*** SHOW DOWN ***
+{B} shows [Qs Qd Kh Kd 7c 8c 9d] (Two pairs : Kings and Queens)
+{A} shows [Ac 2c 3d 4h 5s 6d Jc] (HI : Straight Six high)
+{A} shows [Ac 2c 3d 4h 5s 6d Jc] (LO : High card : 6)
+{A} collected 107€ from pot(HI)
+{B} collected 106€ from pot (LO)
+*** SUMMARY ***
+Total pot 213€ | Rake 2€
+Seat 1: {A} showed [Ac 2c 3d 4h 5s 6d Jc] and won 107€ with HI : Straight Six high
+Seat 2: {B} showed [Qs Qd Kh Kd 7c 8c 9d] and won 106€ with LO : Two pairs
+"""
+
+NAMED_DRAW = """\
+Winamax Poker - CashGame - HandId: #4000052-2-1478989461 - 2-7 Triple Draw fixed limit \
+(25€/50€) - 2016/11/12 22:30:00 UTC
+Table: 'Pampelune' 6-max (real money) Seat #1 is the button
+Seat 1: {A} (1500€)
+Seat 2: {B} (400€)
+Seat 3: Ana (400€)
+*** ANTE/BLINDS ***
+{B} posts small blind 12.50€
+Ana posts big blind 25€
+{A} posts big blind 25€ out of position
+*** FIRST-BET ***
+Dealt to {A} [7h 5d 4c 3s Kh]
+Dealt to {B} [X X X X X]
+Dealt to Ana [X X X X X]
+{A} checks
+{B} calls 12.50€
+Ana checks
+*** FIRST-DRAW ***
+{B} discard 1 card
+Ana discard 0 card
+{A} discards 1 card [Kh]
+Dealt to {A} [7h 5d 4c 3s] [2h]
+*** SECOND-BET ***
+{B} bets 25€
+Ana folds
+{A} raises 25€ to 50€
+{B} calls 25€
+*** SECOND-DRAW ***
+{B} stands pat [X X X X X]
+{A} stands pat [7h 5d 4c 3s 2h]
+*** THIRD-BET ***
+{B} bets 25€ and is all-in
+{A} calls 25€
+{A} collected 248€ from pot
+*** SUMMARY ***
+Total pot 248€ | Rake 2€
+Seat 1: {A} won 248€
+"""
+
+
+def test_the_name_tables_cover_every_line_kind_that_names_a_player() -> None:
+    plain = [fill(template, *PLAIN) for template in (NAMED_STUD, NAMED_DRAW)]
+    covered = set().union(*(line_kinds("winamax", text) for text in plain))
+    assert kinds_with_a_player("winamax") <= covered
+
+
+@pytest.mark.parametrize("template", [NAMED_STUD, NAMED_DRAW], ids=["stud", "draw"])
+@pytest.mark.parametrize("name", NAMES)
+def test_awkward_names_read_on_every_kind_of_line(template: str, name: str) -> None:
+    assert_name_reads_everywhere("winamax", template, name)

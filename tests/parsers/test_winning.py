@@ -17,12 +17,23 @@ from pathlib import Path
 import pytest
 
 from studdraw.parsers.dialects import sniff
+from studdraw.parsers.dialects.winning2019 import Winning2019
 from studdraw.parsers.files import discover_files, read_head
 from studdraw.parsers.model import EventKind, Game, HandRecord, Outcome, Structure
 from studdraw.parsers.reader import parse_file
 from studdraw.pipeline.rules import house_rules_for, replay
-from tests.conftest import CORPUS, corpus_file, parse_record, parse_text
+from tests.conftest import CORPUS, REPO_ROOT, corpus_file, parse_record, parse_text
+from tests.parsers.names import (
+    NAMES,
+    PLAIN,
+    assert_name_reads_everywhere,
+    fill,
+    kinds_with_a_player,
+    line_kinds,
+)
 from tests.parsers.records import actions, corpus_hand, of_kind
+
+FORMS = REPO_ROOT / "tests" / "parsers" / "forms" / "winning"
 
 STUD_FILE = ("cash", "Winning", "Stud", "7-Stud-8max-USD-1.00-2.00-201608.HH00000000 G0.txt")
 STUD8_FILE = ("cash", "Winning", "Stud", "7-Stud-HL-8max-USD-1.00-2.00-201608.HH00000000 G0.txt")
@@ -481,3 +492,219 @@ def test_trailing_odd_byte_of_a_utf16_file_is_not_part_of_the_hand(tmp_path: Pat
     path.write_bytes(b"\xff\xfe" + body + b"\n")  # like the corpus files: one byte too many
     [parsed] = list(parse_file(path))
     assert parsed.outcome is Outcome.PARSED, parsed.problem
+
+
+# --- one Collects figure over a main and a side pot --------------------------------------------
+
+
+def test_one_collects_figure_is_shared_over_the_main_and_the_side_pot() -> None:
+    """Hero's "Collects: 17.35." wins the main pot of 3 x 3.20 and the side pot of 2 x 3.95
+    less the 0.15 taken: the main pot whole, the side pot what is left."""
+    [parsed] = parse_file(FORMS / "stud-actions-2016.txt")
+    assert parsed.record is not None, parsed.problem
+    collects = [(e.player, e.pot, e.amount) for e in of_kind(parsed.record, EventKind.COLLECT)]
+    assert collects == [("Hero", "main", 960), ("Hero", "side1", 775)]
+    assert replay(parsed.record).violations == []
+
+
+# --- awkward names on every kind of line -------------------------------------------------------
+
+NAMED_2016 = """\
+Game started at: 2016/8/2 12:50:0
+Game ID: 400004061 1/2 (PRR) Leyak (Seven Cards Stud)
+Seat 1: {A} (15).
+Seat 3: {B} (2.15).
+Seat 5: Lea (9).
+Seat 7: Moe (6).
+Player Moe sitting out
+Player {A} ante (0.15)
+Player {B} posts ante (0.15)
+Player Lea ante (0.15)
+Player {A} received card: [Ac]
+Player {A} received card: [Kc]
+Player {B} received a card.
+Player {B} received a card.
+Player Lea received a card.
+Player Lea received a card.
+Player {A} received card: [Qc]
+Player {B} received card: [3d]
+Player Lea received card: [8h]
+Player {B} bring in (0.40)
+Player Lea folds
+Player {A} raises (1)
+Player {B} calls (0.60)
+*** Third street ***
+Player {A} received card: [Jc]
+Player {B} received card: [5s]
+Player {B} checks
+Player {A} bets (1)
+Player {B} is disconnected.
+Player {B} is connected.
+Player {B} is timed out.
+Player {B} allin (0.85)
+Uncalled bet (0.15) returned to {A}
+Player {A} mucks cards
+------ Summary ------
+Pot: 4.33. Rake 0.09. JP fee 0.03
+*Player {A} mucks (does not show cards). Bets: 2. Collects: 4.33. Wins: 2.33.
+Player {B} does not show cards.Bets: 2. Collects: 0. Loses: 2.
+Player Lea does not show cards.Bets: 0.15. Collects: 0. Loses: 0.15.
+Game ended at: 2016/8/2 12:51:0
+"""
+
+
+def test_the_name_table_covers_every_line_kind_that_names_a_player() -> None:
+    covered = line_kinds("winning", fill(NAMED_2016, *PLAIN))
+    assert kinds_with_a_player("winning") <= covered
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_awkward_names_read_on_every_kind_of_line(name: str) -> None:
+    assert_name_reads_everywhere("winning", NAMED_2016, name)
+
+
+# --- the 2019 export -------------------------------------------------------------------------
+
+
+def forms_hand(name: str) -> HandRecord:
+    [parsed] = parse_file(FORMS / name)
+    assert parsed.record is not None, parsed.problem
+    return parsed.record
+
+
+def test_the_2019_export_is_read_by_its_own_grammar() -> None:
+    r = forms_hand("headers-2019.txt")
+    assert (r.site, r.site_hand_id, r.game, r.structure, r.currency, r.scale) == (
+        "winning",
+        "400005001",
+        Game.STUD,
+        Structure.FIXED,
+        "USD",
+        100,
+    )
+    assert (r.stakes.ante, r.stakes.bring_in, r.stakes.small_bet, r.stakes.big_bet) == (
+        2,
+        5,
+        10,
+        20,
+    )
+    assert (r.table, r.max_seats, r.button, r.hero) == ("Gorham", 8, None, "Hero")
+    assert r.started_at == datetime(2019, 7, 28, 17, 0, tzinfo=UTC)
+    assert actions(r, 0)[4:] == [
+        ("bring_in", "Pat", 5, 5),
+        ("call", "Quinn", 5, 5),
+        ("fold", "Rae", 0, None),
+        ("complete", "Hero", 10, 10),  # "raises $0.10 to $0.10"
+        ("fold", "Pat", 0, None),
+        ("call", "Quinn", 5, 10),
+    ]
+    # Won without a showdown: no "collected" line, only the summary's "did not show and won".
+    [collect] = of_kind(r, EventKind.COLLECT)
+    assert (collect.player, collect.amount, collect.pot) == ("Hero", 131, "main")
+    assert (r.total_pot, r.rake) == (133, 2)
+    assert replay(r).violations == []
+
+
+def test_the_2019_pot_is_printed_after_the_rake_and_the_jackpot_fee() -> None:
+    r = forms_hand("hilo-collects-2019.txt")
+    assert r.game is Game.STUD8
+    assert [(e.player, e.amount) for e in of_kind(r, EventKind.COLLECT)] == [
+        ("Sal", 800),
+        ("Hero", 800),
+    ]
+    assert (r.total_pot, r.rake) == (1630, 30)
+
+
+def test_a_2019_hand_in_a_file_of_2016_hands_is_split_and_read() -> None:
+    old = ALL_IN_HAND.replace("\n\n", "\n")
+    new = (FORMS / "headers-2019.txt").read_text()
+    parsed = [parse_text(text, "winning") for text in (old, new)]
+    assert [p.outcome for p in parsed] == [Outcome.PARSED, Outcome.PARSED]
+    assert sniff(new) is not None and sniff(new).name == "winning"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    "label", ["Holdem(No Limit)", "Omaha H/L(Fixed Limit)", "5Card Omaha(Pot Limit)"]
+)
+def test_other_2019_games_are_unsupported_with_their_label(label: str) -> None:
+    header = f"Hand #1 - {label} - $0.05/$0.10 - 2019/06/28 02:38:17 UTC"
+    parsed = parse_text(f"{header}\nGorham 6-max Seat #1 is the button", "winning")
+    assert parsed.outcome is Outcome.UNSUPPORTED
+    assert parsed.problem is not None and parsed.problem.game_label == label
+
+
+def test_a_2019_tournament_hand_is_in_chips() -> None:
+    """The cash hand again as a tournament's: the header names it, amounts are whole chips."""
+    text = (FORMS / "headers-2019.txt").read_text()
+    text = re.sub(r"\$(\d+)\.(\d\d)", lambda m: str(int(m[1] + m[2])), text).replace(
+        "Hand #400005001 - 7Stud(Fixed Limit) - 10/20 -",
+        "Game Hand #400005002 - Tournament #11182752 - 7Stud(Fixed Limit) - Level 3 (10/20)-",
+    )
+    r = parse_record(text, "winning")
+    assert (r.site_hand_id, r.currency, r.scale) == ("400005002", "CHIPS", 1)
+    assert (r.stakes.small_bet, r.stakes.big_bet) == (10, 20)
+    assert r.tournament is not None
+    assert (r.tournament.tournament_id, r.tournament.level) == ("11182752", "3")
+
+
+NAMED_2019 = """\
+Hand #400005031 - 7Stud(Fixed Limit) - $0.10/$0.20 - 2019/07/28 17:30:00 UTC
+Gorham 8-max
+Seat 1: {A} ($4.00)
+Seat 2: {B} ($0.37)
+Seat 4: Moe ($3.00) is sitting out
+Seat 5: Lea ($5.00)
+{A} posts ante $0.02
+{B} posts ante $0.02
+Lea posts ante $0.02
+*** 3rd STREET ***
+Main pot $0.06 | Rake $0.00
+Dealt to {A} [Jc Jd 5c]
+Dealt to {B} [2h]
+Dealt to Lea [Kc]
+{B} brings in $0.05
+Lea folds
+{A} raises $0.10 to $0.10
+{B} calls $0.05
+*** 4th STREET ***
+Main pot $0.26 | Rake $0.00
+Dealt to {A} [Jc Jd 5c] [9c]
+Dealt to {B} [2h] [6s]
+{A} checks
+{B} checks
+*** 5th STREET ***
+Main pot $0.26 | Rake $0.00
+Dealt to {A} [Jc Jd 5c 9c] [9h]
+Dealt to {B} [2h 6s] [Ks]
+{A} bets $0.20
+{B} calls $0.15 and is all-in
+Uncalled bet ($0.05) returned to {A}
+*** 6th STREET ***
+Main pot $0.56 | Rake $0.02
+Dealt to {A} [Jc Jd 5c 9c 9h] [4d]
+Dealt to {B} [2h 6s Ks] [8s]
+*** 7th STREET ***
+Main pot $0.56 | Rake $0.02
+Dealt to {A} [Jc Jd 5c 9c 9h 4d] [Qc]
+*** SHOW DOWN ***
+Main pot $0.56 | Rake $0.02
+{B} shows [Th Tc 2h 6s Ks 8s 3d] (a pair of Tens [Th Tc Ks 8s 6s])
+{A} mucks hand
+{B} does not show
+{B} collected $0.56 from main pot
+*** SUMMARY ***
+Total pot $0.56 | Rake $0.02
+Seat 1: {A} mucked [Jc Jd 5c 9c 9h 4d Qc]
+Seat 2: {B} showed [Th Tc 2h 6s Ks 8s 3d] and won $0.56 with a pair of Tens [Th Tc Ks 8s 6s]
+Seat 5: Lea folded on the 3rd Street and did not bet
+"""
+
+
+def test_the_2019_name_table_covers_every_line_kind_that_names_a_player() -> None:
+    covered = line_kinds(Winning2019(), fill(NAMED_2019, *PLAIN))
+    assert kinds_with_a_player(Winning2019()) <= covered
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_awkward_names_read_on_every_kind_of_2019_line(name: str) -> None:
+    assert_name_reads_everywhere("winning", NAMED_2019, name)

@@ -1,0 +1,151 @@
+"""Winning Poker Network, the newer export (2019 on): "Hand #N - 7Stud(Fixed Limit) - $0.10/$0.20
+- 2019/07/28 17:00:00 UTC", PokerStars-like, read almost wholly by the shared reader. The room
+(`winning.py`) sends each hand to this reader or the 2016 one by its header. Notes on the
+format are in docs/sites/winning.md.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from studdraw.parsers.dialects.base import Dialect, LineToken, hand_start_pattern
+from studdraw.parsers.dialects.builder import HandParseError, parse_local_time, to_utc
+from studdraw.parsers.dialects.transformer import (
+    BET,
+    BRING_IN,
+    CALL,
+    CHECK,
+    FOLD,
+    RAISE_TO,
+    DialectTransformer,
+)
+from studdraw.parsers.model import EventKind, Game, Outcome, Structure, Tournament
+
+GAMES: Final = {"7Stud": Game.STUD, "7Stud H/L": Game.STUD8}
+STRUCTURES: Final = {
+    "Fixed Limit": Structure.FIXED,
+    "Pot Limit": Structure.POT,
+    "No Limit": Structure.NO,
+}
+STUD_STREETS: Final = {
+    "3rd STREET": 0,
+    "4th STREET": 1,
+    "5th STREET": 2,
+    "6th STREET": 3,
+    "7th STREET": 4,
+}
+VERBS: Final = {
+    "folds": FOLD,
+    "checks": CHECK,
+    "calls": CALL,
+    "bets": BET,  # over a lone bring-in, the base reads it as the completion
+    "raises": RAISE_TO,  # "raises $0.10 to $0.10" over the bring-in completes
+    "caps": RAISE_TO,
+    "cap": RAISE_TO,
+    **dict.fromkeys(("brings in", "brings-in", "brings in low", "brings-in low"), BRING_IN),
+}
+POSTS: Final = {
+    "ante": EventKind.ANTE,
+    "the small blind": EventKind.SMALL_BLIND,
+    "the big blind": EventKind.BIG_BLIND,
+    "dead": EventKind.DEAD,
+}
+HAND_START: Final = re.compile(r"\ufeff?(?:Game )?Hand #\d+ - ")
+_TIME_FORMATS: Final = ("%Y/%m/%d %H:%M:%S",)
+_SUMMARY_WON: Final = re.compile(
+    r"(?: \((?:button|small blind|big blind|bring-in)\))*"
+    r" (?:did not show and won|(?:showed|mucked) \[[^\]]*\] and (?:won|collected))"
+    r" (?P<amount>[^\s,]+).*"
+)
+
+
+class Winning2019Transformer(DialectTransformer):
+    site = "winning"
+    verbs = VERBS
+    posts = POSTS
+    stud_streets = STUD_STREETS
+
+    def on_header(self, token: LineToken) -> None:
+        found = token.field
+        b = self.b
+        line = token.number
+        b.site_hand_id = found("id") or ""
+        label = f"{found('game')}({found('limit')})"
+        game, structure = GAMES.get(found("game") or ""), STRUCTURES.get(found("limit") or "")
+        if game is None or structure is None:
+            raise HandParseError(
+                f"{label} is not a stud or triple-draw game",
+                line,
+                Outcome.UNSUPPORTED,
+                game_label=label,
+            )
+        b.game, b.structure = game, structure
+        small, big = found("small") or "", found("big") or ""
+        if found("tid"):
+            b.currency, b.scale = "CHIPS", 1
+            b.tournament = Tournament(found("tid") or "", level=found("level"))
+        elif "$" not in small:
+            b.currency = "PLAY"
+        small_bet, big_bet = b.money(small, line), b.money(big, line)
+        if structure is Structure.FIXED:
+            b.small_bet, b.big_bet = small_bet, big_bet
+        else:  # pot and no limit name the blinds; the smallest bet is the big one
+            b.small_blind, b.big_blind = small_bet, big_bet
+            b.small_bet = b.big_bet = big_bet
+        text, zone = found("time") or "", found("zone") or ""
+        b.site_time = f"{text} {zone}"
+        try:
+            b.started_at = to_utc(parse_local_time(text, _TIME_FORMATS), zone)
+        except ValueError as error:
+            raise HandParseError(str(error), line) from None
+
+    def on_table(self, token: LineToken) -> None:
+        b = self.b
+        b.table = token.field("table") or ""
+        b.max_seats = int(token.field("max") or 0) or None
+        b.button = int(token.field("button") or 0) or None
+        if token.field("play") and b.tournament is None:
+            b.currency = "PLAY"
+
+    def on_pots(self, token: LineToken) -> None:
+        """The pot so far repeats what the actions put in: checked by the rules engine from
+        the actions, not from this line."""
+
+    def on_total(self, token: LineToken) -> None:
+        """The room's total is what the winners share, after the rake and the jackpot fee: the
+        record's total pot is before both, and its rake is both together."""
+        b = self.b
+        taken = self.amount(token, "rake")
+        if token.field("jp"):
+            taken += self.amount(token, "jp")
+        b.rake = taken
+        b.total_pot = self.amount(token) + taken
+
+    def on_no_show(self, token: LineToken) -> None:
+        self.b.add(EventKind.NOTE, token.number, self.player(token), text="does not show")
+
+    def on_summary_seat(self, token: LineToken) -> None:
+        """A pot won without a showdown has no "collected" line: the summary's "did not show
+        and won $1.31" is its only record. Every other summary line repeats what was read."""
+        b = self.b
+        seat = int(token.field("seat") or 0)
+        player = next((s.player for s in b.seats if s.seat == seat), None)
+        text = token.field("text") or ""
+        if player is None or not text.startswith(player):
+            raise HandParseError(f"summary names seat {seat}, which is not seated", token.number)
+        won = _SUMMARY_WON.fullmatch(text, len(player))
+        if won is None or any(e.kind is EventKind.COLLECT and e.player == player for e in b.events):
+            return
+        amount = b.money(won["amount"], token.number)
+        b.add(EventKind.COLLECT, token.number, player, amount=amount, pot="main")
+
+
+class Winning2019(Dialect):
+    """The 2019 export's reader; not in the registry: the Winning room sends it its hands."""
+
+    name = "winning"
+    grammar_file = "winning2019.lark"
+    hand_start = hand_start_pattern("Hand #", "Game Hand #")
+    hand_id_pattern = re.compile(r"Hand #(?P<hand_id>\d+)")
+    transformer = Winning2019Transformer
