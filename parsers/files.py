@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Final
+from typing import BinaryIO, Final, NamedTuple
 
 from studdraw.parsers.model import HandText, SourceRef
 
@@ -80,12 +80,14 @@ def decode_line(raw: bytes) -> str:
             return raw.decode("latin-1")
 
 
-@dataclass(slots=True, frozen=True)
-class Line:
+class Line(NamedTuple):
     """A line without its terminator, with the byte offset of its start and its 1-based number.
 
     cut: 0, or the line's whole length in bytes when it ran over `MAX_LINE` and `text` is only
     an excerpt of it (see `cut_line`).
+
+    A named tuple, not a frozen dataclass: one is made per line read, and a tuple is made five
+    times faster.
     """
 
     text: str
@@ -127,27 +129,30 @@ def iter_lines(stream: BinaryIO, encoding: Encoding) -> Iterator[Line]:
 
 
 def _iter_byte_lines(stream: BinaryIO, start: int, first_number: int) -> Iterator[Line]:
-    """Lines of a UTF-8/cp1252 stream positioned at byte `start`, numbered from `first_number`."""
+    """Lines of a UTF-8/cp1252 stream positioned at byte `start`, numbered from `first_number`.
+
+    Each chunk is cut at its line ends by `bytes.splitlines` (CR, LF and CRLF, as the rooms
+    write them); its last piece, a line that runs on or a CR that may pair with the next
+    chunk's LF, waits for the next chunk."""
     offset = start
     number = first_number
     carry = b""  # the start of the current line (only its excerpt once it runs over MAX_LINE)
     dropped = 0  # bytes of the current line skipped after its excerpt
     while True:
         chunk = stream.read(CHUNK_SIZE)
-        data = carry + chunk if carry else chunk
-        position = 0
-        # `carry` holds no line end but maybe a last CR: search from there, not from 0 again.
-        start = max(len(carry) - 1, 0)
-        while (found := _LINE_END.search(data, max(position, start))) is not None:
-            # A CR at the very end of the data may be the first half of a CRLF.
-            if chunk and found.end() == len(data) and found.group() == b"\r":
-                break
-            length = found.start() - position + dropped
-            yield _byte_line(data[position : found.start()], offset, number, length)
-            offset += length + len(found.group())
+        pieces = (carry + chunk if carry else chunk).splitlines(keepends=True)
+        # The line running on into the next chunk (no line end yet, or a CR that may pair with
+        # an LF), or the file's unended last line: kept apart from the whole lines.
+        last = pieces[-1] if pieces else b"\n"
+        ended = last.endswith(b"\n") or (not chunk and last.endswith(b"\r"))
+        rest = b"" if ended else pieces.pop()
+        for piece in pieces:
+            ending = 2 if piece.endswith(b"\r\n") else 1
+            length = len(piece) - ending + dropped
+            yield _byte_line(piece[:-ending], offset, number, length)
+            offset += length + ending
             number += 1
-            position, dropped = found.end(), 0
-        rest = data[position:]
+            dropped = 0
         if not chunk:
             if rest or dropped:
                 yield _byte_line(rest, offset, number, len(rest) + dropped)

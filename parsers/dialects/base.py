@@ -1,15 +1,16 @@
 """The shared base of every room with a text grammar.
 
-A room's hand texts are parsed in two layers:
+A room's hand texts are read in one pass over their lines (`read_lines`):
 
-1. a line lexer: each non-blank line becomes exactly one token, classified by one compiled
-   regular expression built from the line terminals of the room's `.lark` grammar (see
-   `lines.py`; the first terminal that matches the whole line wins). The token carries its
-   match, so fields are read once, and the player it names, pinned to the seat list;
-2. a Lark LALR grammar over those line tokens that fixes the order of a hand's sections
-   (header, seats, forced bets, streets, showdown, summary). The room's reader (a
-   `DialectTransformer`, see `transformer.py`) handles each token as it is lexed, in text order,
-   and feeds a `HandBuilder` that turns lines into site-neutral events.
+1. each non-blank line becomes one token, classified by one compiled regular expression built
+   from the line terminals of the room's `.lark` grammar (see `lines.py`; the first terminal
+   that matches the whole line wins). The token carries its match, so fields are read once, and
+   the player it names, pinned to the seat list;
+2. the room's reader (a `DialectTransformer`, see `transformer.py`) handles each token at
+   once, in text order, and feeds a `HandBuilder` that turns lines into site-neutral events;
+3. the grammar's rules fix the order of a hand's sections (header, seats, forced bets, streets,
+   showdown, summary): each token is checked against the table of moves of Lark's LALR parser
+   for those rules (`order.py`), and the hand's end likewise.
 
 No line is read silently: a line no terminal knows is a finding (`parsers/findings.py`), a
 warning on the record, or an error of the hand when it could carry money or cards. A line in
@@ -23,12 +24,13 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, ClassVar, Final
 
 from lark import Lark, Token
 from lark.common import LexerConf
-from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedToken
 from lark.lexer import Lexer
 
 from studdraw.parsers.dialects.builder import (
@@ -42,6 +44,7 @@ from studdraw.parsers.dialects.builder import (
 )
 from studdraw.parsers.dialects.grammar_cache import load_parser
 from studdraw.parsers.dialects.lines import LineSyntax
+from studdraw.parsers.dialects.order import END, SectionOrder
 from studdraw.parsers.files import (
     Encoding,
     Line,
@@ -57,7 +60,6 @@ from studdraw.parsers.model import (
     Outcome,
     ParsedHand,
     ParseProblem,
-    SourceRef,
 )
 
 if TYPE_CHECKING:
@@ -67,17 +69,17 @@ __all__ = [  # the helpers every room, text or XML, reads money, cards and times
     "GRAMMAR_DIR",
     "Dialect",
     "HandBuilder",
-    "HandLines",
     "HandParseError",
-    "LineLexer",
     "LineToken",
     "Room",
+    "RoomGrammar",
     "hand_start_pattern",
     "line_token",
     "parse_amount",
     "parse_card",
     "parse_cards",
     "parse_local_time",
+    "read_lines",
     "to_utc",
 ]
 
@@ -85,14 +87,21 @@ GRAMMAR_DIR: Final = Path(__file__).parent
 HAND_ID_SPAN: Final = 400
 
 
-class LineToken(Token):
-    """A Lark token for one whole line, carrying the match of its line terminal."""
+class LineToken(str):
+    """One whole line of a hand (the str is its text): its kind (`type`), the match of its
+    kind's own pattern, its line number, and the player it names, pinned to the seat list.
 
-    __slots__ = ("match", "number", "parts", "player")
+    Lark's parser takes it as a token (it reads `type`); the positions Lark copies onto its
+    end-of-input token are class defaults, since lines have no column.
+    """
+
+    __slots__ = ("match", "number", "parts", "player", "type")
+    type: str  # the line kind: the name of its terminal in the room's grammar
     match: re.Match[str]  # the match of the line's kind's own pattern
     number: int  # the line's number in the source file
     parts: frozenset[str]  # the named groups of that pattern
     player: str | None  # the player the line names, pinned to the seat list
+    line = end_line = column = end_column = start_pos = end_pos = None
 
     def field(self, part: str) -> str | None:
         """A part of the line by its name (`amount`, `cards`); None when the line's terminal
@@ -103,83 +112,87 @@ class LineToken(Token):
 def line_token(
     kind: str, text: str, found: re.Match[str], number: int, parts: frozenset[str]
 ) -> LineToken:
-    """Build a token without Lark's `Token.__new__`, whose keyword-compatibility shim costs a
-    third of the lexer's time; the fields Lark reads (type, value, position) are all set."""
+    """A line's token (built without an `__init__` call: this runs once per line)."""
     token: LineToken = str.__new__(LineToken, text)
     token.type = kind
-    token.value = text
     token.match = found
     token.number = number
     token.parts = parts
     token.player = None
-    token.line = token.end_line = number
-    token.column = token.end_column = 1
-    token.start_pos = token.end_pos = 0
     return token
 
 
-class HandLines:
-    """The lexer's input: a hand's lines, the file line number of the first one, and the
-    room's reader that handles each line as it is lexed."""
-
-    __slots__ = ("first_line", "lines", "reader")
-
-    def __init__(self, lines: list[str], first_line: int, reader: DialectTransformer) -> None:
-        self.lines = lines
-        self.first_line = first_line
-        self.reader = reader
-
-
-class LineLexer(Lexer):
-    """Classifies each non-blank line, pins the player it names and runs the reader's handler
-    for its kind, so handlers see the lines in text order.
+def read_lines(reader: DialectTransformer, lines: list[str], number: int) -> Iterator[LineToken]:
+    """Classify each non-blank line of a hand (the first at file line `number`), pin the player
+    it names and run the reader's handler for its kind, in text order; yield the tokens whose
+    order the grammar checks.
 
     The grammar places some kinds singly (header, street markers); every other kind only ever
     repeats (`LineSyntax.repeating`, read from the rules). A run of consecutive lines of such a
-    kind is fed to the parser as a single token (each line still goes through its handler): the
-    grammar accepts exactly the same hands, with a third of the parser steps.
+    kind yields a single token (each line still goes through its handler): the grammar accepts
+    exactly the same hands, with a third of the steps.
     """
+    syntax = reader.syntax
+    classify = syntax.classifier.match
+    matchers = syntax.matchers
+    parts_of = syntax.parts
+    with_player = syntax.with_player
+    repeating = syntax.repeating
+    handlers = reader.handlers
+    names, prefixes = reader.b.names, reader.b.prefixes  # filled as the seat lines are read
+    previous = ""
+    for text in lines:
+        if text and not text.isspace():
+            found = classify(text)
+            token: LineToken | None
+            if found is not None:
+                kind = found.lastgroup or ""
+                own = matchers[kind](text)
+                assert own is not None  # the same pattern, with capturing groups
+                token = line_token(kind, text, own, number, parts_of[kind])
+                if kind in with_player:
+                    player = own["player"]
+                    if player in names and player not in prefixes:
+                        token.player = player  # the common case: a seated name
+                    else:
+                        kind = reader.pin(token)
+            else:  # a finding, or a line whose seated player broke the classifier's guess
+                token = reader.unknown_line(text, number)
+                kind = "" if token is None else token.type
+            if token is not None:
+                handlers[kind](token)
+                if kind != previous or kind not in repeating:
+                    yield token
+                previous = kind
+        number += 1
+
+
+class TokenFeed(Lexer):
+    """Lark's lexer for a room grammar: the tokens come ready-made from `read_lines`. Lark's
+    parser is only run over them to check `SectionOrder` against it (tests)."""
 
     def __init__(self, lexer_conf: LexerConf) -> None:
-        """Everything the lexer needs comes with its input (`HandLines.reader`)."""
+        """Nothing to configure: the tokens are the input."""
 
     def lex(self, data: Any, *_: Any) -> Iterator[Token]:
-        hand: HandLines = data
-        reader = hand.reader
-        syntax = reader.syntax
-        classify = syntax.classifier.match
-        matchers = syntax.matchers
-        parts_of = syntax.parts
-        with_player = syntax.with_player
-        repeating = syntax.repeating
-        handlers = reader.handlers
-        names, prefixes = reader.b.names, reader.b.prefixes  # filled as the seat lines are read
-        number = hand.first_line
-        previous = ""
-        for text in hand.lines:
-            if text and not text.isspace():
-                found = classify(text)
-                token: LineToken | None
-                if found is not None:
-                    kind = found.lastgroup or ""
-                    own = matchers[kind](text)
-                    assert own is not None  # the same pattern, with capturing groups
-                    token = line_token(kind, text, own, number, parts_of[kind])
-                    if kind in with_player:
-                        player = own["player"]
-                        if player in names and player not in prefixes:
-                            token.player = player  # the common case: a seated name
-                        else:
-                            kind = reader.pin(token)
-                else:  # a finding, or a line whose seated player broke the classifier's guess
-                    token = reader.unknown_line(text, number)
-                    kind = "" if token is None else token.type
-                if token is not None:
-                    handlers[kind](token)
-                    if kind != previous or kind not in repeating:
-                        yield token
-                    previous = kind
-            number += 1
+        tokens: Iterable[Token] = data
+        return iter(tokens)
+
+
+@dataclass(frozen=True, slots=True)
+class RoomGrammar:
+    """What a room's `.lark` file defines, read once: the Lark parser (its tables), the line
+    kinds and the order of the sections."""
+
+    lark: Lark
+    syntax: LineSyntax
+    order: SectionOrder
+
+    @classmethod
+    def open(cls, path: Path) -> RoomGrammar:
+        """The room's grammar, from the per-machine cache when it holds it (grammar_cache)."""
+        lark, syntax = load_parser(path, TokenFeed, None, None)
+        return cls(lark, syntax, SectionOrder(lark))
 
 
 class Room:
@@ -226,8 +239,8 @@ class Room:
 class Dialect(Room):
     """A room with a text grammar: subclasses name the grammar file and the reader class.
 
-    The Lark parser is built once per thread (its inline callbacks hold per-parse state) and
-    reused for every hand; the line syntax read from the grammar is shared by all threads.
+    The grammar is read once per room and shared; the reader holds one hand's state while it is
+    read, so each thread has its own.
     """
 
     grammar_file: ClassVar[str]
@@ -235,75 +248,76 @@ class Dialect(Room):
 
     def __init__(self) -> None:
         self._local = threading.local()
-        self._syntax: LineSyntax | None = None
+        self._grammar: RoomGrammar | None = None
+        self._loading = threading.Lock()
+
+    @property
+    def grammar(self) -> RoomGrammar:
+        """The room's grammar (read on first use)."""
+        if self._grammar is None:
+            with self._loading:
+                if self._grammar is None:
+                    self._grammar = RoomGrammar.open(GRAMMAR_DIR / self.grammar_file)
+        return self._grammar
 
     @property
     def syntax(self) -> LineSyntax:
-        """The line kinds of the room's grammar (builds the parser on first use)."""
-        return self._parser()[1].syntax
+        """The line kinds of the room's grammar."""
+        return self.grammar.syntax
 
-    def _parser(self) -> tuple[Lark, DialectTransformer]:
-        cached: tuple[Lark, DialectTransformer] | None = getattr(self._local, "parser", None)
-        if cached is None:
-            reader = self.transformer()
-            grammar = GRAMMAR_DIR / self.grammar_file
-            lark, self._syntax = load_parser(grammar, LineLexer, reader, self._syntax)
-            reader.attach(self._syntax)
-            cached = (lark, reader)
-            self._local.parser = cached
-        return cached
+    def reader(self) -> DialectTransformer:
+        """This thread's reader of the room, bound to the grammar's line kinds."""
+        reader: DialectTransformer | None = getattr(self._local, "reader", None)
+        if reader is None:
+            reader = self._local.reader = self.transformer()
+            reader.attach(self.syntax)
+        return reader
 
     def parse(self, hand: HandText) -> ParsedHand:
-        """Parse one hand text; never raises."""
+        """Parse one hand text; never raises. A parsed hand's id comes from its record; a
+        failed hand's is read from its text."""
         lines = hand.text.split("\n")
-        site_hand_id = self.hand_id(hand.text)
         try:
             record = self._parse_record(hand, lines)
         except HandParseError as failure:
             problem = ParseProblem(
                 failure.outcome, failure.message, failure.line, failure.game_label, failure.code
             )
-            return ParsedHand(hand, site_hand_id, problem=problem)
-        except UnexpectedInput as error:
-            last_line = hand.source.line + len(lines) - 1
-            problem = _grammar_problem(error, hand.source, last_line)
-            return ParsedHand(hand, site_hand_id, problem=problem)
+        except UnexpectedToken as error:
+            problem = _grammar_problem(error, hand.source.line + len(lines) - 1)
         except Exception as error:  # a reader bug must not stop an import: report it as data
             message = f"internal parser error: {type(error).__name__}: {error}"
-            return ParsedHand(
-                hand, site_hand_id, problem=ParseProblem(Outcome.ERROR, message, hand.source.line)
-            )
-        return ParsedHand(hand, record.site_hand_id, record=record)
+            problem = ParseProblem(Outcome.ERROR, message, hand.source.line)
+        else:
+            return ParsedHand(hand, record.site_hand_id, record=record)
+        return ParsedHand(hand, self.hand_id(hand.text), problem=problem)
 
     def _parse_record(self, hand: HandText, lines: list[str]) -> HandRecord:
-        lark, reader = self._parser()
+        """Read the lines into the record while the grammar checks their order."""
+        reader = self.reader()
         reader.begin(hand)
         try:
-            # With an inline transformer, Lark returns what the `start` callback returns.
-            record = lark.parse(HandLines(lines, hand.source.line, reader))
+            self.grammar.order.check(read_lines(reader, lines, hand.source.line))
+            return reader.start([])
         finally:
             del reader.b  # nothing of one hand outlives its parse
-        assert isinstance(record, HandRecord)
-        return record
 
 
-def _grammar_problem(error: UnexpectedInput, source: SourceRef, last_line: int) -> ParseProblem:
-    """A grammar error as data: a hand that stops too early is reported at its last line (where
-    the text ends), a line out of place at that line."""
-    token = error.token if isinstance(error, UnexpectedToken) else None
-    if isinstance(error, UnexpectedEOF) or (token is not None and token.type == "$END"):
-        expected = ", ".join(sorted(error.expected)[:6])  # type: ignore[attr-defined]
+def _grammar_problem(error: UnexpectedToken, last_line: int) -> ParseProblem:
+    """A line out of order as data: a hand that stops too early is reported at its last line
+    (where the text ends), a line out of place at that line."""
+    token = error.token
+    if token.type == END:
+        expected = ", ".join(sorted(error.expected)[:6])
         message = f"hand ends early (truncated?): expected {expected}"
         return ParseProblem(Outcome.ERROR, message, last_line, code=HAND_ENDS_EARLY.code)
-    if token is not None:
-        line = token.number if isinstance(token, LineToken) else source.line
-        return ParseProblem(
-            Outcome.ERROR,
-            f"line out of place ({token.type}): {str(token).strip()!r}",
-            line,
-            code=LINE_OUT_OF_PLACE.code,
-        )
-    return ParseProblem(Outcome.ERROR, f"unreadable hand: {error}", source.line)
+    assert isinstance(token, LineToken)  # the order is only ever checked on line tokens
+    return ParseProblem(
+        Outcome.ERROR,
+        f"line out of place ({token.type}): {token.strip()!r}",
+        token.number,
+        code=LINE_OUT_OF_PLACE.code,
+    )
 
 
 def hand_start_pattern(*prefixes: str) -> re.Pattern[str]:

@@ -156,9 +156,6 @@ def to_utc(local: datetime, zone: str) -> datetime:
     return local.replace(tzinfo=tz).astimezone(UTC)
 
 
-# --- building a record ------------------------------------------------------------------------
-
-
 def parse_local_time(text: str, formats: Sequence[str]) -> datetime:
     for fmt in formats:
         try:
@@ -170,9 +167,17 @@ def parse_local_time(text: str, formats: Sequence[str]) -> datetime:
 
 # --- building a record ------------------------------------------------------------------------
 
+_STAKE_POSTS: Final = (
+    EventKind.ANTE,
+    EventKind.BRING_IN,
+    EventKind.SMALL_BLIND,
+    EventKind.BIG_BLIND,
+)
+"""The forced bets whose size a hand's posts tell when its header does not."""
+
 
 class HandBuilder:
-    """Collects a hand's parts while the grammar's callbacks run, then makes the HandRecord.
+    """Collects a hand's parts while its lines are read, then makes the HandRecord.
 
     It tracks each player's contribution on the current street, so that a dialect can give
     whichever of "chips put in" and "total to" the room printed and get both on the event.
@@ -286,13 +291,14 @@ class HandBuilder:
             raise HandParseError("no start time in the hand header", first)
         if not self.seats:
             raise HandParseError("no seated players", first)
+        posted = self._posted()
         stakes = Stakes(
             small_bet=self.small_bet,
             big_bet=self.big_bet,
-            ante=self.ante or self._largest(EventKind.ANTE),
-            bring_in=self.bring_in or self._largest(EventKind.BRING_IN, complete_only=True),
-            small_blind=self.small_blind or self._largest(EventKind.SMALL_BLIND),
-            big_blind=self.big_blind or self._largest(EventKind.BIG_BLIND),
+            ante=self.ante or posted[EventKind.ANTE],
+            bring_in=self.bring_in or posted[EventKind.BRING_IN],
+            small_blind=self.small_blind or posted[EventKind.SMALL_BLIND],
+            big_blind=self.big_blind or posted[EventKind.BIG_BLIND],
         )
         return HandRecord(
             site=self.site,
@@ -319,12 +325,16 @@ class HandBuilder:
             findings=self.findings,
         )
 
-    def _largest(self, kind: EventKind, *, complete_only: bool = False) -> int:
-        """A forced bet's size as posted, when the header does not state it: the largest
+    def _posted(self) -> dict[EventKind, int]:
+        """Each forced bet's size as posted, for when the header does not state it: the largest
         complete post (an all-in post is short of the stake), else the largest post at all;
-        0 (unknown) when `complete_only` and every post is all in: one player brings in, so a
+        but 0 (unknown) for a bring-in only ever posted all in: one player brings in, so a
         short all-in bring-in says nothing of the table's."""
-        complete = [e.amount for e in self.events if e.kind is kind and not e.all_in]
-        if complete_only:
-            return max(complete, default=0)
-        return max(complete or [e.amount for e in self.events if e.kind is kind], default=0)
+        complete: dict[EventKind, int] = {}
+        short: dict[EventKind, int] = {}
+        for event in self.events:
+            if event.kind in _STAKE_POSTS:
+                sizes = short if event.all_in else complete
+                sizes[event.kind] = max(sizes.get(event.kind, event.amount), event.amount)
+        short.pop(EventKind.BRING_IN, None)
+        return {kind: complete.get(kind, short.get(kind, 0)) for kind in _STAKE_POSTS}

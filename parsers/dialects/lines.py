@@ -1,4 +1,4 @@
-"""A room grammar's line terminals, compiled into the line classifier of its lexer.
+"""A room grammar's line terminals, compiled into the line classifier of its reader.
 
 Each room's `.lark` file declares one terminal per line kind, in the order the classifier tries
 them (the first kind whose pattern matches the whole line wins), built from the shared pieces of
@@ -8,7 +8,7 @@ so the classifier is the alternation of the kinds' patterns with their groups ma
 non-capturing (which also makes it faster: capture groups cost), and the line is then matched by
 its kind's own pattern, whose groups the handler reads by their plain names.
 
-Which kinds the lexer may merge into one token when they repeat is read from the grammar's
+Which kinds the reader may check once per run when they repeat is read from the grammar's
 rules too (`repeating_kinds`), so nothing about the grammar is kept by hand outside it.
 """
 
@@ -109,8 +109,8 @@ def _pin_player(pattern: str, player: str) -> str:
 def repeating_kinds(lark: Lark) -> set[str]:
     """The line kinds that the grammar's rules only ever repeat: every place a kind appears is
     inside a `*` or `+` whose body reaches it through alternatives alone (`(A | KIND | B)*`,
-    `KIND+`). A run of such lines parses the same as one, so the lexer sends the parser one
-    token per run; a kind placed singly anywhere (a header, a street marker) is never merged."""
+    `KIND+`). A run of such lines parses the same as one, so the reader checks the order once
+    per run; a kind placed singly anywhere (a header, a street marker) is never merged."""
     rules: dict[str, Any] = {str(name): tree for name, _, tree, _ in lark.grammar.rule_defs}
     single: set[str] = set()
     repeated: set[str] = set()

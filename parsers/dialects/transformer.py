@@ -56,12 +56,10 @@ _MONEY_OR_CARDS: Final = re.compile(r"[\d\[\]]")
 class DialectTransformer:
     """The reader of one room: one `HandBuilder` per parse, reset by `begin`.
 
-    Each line kind `KIND` is handled by a method `on_kind(token)`, run by the lexer as the line
-    is read, so handlers see the lines in text order. The grammar's rules need no callbacks
-    except `start`, which finishes the record.
-
-    Beware: Lark takes any attribute named like a grammar rule as that rule's callback (an
-    attribute `_settle` would serve a rule `_settle`), so helpers must not share rule names.
+    Each line kind `KIND` is handled by a method `on_kind(token)`, run as the line is read
+    (`base.read_lines`), so handlers see the lines in text order. Once every line is read and
+    the grammar has accepted their order, `start` (named after the grammar's start rule)
+    finishes the record.
     """
 
     site: ClassVar[str]
@@ -91,6 +89,7 @@ class DialectTransformer:
         self.b = HandBuilder(hand, self.site)
 
     def start(self, _: list[Any]) -> HandRecord:
+        """The finished record (rooms that settle something at the end override this)."""
         return self.b.finish()
 
     # --- names and unknown lines ------------------------------------------------------------
