@@ -87,6 +87,7 @@ class OptionalBuildExt(build_ext):
     module is only ever installed with the rest of its group."""
 
     def run(self) -> None:
+        self.remove_stale_modules()
         try:
             super().run()
         except Exception as error:  # a compiler's failure takes many forms
@@ -96,6 +97,30 @@ class OptionalBuildExt(build_ext):
                 f"studdraw: compiling failed, building the pure-Python package: {error}",
                 file=sys.stderr,
             )
+            return
+        if self.in_place():
+            # Modules found up to date are not copied again: mark them as current, so a compiled
+            # module older than its source always means a stale build (tests/conftest.py).
+            for extension in self.extensions:
+                Path(self.get_ext_fullpath(extension.name)).touch()
+
+    def in_place(self) -> bool:
+        return bool(self.inplace or getattr(self, "editable_mode", False))
+
+    def remove_stale_modules(self) -> None:
+        """Remove compiled modules this build does not make (left by an earlier build with
+        another list, or before STUDDRAW_PURE=1): Python would import them first, and a shim
+        without its module in the group's library fails to import."""
+        suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+        # studdraw.pipeline.rules.core is pipeline/rules/core in the checkout (the package-dir
+        # mapping) and studdraw/pipeline/rules/core in the build folder.
+        wanted = {"/".join(e.name.split(".")[1:]) + suffix for e in self.extensions}
+        roots = [Path(self.build_lib) / "studdraw"] + ([ROOT] if self.in_place() else [])
+        for root in roots:
+            for part in ("parsers", "pipeline", "dashboard"):
+                for module in (root / part).rglob(f"*{suffix}"):
+                    if module.relative_to(root).as_posix() not in wanted:
+                        module.unlink()
 
 
 setup(ext_modules=compiled_extensions(), cmdclass={"build_ext": OptionalBuildExt})
