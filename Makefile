@@ -7,15 +7,28 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 TYPECHECK := .typecheck/studdraw
 
-.PHONY: install demo test lint typecheck unit samples fuzz clean
+.PHONY: install compile demo test lint typecheck unit samples fuzz clean
 
+# The editable install skips compiling (STUDDRAW_PURE=1): the rule below compiles once, in place.
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --upgrade pip setuptools
+	STUDDRAW_PURE=1 $(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
 
-install: $(STAMP)
+# The rules engine's hot modules compiled by mypyc beside their sources (setup.py lists them;
+# Python imports the compiled module first), again whenever the engine's sources change. Without
+# a C compiler, or with STUDDRAW_PURE=1, nothing is compiled and the sources run as they are.
+ENGINE_SOURCES := setup.py $(wildcard pipeline/rules/*.py pipeline/evaluators/*.py)
+COMPILED_STAMP := build/.compiled-stamp
+
+$(COMPILED_STAMP): $(STAMP) $(ENGINE_SOURCES)
+	$(BIN)/python setup.py --quiet build_ext --inplace
+	@touch $(COMPILED_STAMP)
+
+compile: $(COMPILED_STAMP)
+
+install: $(STAMP) $(COMPILED_STAMP)
 
 # mypy cannot follow setuptools' package-dir mapping, so it reads the code through a
 # symlink tree that mirrors the installed layout (studdraw/parsers -> parsers, ...).
@@ -68,3 +81,4 @@ samples: install
 
 clean:
 	rm -rf $(VENV) .typecheck build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache
+	find parsers pipeline dashboard -name '*.so' -delete

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -33,3 +34,21 @@ def parse_record(text: str, site: str = "pokerstars") -> HandRecord:
     parsed = parse_text(text, site)
     assert parsed.record is not None, parsed.problem
     return parsed.record
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Refuse to test a compiled module older than its source (`make compile` rebuilds it):
+    Python would import the stale compiled module and test yesterday's code."""
+    if os.environ.get("STUDDRAW_PURE") == "1":
+        return
+    stale = sorted(
+        str(compiled.relative_to(REPO_ROOT))
+        for compiled in (REPO_ROOT / "pipeline").rglob("*.so")
+        if (source := compiled.with_name(compiled.name.split(".")[0] + ".py")).exists()
+        and source.stat().st_mtime > compiled.stat().st_mtime
+    )
+    if stale:
+        raise pytest.UsageError(
+            f"compiled modules older than their sources: {', '.join(stale)}; "
+            "run `make compile` (or test the sources with STUDDRAW_PURE=1)"
+        )

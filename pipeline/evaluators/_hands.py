@@ -120,7 +120,8 @@ def badugi(cards: Sequence[str]) -> int:
     if len(cards) != 4:
         raise _count_error("badugi", range(4, 5), cards)
     try:
-        a, b, c, d = map(BADUGI_CODES.__getitem__, cards)
+        # (A list, not `map`: compiled by mypyc, unpacking a map loses the KeyError.)
+        a, b, c, d = [BADUGI_CODES[card] for card in cards]
     except KeyError:
         raise _card_error(cards) from None
     if len({a, b, c, d}) != 4:

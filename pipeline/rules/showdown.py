@@ -85,16 +85,17 @@ def _pot_position(label: str, count: int) -> int:
     return -1
 
 
-class _Findings(list[Violation]):
-    """The violations `settle` finds, hand-level unless located at a collect."""
+class _Findings:
+    """The violations `settle` finds, hand-level unless located at a collect. (It holds its
+    list rather than being one: mypyc compiles no subclass of a builtin type.)"""
 
     def __init__(self, street: int) -> None:
-        super().__init__()
         self.street = street
+        self.violations: list[Violation] = []
 
     def at(self, code: Code, index: int | None, line: int, message: str) -> None:
         street = self.street if index is not None else None
-        self.append(Violation(code, code.severity, street, index, line, message))
+        self.violations.append(Violation(code, code.severity, street, index, line, message))
 
 
 def settle(
@@ -155,7 +156,7 @@ def settle(
         and rake * 100 * percent.denominator > total * percent.numerator
     ):
         found.at(Code.MNY006, None, line, f"rake {rake} is above {percent}% of the pot of {total}")
-    return results, total, rake, found
+    return results, total, rake, found.violations
 
 
 def _judge(state: HandState, pot: _Pot, line: int, found: _Findings) -> list[PotResult]:

@@ -1,0 +1,126 @@
+"""The compiled build: the rules engine's hot modules and the evaluators go through mypyc.
+
+Everything else about the package is in pyproject.toml. The compiled modules are the same
+sources, type-checked by mypy and turned into C; the pure-Python package is the fallback, so
+the build never fails for want of a compiler: with STUDDRAW_PURE=1, without a C compiler, or
+when compiling fails, the wheel (or the editable install) holds the Python sources only.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shlex
+import shutil
+import sys
+import sysconfig
+from pathlib import Path
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+ROOT = Path(__file__).resolve().parent
+# What replay spends its time in (benchmarks/replay.py): the state's layers, the showdown, the
+# house rules and stakes it reads, and the evaluators it calls. Left out on purpose: result.py
+# (its dataclasses are built faster by the interpreter than through a compiled class's setters)
+# and the modules mypyc cannot compile as they are (codes.py's enum with its own __new__,
+# specs.py's slice-typed field). This list is the one place that says what is compiled.
+COMPILED = (
+    "pipeline/rules/betting.py",
+    "pipeline/rules/boards.py",
+    "pipeline/rules/core.py",
+    "pipeline/rules/deck.py",
+    "pipeline/rules/draws.py",
+    "pipeline/rules/forced.py",
+    "pipeline/rules/house.py",
+    "pipeline/rules/replay.py",
+    "pipeline/rules/showdown.py",
+    "pipeline/rules/stakes.py",
+    "pipeline/rules/state.py",
+    "pipeline/evaluators/_hands.py",
+)
+# mypy reads the sources through the installed layout (studdraw/pipeline -> pipeline, ...),
+# as `make typecheck` does, so that the compiled modules get their installed names.
+LAYOUT = ROOT / ".typecheck" / "studdraw"
+
+
+def pure_reason() -> str | None:
+    """Why this build ships the Python sources only, or None to compile."""
+    if os.environ.get("STUDDRAW_PURE") == "1":
+        return "STUDDRAW_PURE=1"
+    compiler = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "")
+    if sys.platform != "win32" and (not compiler or shutil.which(compiler[0]) is None):
+        return f"no C compiler ({' '.join(compiler) or 'none configured'})"
+    if importlib.util.find_spec("mypyc") is None:
+        return "mypyc is not installed"
+    return None
+
+
+def source_layout() -> None:
+    """The symlink tree mypy reads the sources through (the Makefile makes the same one)."""
+    LAYOUT.mkdir(parents=True, exist_ok=True)
+    for part in ("parsers", "pipeline", "dashboard"):
+        link = LAYOUT / part
+        if not link.is_symlink():
+            link.symlink_to(Path("..", "..", part))
+
+
+def compiled_extensions() -> list[Extension]:
+    """mypyc's extensions for the hot modules, or none (the reason is printed)."""
+    reason = pure_reason()
+    if reason is None:
+        try:
+            source_layout()
+        except OSError as error:
+            reason = f"the source layout cannot be linked ({error})"
+    if reason is not None:
+        print(f"studdraw: building the pure-Python package: {reason}", file=sys.stderr)
+        return []
+    from mypyc.build import mypycify  # noqa: PLC0415 (only a compiled build needs mypyc)
+
+    paths = [str(LAYOUT.relative_to(ROOT) / path) for path in COMPILED]
+    return mypycify(paths, group_name="studdraw.pipeline.engine", target_dir="build/mypyc")
+
+
+class OptionalBuildExt(build_ext):
+    """build_ext that falls back to the pure-Python package when compiling fails: a compiled
+    module is only ever installed with the rest of its group."""
+
+    def run(self) -> None:
+        self.remove_stale_modules()
+        try:
+            super().run()
+        except Exception as error:  # a compiler's failure takes many forms
+            for output in self.get_outputs():
+                Path(output).unlink(missing_ok=True)
+            print(
+                f"studdraw: compiling failed, building the pure-Python package: {error}",
+                file=sys.stderr,
+            )
+            return
+        if self.in_place():
+            # Modules found up to date are not copied again: mark them as current, so a compiled
+            # module older than its source always means a stale build (tests/conftest.py).
+            for extension in self.extensions:
+                Path(self.get_ext_fullpath(extension.name)).touch()
+
+    def in_place(self) -> bool:
+        return bool(self.inplace or getattr(self, "editable_mode", False))
+
+    def remove_stale_modules(self) -> None:
+        """Remove compiled modules this build does not make (left by an earlier build with
+        another list, or before STUDDRAW_PURE=1): Python would import them first, and a shim
+        without its module in the group's library fails to import."""
+        suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+        # studdraw.pipeline.rules.core is pipeline/rules/core in the checkout (the package-dir
+        # mapping) and studdraw/pipeline/rules/core in the build folder.
+        wanted = {"/".join(e.name.split(".")[1:]) + suffix for e in self.extensions}
+        roots = [Path(self.build_lib) / "studdraw"] + ([ROOT] if self.in_place() else [])
+        for root in roots:
+            for part in ("parsers", "pipeline", "dashboard"):
+                for module in (root / part).rglob(f"*{suffix}"):
+                    if module.relative_to(root).as_posix() not in wanted:
+                        module.unlink()
+
+
+setup(ext_modules=compiled_extensions(), cmdclass={"build_ext": OptionalBuildExt})

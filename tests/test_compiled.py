@@ -1,0 +1,92 @@
+"""The mypyc-compiled engine and its Python sources give the same replays.
+
+The installed build (compiled where a C compiler was found: setup.py) replays the real corpus,
+the bundled samples, every violation code's documented hand, and random legal hands with their
+mutations in this process; a second interpreter with STUDDRAW_PURE=1 replays the same from the
+sources. Their results (streets, players, pots, settlement, violations) must be equal, hand by
+hand.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import shlex
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from studdraw.parsers.files import discover_files
+from studdraw.parsers.model import HandRecord
+from studdraw.parsers.reader import parse_file
+from studdraw.pipeline.rules import state
+from studdraw.pipeline.rules.explain import explanations
+from tests.conftest import CORPUS, REPO_ROOT, SAMPLES, parse_text
+from tests.replay_digest import digest
+
+
+def compiler_present() -> bool:
+    compiler = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "")
+    return bool(compiler) and shutil.which(compiler[0]) is not None
+
+
+def is_compiled(module_file: str) -> bool:
+    return not module_file.endswith(".py")
+
+
+def records() -> list[HandRecord]:
+    """Every hand of the corpus (when present) and the samples, and every code's example."""
+    folders = [path for path in (CORPUS, SAMPLES) if path.is_dir()]
+    found = [
+        parsed.record
+        for path in discover_files(folders)
+        for parsed in parse_file(path)
+        if parsed.record is not None
+    ]
+    for explanation in explanations().values():
+        parsed = parse_text(explanation.hand)
+        if parsed.record is not None:
+            found.append(parsed.record)
+    return found
+
+
+def sources_digest(hands: list[HandRecord], work: Path) -> dict[str, object]:
+    """`replay_digest.digest` run by the Python sources in another interpreter."""
+    (work / "records.pickle").write_bytes(pickle.dumps(hands))
+    subprocess.run(
+        [sys.executable, "-m", "tests.replay_digest", "records.pickle", "digest.json"],
+        cwd=work,
+        env={**os.environ, "STUDDRAW_PURE": "1", "PYTHONPATH": str(REPO_ROOT)},
+        check=True,
+    )
+    result: dict[str, object] = json.loads((work / "digest.json").read_text(encoding="utf-8"))
+    return result
+
+
+@pytest.mark.skipif(
+    os.environ.get("STUDDRAW_PURE") == "1" or not compiler_present(),
+    reason="the pure-Python build: no C compiler, or STUDDRAW_PURE=1",
+)
+def test_the_engine_runs_compiled_where_a_compiler_exists() -> None:
+    """`make install` (and `pip install` with a compiler) installs the compiled engine."""
+    assert is_compiled(state.__file__ or ""), state.__file__
+
+
+def test_compiled_and_pure_engines_replay_alike(tmp_path: Path) -> None:
+    hands = records()
+    assert len(hands) > 300
+    installed = digest(hands)
+    pure = sources_digest(hands, tmp_path)
+    assert not is_compiled(str(pure["engine"])), pure["engine"]
+    for part in ("replays", "generated"):
+        mine, theirs = installed[part], pure[part]
+        assert isinstance(mine, list)
+        assert isinstance(theirs, list)
+        assert len(mine) == len(theirs)
+        for number, (compiled_text, pure_text) in enumerate(zip(mine, theirs, strict=True)):
+            assert compiled_text == pure_text, f"{part} #{number} differs"
