@@ -54,10 +54,10 @@ def store_ref() -> StoreRef:
     if not path.exists():
         raise StoreError(f"{path} does not exist: run `studdraw ingest PATH --db {path}` first")
     probe(path)
-    return StoreRef(str(path), _stamp(path))
+    return StoreRef(str(path), stamp_of(path))
 
 
-def _stamp(path: Path) -> int:
+def stamp_of(path: Path) -> int:
     """Newest mtime of the store: the DuckDB file and its WAL, or for a Parquet dataset the
     partition folders of `hands` (every committed batch adds a part to one of them)."""
     if path.is_file():
@@ -73,8 +73,7 @@ class StoreBusyError(StoreError):
 
 
 BUSY_MESSAGE = (
-    "Import in progress: an import is writing to {path}. The pages come back as soon as it "
-    "ends (reload then)."
+    "Import in progress: an import is writing to {path}. The pages come back as soon as it ends."
 )
 
 
