@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from studdraw.dashboard.store import page_run
 from studdraw.dashboard.views import page
 
 st.set_page_config(page_title="studdraw", page_icon="♠", layout="wide")
@@ -26,4 +27,5 @@ navigation = st.navigation(
         ],
     }
 )
-navigation.run()
+with page_run():  # one store connection at most per run
+    navigation.run()

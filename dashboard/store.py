@@ -6,7 +6,8 @@ by a `StoreRef` (the path and the newest modification time of its files), so a r
 on the next rerun while every unchanged answer is served from memory.
 
 The dashboard never blocks an import: DuckDB lets no writer in while any process holds the file
-open, so the store is opened read-only for each query that misses the caches and closed at once.
+open, so the store is opened read-only at the first query of a page run that misses the caches
+and closed when the run ends (none at all when the caches answer).
 While an import holds the file, the pages say "import in progress" (`StoreBusyError`) instead
 of failing. Each connection is locked down: no file access outside a Parquet dataset's own
 folder (no `COPY ... TO`, no `read_csv` of other files), and that setting cannot be undone.
@@ -17,6 +18,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import astuple, dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -54,10 +56,10 @@ def store_ref() -> StoreRef:
     if not path.exists():
         raise StoreError(f"{path} does not exist: run `studdraw ingest PATH --db {path}` first")
     probe(path)
-    return StoreRef(str(path), _stamp(path))
+    return StoreRef(str(path), stamp_of(path))
 
 
-def _stamp(path: Path) -> int:
+def stamp_of(path: Path) -> int:
     """Newest mtime of the store: the DuckDB file and its WAL, or for a Parquet dataset the
     partition folders of `hands` (every committed batch adds a part to one of them)."""
     if path.is_file():
@@ -73,8 +75,7 @@ class StoreBusyError(StoreError):
 
 
 BUSY_MESSAGE = (
-    "Import in progress: an import is writing to {path}. The pages come back as soon as it "
-    "ends (reload then)."
+    "Import in progress: an import is writing to {path}. The pages come back as soon as it ends."
 )
 
 
@@ -115,16 +116,59 @@ def open_locked_down(path: Path) -> duckdb.DuckDBPyConnection:
 def _locked_down(con: duckdb.DuckDBPyConnection) -> bool:
     """Whether the connection's database is already locked down: DuckDB shares one instance
     (and its settings) among the connections a process holds open to the same file."""
-    row = con.execute(
+    ((locked, external),) = con.execute(
         "SELECT current_setting('lock_configuration'), current_setting('enable_external_access')"
-    ).fetchone()
-    return row is not None and bool(row[0]) and not row[1]
+    ).fetchall()  # fetched to the end: DuckDB refuses other work beside an unfinished result
+    return bool(locked) and not external
+
+
+class _RunConnection:
+    """The connection of one page run: opened at the run's first query that misses the caches,
+    closed when the run ends."""
+
+    def __init__(self) -> None:
+        self.ref: StoreRef | None = None
+        self.con: duckdb.DuckDBPyConnection | None = None
+
+    def get(self, ref: StoreRef) -> duckdb.DuckDBPyConnection:
+        if self.con is None or self.ref != ref:
+            self.close()
+            self.con, self.ref = open_locked_down(Path(ref.path)), ref
+        return self.con
+
+    def close(self) -> None:
+        if self.con is not None:
+            self.con.close()
+            self.con = self.ref = None
+
+
+_RUN: ContextVar[_RunConnection | None] = ContextVar("studdraw_run_connection", default=None)
+
+
+@contextmanager
+def page_run() -> Iterator[None]:
+    """Share one connection among the queries of a page run (app.py wraps each run): opening
+    the store and readying its analytics views costs more than most of a page's queries, and
+    the rows imported since the last `prepare` are derived once per connection. Closed when the
+    run ends (st.stop and st.rerun included), so an import waits at most for one run."""
+    run = _RunConnection()
+    token = _RUN.set(run)
+    try:
+        yield
+    finally:
+        _RUN.reset(token)
+        run.close()
 
 
 @contextmanager
 def connection(ref: StoreRef) -> Iterator[duckdb.DuckDBPyConnection]:
-    """A read-only connection to the store for the duration of the block, closed after it so
-    that an import can take the file (the caches make most page runs open none)."""
+    """A read-only connection to the store for the duration of the block: the page run's
+    (`page_run`), or one opened for the block and closed after it so that an import can take
+    the file (the caches make most page runs open none)."""
+    run = _RUN.get()
+    if run is not None:
+        yield run.get(ref)
+        return
     con = open_locked_down(Path(ref.path))
     try:
         yield con

@@ -17,23 +17,29 @@ from studdraw.pipeline.analytics import KINDS, TABLE_SIZES, Filters, currency_la
 from studdraw.pipeline.console import plural
 
 from . import store
+from .follow import follow
 from .render import GAME_NAMES, STRUCTURE_NAMES, stakes, stylesheet
 from .store import StoreBusyError, StoreError, StoreRef
 
 
 def start_page(title: str, caption: str) -> StoreRef:
-    """Title the page, add the stylesheet, and return the store (or stop with the reason)."""
+    """Title the page, add the stylesheet, follow the store when the visit asks to, and return
+    the store (or stop with the reason: a followed page comes back when the store can be read)."""
     st.html(stylesheet())
     st.title(title)
     st.caption(caption)
+    key = title.lower().replace(" ", "-")
     try:
         ref = store.store_ref()
     except StoreBusyError as busy:
-        st.info(str(busy), icon=":material/hourglass_top:")
+        following = follow(key, None)
+        st.info(str(busy) if following else f"{busy} Reload then.", icon=":material/hourglass_top:")
         st.stop()
     except StoreError as error:
+        follow(key, None)
         st.error(str(error))
         st.stop()
+    follow(key, ref.stamp)
     st.sidebar.caption(f"Store: `{ref.path}` (read-only)")
     return ref
 

@@ -5,6 +5,7 @@ visible and saves a screenshot of each page under test-artifacts/."""
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -292,3 +293,61 @@ def test_replayer_prints_amounts_as_the_room(
     raise_line = page.locator(".sd-event", has_text="raises").filter(has_text="MasterTrini1")
     expect(raise_line).to_contain_text("raises $0.04 to $0.08")
     screenshot(page, f"{name}-replayer-raise")
+
+
+def _synth(out: Path, hands: int, seed: int, start: str) -> str:
+    """`studdraw synth` of stud hands into `out`; the text written."""
+    studdraw = Path(sys.executable).with_name("studdraw")
+    command = [str(studdraw), "synth", "--game", "stud", "--hands", str(hands)]
+    command += ["--seed", str(seed), "--start", start, "--out", str(out)]
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    return out.read_text(encoding="utf-8")
+
+
+def test_the_open_page_follows_a_watched_import(
+    tmp_path_factory: pytest.TempPathFactory, page: Page
+) -> None:
+    """`studdraw ingest --watch` imports a new file, then hands appended to it; the overview
+    open in the browser shows each new count by itself: the page is never reloaded (a flag set
+    in the page's window survives)."""
+    folder = tmp_path_factory.mktemp("follow")
+    studdraw = Path(sys.executable).with_name("studdraw")
+    first, incoming = folder / "first", folder / "incoming"
+    first.mkdir()
+    incoming.mkdir()
+    _synth(first / "first.txt", 20, 31, "2026-04-01T18:00")
+    db = folder / "store.duckdb"
+    subprocess.run(
+        [str(studdraw), "ingest", str(first), "--db", str(db), "--workers", "1"],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    watch_log = (folder / "watch.log").open("wb")
+    with serve(db) as url:
+        visit(page, url)
+        expect(page.get_by_role("switch", name="Follow new hands")).to_be_checked(timeout=60_000)
+        hands = page.get_by_test_id("stMetricValue").first
+        expect(hands).to_have_text("20", timeout=120_000)
+        page.evaluate("window.sdNotReloaded = true")
+        watcher = subprocess.Popen(
+            [str(studdraw), "ingest", str(incoming), "--db", str(db), "--watch", "--wait", "120"],
+            stdout=watch_log,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            live = incoming / "live.txt"
+            live.write_text(_synth(folder / "part1.txt", 30, 32, "2026-04-02T18:00"))
+            expect(hands).to_have_text("50", timeout=180_000)
+            with live.open("a", encoding="utf-8") as client:  # the client appends a session
+                client.write(_synth(folder / "part2.txt", 15, 33, "2026-04-03T18:00"))
+            expect(hands).to_have_text("65", timeout=180_000)
+            assert page.evaluate("window.sdNotReloaded === true")
+            screenshot(page, "overview-followed")
+        finally:
+            watcher.send_signal(signal.SIGINT)
+            try:
+                watcher.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                watcher.kill()
+                watcher.wait()
+            watch_log.close()

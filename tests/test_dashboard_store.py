@@ -154,7 +154,7 @@ def test_two_sessions_may_hold_the_store_open_at_once(db: Path) -> None:
         second = store.open_locked_down(db)
         try:
             count = "SELECT count(*) FROM hands"
-            assert second.execute(count).fetchone() == first.execute(count).fetchone()
+            assert second.sql(count).fetchall() == first.sql(count).fetchall()
             with pytest.raises(duckdb.Error):
                 second.execute("SET enable_external_access = true")
         finally:
