@@ -104,7 +104,11 @@ def test_a_stop_signal_ends_the_import_cleanly_and_a_rerun_resumes(
         os.killpg(victim.pid, signum)  # as a terminal's Ctrl-C, or a service manager's stop
     else:
         os.kill(victim.pid, signum)  # the main process alone: it stops its cluster itself
-    out, err = victim.communicate(timeout=120)
+    try:
+        out, err = victim.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        os.killpg(victim.pid, signal.SIGKILL)  # no orphan import left behind a failed test
+        raise
     assert victim.returncode == code, err
     assert "Traceback" not in err and out == ""
     assert "interrupted:" in err and "Run the same command again to resume" in err

@@ -140,13 +140,8 @@ def _lifeline(main: int) -> None:
 
 
 def stop_workers(executor: Executor) -> None:
-    """Stop a process pool now: queued work is cancelled and running workers are terminated
-    (waiting for them to finish their batch could take seconds after a Ctrl-C)."""
-    workers = list(dict(getattr(executor, "_processes", None) or {}).values())
+    """Stop a process pool soon: queued work is cancelled; a running worker finishes the batch
+    in hand, then exits. Killing it instead could cut a result in the middle of the pool's pipe,
+    which wedges the pool's manager thread and the interpreter's exit with it (seen: an import
+    that never ended after SIGTERM)."""
     executor.shutdown(wait=False, cancel_futures=True)
-    for worker in workers:
-        with contextlib.suppress(Exception):
-            worker.terminate()
-    for worker in workers:
-        with contextlib.suppress(Exception):
-            worker.join(5)
