@@ -520,6 +520,22 @@ def test_single_draw_reads_the_draw_and_replays_clean() -> None:
 
 
 @pytest.mark.parametrize(
+    ("net", "dead"),
+    [
+        ("-20", []),  # the ante only: nothing unprinted
+        ("-45", [("Player0", 2500, 8)]),  # short by the small blind: paid dead
+        ("-30", []),  # short by anything else: left for the replay to report
+    ],
+)
+def test_only_a_net_short_by_the_small_blind_adds_a_dead_post(
+    net: str, dead: list[tuple[str, int, int]]
+) -> None:
+    text = SINGLE_DRAW.replace("Seat 1: Player0 (1,180) -20", f"Seat 1: Player0 (1,180) {net}")
+    r = parse_record(text, "kingsclub")
+    assert [(e.player, e.amount, e.line) for e in of_kind(r, EventKind.DEAD)] == dead
+
+
+@pytest.mark.parametrize(
     ("old", "new", "reason", "line"),
     [
         ("draws [8c]", "draws [8c] [Qs]", RUN_TWICE, 21),
