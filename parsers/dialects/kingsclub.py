@@ -1,7 +1,7 @@
 """KingsClub: the 2020-2021 exports ("#37581152: Limit Seven Card Stud - 44/88"), cash and
 tournament tables of the room's mixed games. Notes on the format are in docs/sites/kingsclub.md.
 
-Three habits of the room shape this module:
+The room's habits that shape this module:
 
 - stud prints no marker before 3rd street: the deal, the bring-in and the betting come first,
   and "*** 3RD STREET ***" then opens 4th street, ..., "*** 6TH STREET ***" the 7th (FPDB's
@@ -10,14 +10,18 @@ Three habits of the room shape this module:
 - an uncalled bet is paid back without a line (the summary's nets prove it): the reader adds the
   return, marked as inferred, where the betting round is over (next street, showdown, summary);
 - "posts blind 44" is a returning player's live big blind, and a dead small blind of half of it
-  goes in unprinted (the nets prove it).
+  goes in unprinted (the nets prove it); a player who missed the small blind pays it dead
+  without any line (the summary's net is short by exactly the small blind): the reader adds it;
+- an all-in no-limit single draw may be run twice ("Run 1: X shows", a draw line with the cards
+  of both runs): the hand record holds one draw and one showdown per player, so such hands are
+  counted unsupported with `RUN_TWICE` as the reason.
 """
 
 from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import Final
+from typing import Any, Final
 
 from studdraw.parsers.dialects.base import Dialect, LineToken, hand_start_pattern
 from studdraw.parsers.dialects.builder import HandParseError, to_utc
@@ -30,7 +34,16 @@ from studdraw.parsers.dialects.transformer import (
     Reads,
     Verb,
 )
-from studdraw.parsers.model import EventKind, Game, HandText, Outcome, Structure, Tournament
+from studdraw.parsers.model import (
+    Event,
+    EventKind,
+    Game,
+    HandRecord,
+    HandText,
+    Outcome,
+    Structure,
+    Tournament,
+)
 
 GAMES: Final = {
     "Seven Card Stud": Game.STUD,
@@ -39,11 +52,10 @@ GAMES: Final = {
     "2-7 Triple Draw": Game.TD27,
     "A-5 Triple Draw": Game.TDA5,
     "Badugi": Game.BADUGI,
+    "2-7 Single Draw": Game.SD27,
 }
 """The room's game label -> the game it deals."""
 NOT_READ: Final = {
-    "2-7 Single Draw": "2-7 single draw as KingsClub prints it (run it twice, a draw line with the "
-    "cards discarded and drawn) is not read yet",
     "5 Card Draw": "five-card draw as KingsClub prints it is not read yet (no hand to learn from)",
     "A-5 Single Draw": "A-5 single draw has no game definition yet",
     "2-7 Razz": "2-7 razz (stud to the 2-7 low) has no game definition",
@@ -54,6 +66,15 @@ NOT_READ: Final = {
 }
 """Labels of the room's stud and draw games that studdraw does not read yet, with why; a game
 given a definition moves to GAMES. Any other label (hold'em, Omaha) is out of scope."""
+RUN_TWICE: Final = (
+    "run it twice: the all-in players drew twice and each run's winners share the pot; a hand "
+    "record holds one draw and one showdown per player, so the runs cannot be represented"
+)
+"""Why a hand run twice is unsupported (the game is read; this deal of it is not)."""
+DRAW_AS_DEAL: Final = (
+    "a draw printed as a deal after the draw marker (the older export, seen only in a hand run "
+    "twice: 'Dealt to Hero: [6h Ks Ks]', the runs' cards unlabelled) is not read"
+)
 STRUCTURES: Final = {
     "Limit": Structure.FIXED,
     "Fixed Limit": Structure.FIXED,
@@ -108,6 +129,8 @@ class KingsClubTransformer(DialectTransformer):
         self._marker_shift = 0  # 1 when 3rd street was dealt before any marker
         self._summary = False
         self._dealt = False  # the first deal has been read
+        self._nets: dict[str, int] = {}  # the summary's net of each player
+        self._label = ""  # the room's game label, for the reason of an unsupported deal
 
     # --- header and seats -------------------------------------------------------------------
     def on_header(self, token: LineToken) -> None:
@@ -115,6 +138,7 @@ class KingsClubTransformer(DialectTransformer):
         b = self.b
         b.site_hand_id = found("id") or ""
         label = found("game") or ""
+        self._label = label
         game = GAMES.get(label)
         if game is None:
             reason = NOT_READ.get(label, f"{label} is not a stud or triple-draw game")
@@ -161,7 +185,61 @@ class KingsClubTransformer(DialectTransformer):
 
     def on_summary_seat(self, token: LineToken) -> None:
         """The summary's "Seat 1: X (2,079.98) -66.32": the stack after the hand and the net,
-        which the replay recomputes from the events."""
+        which the replay recomputes from the events; the net also proves an unprinted dead
+        small blind (`start`)."""
+        net = token.field("net") or "+0"
+        amount = self.b.money(net[1:], token.number)
+        self._nets[self.player(token)] = -amount if net.startswith("-") else amount
+
+    def start(self, _: list[Any]) -> HandRecord:
+        self._add_missed_small_blinds()
+        return super().start(_)
+
+    def _add_missed_small_blinds(self) -> None:
+        """A draw-game player whose summary net is short of the events' by exactly the small
+        blind, and who posted no blind, paid a missed small blind dead, unprinted: corpus hand
+        #3516416 (NL-2-7-SD-...missed.sb.txt), Player0 raises to 500, folded to, nets +875 =
+        1,350 won - 100 ante - 250 (the raise less its uncalled 250) - 125. The dead post goes
+        in after the blinds, before the deal, on the player's ante line, marked as inferred."""
+        b = self.b
+        assert b.game is not None
+        if not b.game.is_draw or not self._nets:
+            return
+        small = b.small_blind or b.big_blind // 2
+        nets = {seat.player: 0 for seat in b.seats}
+        blinds: set[str] = set()  # players who posted a blind (live or dead)
+        for event in b.events:
+            if event.player is None:
+                continue
+            if event.kind.is_forced or event.kind.is_betting:
+                nets[event.player] -= event.amount
+                if event.kind.is_forced and event.kind is not EventKind.ANTE:
+                    blinds.add(event.player)
+            elif event.kind in (EventKind.COLLECT, EventKind.UNCALLED):
+                nets[event.player] += event.amount
+        deal = next((i for i, e in enumerate(b.events) if not e.kind.is_forced), None)
+        if deal is None:
+            return  # the forced bets run to the end: no deal to put the post before
+        for player, net in nets.items():
+            printed = self._nets.get(player)
+            if printed is None or player in blinds or net - printed != small:
+                continue
+            line = next(
+                (e.line for e in b.events if e.player == player and e.kind is EventKind.ANTE),
+                b.events[deal].line,
+            )
+            b.events.insert(
+                deal,
+                Event(
+                    EventKind.DEAD,
+                    line,
+                    0,
+                    player,
+                    amount=small,
+                    text="inferred: a missed small blind, unprinted (the summary's net)",
+                ),
+            )
+            deal += 1
 
     def on_post(self, token: LineToken) -> None:
         """ "Player1: posts blind 44": a live big blind of 44 and, unprinted, a dead small blind
@@ -193,6 +271,10 @@ class KingsClubTransformer(DialectTransformer):
             raise HandParseError(f"{name} after an unmarked 3rd street", token.number)
         b.new_street(index, token.number, STREET_NAMES[index])
 
+    def on_run_shows(self, token: LineToken) -> None:
+        """ "Run 2: Player4 shows [...]": one run's hand of a pot run twice."""
+        raise HandParseError(RUN_TWICE, token.number, Outcome.UNSUPPORTED, game_label=self._label)
+
     def on_round(self, token: LineToken) -> None:
         """ "*** 2ND BETTING ROUND ***": the draw's marker before it opened the round."""
 
@@ -204,6 +286,9 @@ class KingsClubTransformer(DialectTransformer):
         assert b.game is not None
         player, line = self.player(token), token.number
         cards = self.cards(token)
+        if self._dealt and b.game.is_draw and b.street > 0:
+            # "Dealt to Hero: [6h Ks Ks]" after "*** 1ST DRAW ***" (#3857875, run twice)
+            raise HandParseError(DRAW_AS_DEAL, line, Outcome.UNSUPPORTED, game_label=self._label)
         if not self._dealt:
             self._dealt = True
             if not any(e.kind is EventKind.STREET for e in b.events):
@@ -229,6 +314,8 @@ class KingsClubTransformer(DialectTransformer):
         """The hero's draw: "Hero discards [Ts Jh] draws [3c 6c]"."""
         b = self.b
         player, line = self.player(token), token.number
+        if token.field("run_cards") is not None:
+            raise HandParseError(RUN_TWICE, line, Outcome.UNSUPPORTED, game_label=self._label)
         thrown, drawn = self.cards(token), self.cards(token, "new")
         b.add(EventKind.DISCARD, line, player, count=len(thrown), cards=thrown)
         b.add(EventKind.DRAW, line, player, cards=drawn, up=(False,) * len(drawn))

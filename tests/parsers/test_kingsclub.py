@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from studdraw.parsers.dialects import sniff
-from studdraw.parsers.dialects.kingsclub import NOT_READ
+from studdraw.parsers.dialects.kingsclub import DRAW_AS_DEAL, NOT_READ, RUN_TWICE
 from studdraw.parsers.files import discover_files, read_head
 from studdraw.parsers.model import EventKind, Game, HandRecord, Outcome, Structure
 from studdraw.parsers.reader import parse_file
@@ -55,7 +55,7 @@ CORPUS_OUTCOMES = {
     ("Draw/Badeucey-Limit-USD-22-44-202101.txt", Outcome.UNSUPPORTED, "Badeucey"),
     ("Draw/Badugi-Limit-USD-30-60-202010.txt", Outcome.PARSED, "badugi"),
     ("Draw/NL-2-7-SD-USD-125-250-202103.RIT.txt", Outcome.UNSUPPORTED, "2-7 Single Draw"),
-    ("Draw/NL-2-7-SD-USD-125-250-202103.missed.sb.txt", Outcome.UNSUPPORTED, "2-7 Single Draw"),
+    ("Draw/NL-2-7-SD-USD-125-250-202103.missed.sb.txt", Outcome.PARSED, "sd27"),
     ("Draw/NL-2-7-SD-USD-25-50-202108.1.RIT.txt", Outcome.UNSUPPORTED, "2-7 Single Draw"),
     ("Draw/NL-2-7-SD-USD-25-50-202108.2.RIT.txt", Outcome.UNSUPPORTED, "2-7 Single Draw"),
     ("Draw/NL-2-7-SD-USD-25-50-202108.3.RIT.txt", Outcome.UNSUPPORTED, "2-7 Single Draw"),
@@ -67,6 +67,16 @@ CORPUS_OUTCOMES = {
     ("Stud/Razz-USD-40-80-202101.txt", Outcome.PARSED, "razz"),
 }
 
+UNSUPPORTED_REASONS = {
+    "Draw/NL-2-7-SD-USD-125-250-202103.RIT.txt": (DRAW_AS_DEAL, 29),
+    "Draw/NL-2-7-SD-USD-25-50-202108.1.RIT.txt": (RUN_TWICE, 40),
+    "Draw/NL-2-7-SD-USD-25-50-202108.2.RIT.txt": (RUN_TWICE, 29),
+    "Draw/NL-2-7-SD-USD-25-50-202108.3.RIT.txt": (RUN_TWICE, 25),
+    "Draw/NL-2-7-SD-USD-25-50-202108.4.RIT.txt": (RUN_TWICE, 32),
+}
+"""The hands of a game that is read but whose deal is not (run twice): the reason and the line
+that shows it; every other unsupported hand gives its game label's reason in `NOT_READ`."""
+
 
 def test_every_corpus_hand_is_read_or_counted_with_its_game() -> None:
     corpus_file(*FOLDER)
@@ -77,10 +87,14 @@ def test_every_corpus_hand_is_read_or_counted_with_its_game() -> None:
             assert parsed.hand.site == "kingsclub", path
             problem = parsed.problem
             game = str(parsed.record.game) if parsed.record else problem and problem.game_label
-            seen.add((path.relative_to(root).as_posix(), parsed.outcome, game))
+            name = path.relative_to(root).as_posix()
+            seen.add((name, parsed.outcome, game))
             if problem is not None:
                 assert problem.game_label is not None
-                assert problem.message == NOT_READ[problem.game_label]
+                expected = UNSUPPORTED_REASONS.get(name, (NOT_READ.get(problem.game_label), None))
+                assert (problem.message, problem.line if name in UNSUPPORTED_REASONS else None) == (
+                    expected
+                )
     assert seen == CORPUS_OUTCOMES
 
 
@@ -194,6 +208,27 @@ def test_an_uncalled_bet_is_returned_though_unprinted() -> None:
     assert (uncalled.player, uncalled.amount, uncalled.line) == ("Hero", 8800, 59)
     assert uncalled.text is not None and uncalled.text.startswith("inferred")
     assert next((e.player, e.amount) for e in of_kind(r, EventKind.ANTE)) == ("Player0", 1100)
+
+
+def test_a_missed_small_blind_is_paid_dead_though_unprinted() -> None:
+    """No-limit 2-7 single draw #3516416: Player0 (cutoff) raises to 500 and is folded to; the
+    summary nets him +875 of the 1,350 pot, so he paid 475: ante 100, the 250 the big blind
+    matched, and an unprinted dead small blind of 125 (docs/sites/kingsclub.md)."""
+    r = corpus_record("Draw", "NL-2-7-SD-USD-125-250-202103.missed.sb.txt")
+    assert (r.game, r.structure, r.stakes.small_blind, r.stakes.big_blind, r.stakes.ante) == (
+        Game.SD27,
+        Structure.NO,
+        12500,
+        25000,
+        10000,
+    )
+    [dead] = of_kind(r, EventKind.DEAD)
+    assert (dead.player, dead.amount, dead.line, dead.street) == ("Player0", 12500, 11, 0)
+    assert dead.text is not None and dead.text.startswith("inferred")
+    forced = [e.kind for e in r.events[: r.events.index(dead) + 1]]
+    assert all(kind.is_forced for kind in forced)  # among the forced bets, before the deal
+    [uncalled] = of_kind(r, EventKind.UNCALLED)
+    assert (uncalled.player, uncalled.amount) == ("Player0", 25000)
 
 
 # --- handwritten hands: the line forms the corpus lacks ------------------------------------
@@ -358,7 +393,6 @@ def test_older_markers_name_their_own_street() -> None:
 @pytest.mark.parametrize(
     ("header", "label", "reason"),
     [
-        ("No Limit 2-7 Single Draw - 125/250", "2-7 Single Draw", "2-7 single draw as KingsClub"),
         ("Limit A-5 Single Draw - 50/100", "A-5 Single Draw", "A-5 single draw has no game"),
         ("Limit 5 Card Draw - 1/2", "5 Card Draw", "five-card draw as KingsClub prints it"),
         ("Limit Badeucey - 22/44", "Badeucey", "badeucey (badugi and 2-7 split)"),
@@ -415,7 +449,7 @@ def test_corpus_hand_lines_point_into_the_file() -> None:
 
 def test_outcome_counts_per_game() -> None:
     counts = Counter(game for _, outcome, game in CORPUS_OUTCOMES if outcome is Outcome.PARSED)
-    assert sum(counts.values()) == 6
+    assert sum(counts.values()) == 7
 
 
 def test_a_posted_blind_adds_a_dead_small_blind() -> None:
@@ -432,3 +466,88 @@ def test_a_posted_blind_adds_a_dead_small_blind() -> None:
         ("post", 4000),
         ("dead", 2000),
     ]
+
+
+SINGLE_DRAW = """\
+#45383142: No Limit 2-7 Single Draw - 25/50
+2021-08-04 06:54:20
+Table 'The Zoo' Seat 1 is the button
+Seat 1: Player0 (1,200)
+Seat 2: Hero (1,200)
+Seat 3: Player1 (1,200)
+*** 1ST BETTING ROUND ***
+Player0: posts ante 20
+Hero: posts ante 20
+Player1: posts ante 20
+Hero: posts the small blind 25
+Player1: posts the big blind 50
+Dealt to Player0: [X X X X X]
+Dealt to Hero: [5d 7h Th Td 2h]
+Dealt to Player1: [X X X X X]
+Player0 folds
+Hero raises to 150
+Player1 raises to 1,180, and is all in
+Hero calls 1,180, and is all in
+*** 1ST DRAW ***
+Hero discards [Th] draws [8c]
+Player1 stands pat
+Hero shows [5d 7h 8c Td 2h]
+Player1 shows [6c 8s 7s 2c 5c]
+*** 2ND BETTING ROUND ***
+*** SUMMARY ***
+Seat 1: Player0 (1,180) -20
+Seat 2: Hero (0) -1,200
+Seat 3: Player1 (2,413) +1,213
+Rake 7
+Player1 wins pot (2,413)
+"""
+"""Corpus hand #45383142 (NL-2-7-SD-USD-25-50-202108.2.RIT.txt) as it would print without
+running it twice, three-handed: one draw, one showdown."""
+
+
+def test_single_draw_reads_the_draw_and_replays_clean() -> None:
+    r = parse_record(SINGLE_DRAW, "kingsclub")
+    assert r.findings == []
+    assert (r.game, r.structure, r.hero) == (Game.SD27, Structure.NO, "Hero")
+    draws = [(str(e.kind), e.player, e.street, e.cards) for e in r.events if e.street == 1]
+    assert draws[1:4] == [
+        ("discard", "Hero", 1, ("Th",)),
+        ("draw", "Hero", 1, ("8c",)),
+        ("stand_pat", "Player1", 1, ()),
+    ]
+    assert net_results(r) == summary_nets(SINGLE_DRAW)
+    assert [v.code for v in replay(r).violations if v.severity == "error"] == []
+
+
+@pytest.mark.parametrize(
+    ("net", "dead"),
+    [
+        ("-20", []),  # the ante only: nothing unprinted
+        ("-45", [("Player0", 2500, 8)]),  # short by the small blind: paid dead
+        ("-30", []),  # short by anything else: left for the replay to report
+    ],
+)
+def test_only_a_net_short_by_the_small_blind_adds_a_dead_post(
+    net: str, dead: list[tuple[str, int, int]]
+) -> None:
+    text = SINGLE_DRAW.replace("Seat 1: Player0 (1,180) -20", f"Seat 1: Player0 (1,180) {net}")
+    r = parse_record(text, "kingsclub")
+    assert [(e.player, e.amount, e.line) for e in of_kind(r, EventKind.DEAD)] == dead
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "reason", "line"),
+    [
+        ("draws [8c]", "draws [8c] [Qs]", RUN_TWICE, 21),
+        ("Hero shows [5d", "Run 1: Hero shows [5d", RUN_TWICE, 23),
+        ("Hero discards [Th] draws [8c]", "Dealt to Hero: [8c Th Qs]", DRAW_AS_DEAL, 21),
+    ],
+)
+def test_a_hand_run_twice_is_unsupported_at_its_first_sign(
+    old: str, new: str, reason: str, line: int
+) -> None:
+    parsed = parse_text(SINGLE_DRAW.replace(old, new), "kingsclub")
+    assert parsed.outcome is Outcome.UNSUPPORTED
+    assert parsed.problem is not None
+    assert (parsed.problem.message, parsed.problem.line) == (reason, line)
+    assert parsed.problem.game_label == "2-7 Single Draw"
