@@ -244,12 +244,16 @@ class OnGameTransformer(DialectTransformer):
     def on_discard(self, token: LineToken) -> None:
         """ "Hero changed 2 cards": the first draw after a betting round opens the next round
         (the room prints no marker, and sometimes not even the "---" before it)."""
+        self._open_draw_round(token.number)
+        super().on_discard(token)
+
+    def _open_draw_round(self, line: int) -> None:
+        """The round's first draw line closes the betting before it and opens the draw."""
         b = self.b
         if not self._drawing:
             self._drawing = True
-            self.infer_uncalled(token.number)
-            b.new_street(b.street + 1, token.number, f"draw {b.street + 1}")
-        super().on_discard(token)
+            self.infer_uncalled(line)
+            b.new_street(b.street + 1, line, f"draw {b.street + 1}")
 
     def on_dealt(self, token: LineToken) -> None:
         """ "Dealing to X: [-, -, Kh]" (3rd street, hidden cards as -), then the new card of
@@ -272,17 +276,14 @@ class OnGameTransformer(DialectTransformer):
 
     def on_new_hand(self, token: LineToken) -> None:
         """ "New hand for Hero: [...]" after a draw: the cards not held before are the ones
-        drawn."""
+        drawn, the cards gone the ones discarded (the room may leave out "changed N cards")."""
         b = self.b
         player, line = self.player(token), token.number
         cards = b.cards(cards_text(token.field("cards") or ""), line)
         held = self._hands.get(player, ())
         drawn = tuple(card for card in cards if card not in held)
         self._hands[player] = cards
-        if not self._drawing:  # the hand is the round's first line: it opens the round
-            self._drawing = True
-            self.infer_uncalled(line)
-            b.new_street(b.street + 1, line, f"draw {b.street + 1}")
+        self._open_draw_round(line)
         if not any(
             event.player == player
             and event.street == b.street
