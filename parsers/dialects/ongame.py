@@ -39,19 +39,19 @@ from studdraw.parsers.model import (
     Tournament,
 )
 
-GAMES: Final = {"SEVEN_CARD_STUD": Game.STUD, "SEVEN_CARD_STUD_HI_LO": Game.STUD8}
-"""The room's game label -> the game it deals (the corpus shows no other stud or draw game)."""
-NOT_READ: Final = {
-    "FIVE_CARD_DRAW": "five-card draw as OnGame prints it is not read yet (its blinds and "
-    "unprinted uncalled bets do not replay clean)"
+GAMES: Final = {
+    "SEVEN_CARD_STUD": Game.STUD,
+    "SEVEN_CARD_STUD_HI_LO": Game.STUD8,
+    "FIVE_CARD_DRAW": Game.DRAW5,
 }
-"""Labels of the room's games that studdraw does not read yet, with why; a game given a
-definition moves to GAMES. Any other label (hold'em, Omaha) is out of scope."""
+"""The room's game label -> the game it deals (the corpus shows no other stud or draw game);
+any other label (hold'em, Omaha) is out of scope."""
 STRUCTURES: Final = {
     "LIMIT": Structure.FIXED,
     "POT_LIMIT": Structure.POT,
     "NO_LIMIT": Structure.NO,
 }
+_BLINDS: Final = (EventKind.SMALL_BLIND, EventKind.BIG_BLIND)
 CURRENCIES: Final = {"$": "USD", "€": "EUR", "£": "GBP"}
 STUD_STREETS: Final = {
     "pocket cards": 0,
@@ -159,7 +159,7 @@ class OnGameTransformer(DialectTransformer):
         label = found("game") or ""
         game = GAMES.get(label)
         if game is None:
-            reason = NOT_READ.get(label, f"{label} is not a stud or triple-draw game")
+            reason = f"{label} is not a stud or draw game"
             raise HandParseError(reason, token.number, Outcome.UNSUPPORTED, game_label=label)
         if self._time_error is not None:
             raise self._time_error
@@ -208,6 +208,31 @@ class OnGameTransformer(DialectTransformer):
         if not self._summary:
             super().on_seat(token)
 
+    def on_post(self, token: LineToken) -> None:
+        """A table whose blinds are equal ("POT_LIMIT FIVE_CARD_DRAW $1/$1") prints both as
+        "big blind": the first, posted from the seat left of the button, is the small blind."""
+        b = self.b
+        if (
+            token.field("post") == "big blind"
+            and b.small_blind is not None
+            and b.small_blind == b.big_blind
+            and not any(event.kind in _BLINDS for event in b.events)
+            and self.player(token) == self._small_blind_player()
+        ):
+            amount = self.amount(token)
+            b.wager(EventKind.SMALL_BLIND, token.number, self.player(token), amount=amount)
+            return
+        super().on_post(token)
+
+    def _small_blind_player(self) -> str | None:
+        """Who sits first left of the button (heads-up, none: the button posts it)."""
+        b = self.b
+        if b.button is None or len(b.seats) < 3:
+            return None
+        ordered = sorted(b.seats, key=lambda seat: seat.seat)
+        after = [seat for seat in ordered if seat.seat > b.button] or ordered
+        return after[0].player
+
     # --- streets and cards ------------------------------------------------------------------
     def on_section_end(self, token: LineToken) -> None:
         """ "---" closes a section; the grammar checks its place."""
@@ -219,12 +244,16 @@ class OnGameTransformer(DialectTransformer):
     def on_discard(self, token: LineToken) -> None:
         """ "Hero changed 2 cards": the first draw after a betting round opens the next round
         (the room prints no marker, and sometimes not even the "---" before it)."""
+        self._open_draw_round(token.number)
+        super().on_discard(token)
+
+    def _open_draw_round(self, line: int) -> None:
+        """The round's first draw line closes the betting before it and opens the draw."""
         b = self.b
         if not self._drawing:
             self._drawing = True
-            self.infer_uncalled(token.number)
-            b.new_street(b.street + 1, token.number, f"draw {b.street + 1}")
-        super().on_discard(token)
+            self.infer_uncalled(line)
+            b.new_street(b.street + 1, line, f"draw {b.street + 1}")
 
     def on_dealt(self, token: LineToken) -> None:
         """ "Dealing to X: [-, -, Kh]" (3rd street, hidden cards as -), then the new card of
@@ -247,13 +276,30 @@ class OnGameTransformer(DialectTransformer):
 
     def on_new_hand(self, token: LineToken) -> None:
         """ "New hand for Hero: [...]" after a draw: the cards not held before are the ones
-        drawn."""
+        drawn, the cards gone the ones discarded (the room may leave out "changed N cards")."""
         b = self.b
         player, line = self.player(token), token.number
         cards = b.cards(cards_text(token.field("cards") or ""), line)
-        before = set(self._hands.get(player, ()))
-        drawn = tuple(card for card in cards if card not in before)
+        held = self._hands.get(player, ())
+        drawn = tuple(card for card in cards if card not in held)
         self._hands[player] = cards
+        self._open_draw_round(line)
+        if not any(
+            event.player == player
+            and event.street == b.street
+            and event.kind in (EventKind.DISCARD, EventKind.STAND_PAT)
+            for event in b.events
+        ):  # the room sometimes omits "changed N cards": the new hand shows what went
+            dropped = tuple(card for card in held if card not in cards)
+            kind = EventKind.DISCARD if dropped else EventKind.STAND_PAT
+            b.add(
+                kind,
+                line,
+                player,
+                count=len(dropped),
+                cards=dropped,
+                text="inferred: the room printed the new hand without the discard",
+            )
         b.add(EventKind.DRAW, line, player, cards=drawn, up=(False,) * len(drawn))
 
     # --- summary ----------------------------------------------------------------------------
@@ -262,7 +308,10 @@ class OnGameTransformer(DialectTransformer):
         self.infer_uncalled(token.number)
 
     def on_street(self, token: LineToken) -> None:
-        self.infer_uncalled(token.number)
+        """A street marker closes the betting round before it; "Dealing pocket cards" closes
+        none (the blinds before it are live bets, not an uncalled wager)."""
+        if self.street_index(token) > 0:
+            self.infer_uncalled(token.number)
         super().on_street(token)
 
     def on_pot(self, token: LineToken) -> None:

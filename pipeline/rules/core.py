@@ -75,6 +75,7 @@ class StateCore:
         "community_check",
         "completions",
         "current",
+        "dead",
         "draw_pending",
         "draw_pos",
         "draw_queue",
@@ -178,6 +179,7 @@ class StateCore:
         self.index = {name: i for i, name in enumerate(self.names)}
         self.stack = [seat.stack for seat in ordered]
         self.invested = [0] * n
+        self.dead = [0] * n  # dead blinds: in the main pot, no level of the side pots
         self.folded = [False] * n
         self.all_in = [seat.stack <= 0 for seat in ordered]
         self.posted_ante = [False] * n

@@ -124,6 +124,7 @@ class ForcedBetState(DrawState):
             )
         if kind is _DEAD:
             self._put(i, amount, event, index, live=False)
+            self.dead[i] += amount
             return
         big = self._big_blind_size()
         n = len(self.names)
@@ -135,8 +136,9 @@ class ForcedBetState(DrawState):
                     self._check_blind_seat(i, "small", self._blind_seats()[0], event, index)
                 self.small_blind_index = i
             expected = self.stakes.small_blind
-            # A room's small blind is a third to a half of the big blind (or more, below it).
-            wrong = amount != expected or amount >= big or amount * 3 < big
+            # A room's small blind is a third to a half of the big blind (or more, below it),
+            # or the big blind itself where the stakes say so (OnGame's pot-limit $1/$1).
+            wrong = amount != expected or amount * 3 < big or (amount >= big and expected < big)
         elif kind is _BIG_BLIND:
             if self.big_blind_index == NO_ONE:
                 if self.button_index == NO_ONE:

@@ -291,7 +291,7 @@ class _Generator:
         if len(contenders) > 1:
             for i in contenders:
                 self.emit(EventKind.SHOW, state.names[i], cards=tuple(self._final_cards(i)))
-        pots = build_pots(state.invested, state.folded, state.all_in)
+        pots = build_pots(state.invested, state.folded, state.all_in, state.dead)
         total = sum(state.invested)
         rake = total * 5 // 100 if self.rules.rake_percent is not None else 0
         self.rake = rake

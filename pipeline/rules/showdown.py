@@ -40,32 +40,40 @@ class _Pot(NamedTuple):
 
 
 def build_pots(
-    invested: Sequence[int], folded: Sequence[bool], all_in: Sequence[bool]
+    invested: Sequence[int],
+    folded: Sequence[bool],
+    all_in: Sequence[bool],
+    dead: Sequence[int] = (),
 ) -> list[tuple[int, tuple[int, ...]]]:
     """(amount, eligible players) for the main pot then each side pot.
 
     Every all-in of a player still in the hand closes a pot at its level; players who folded
-    feed the pots up to what they put in but are eligible for none.
+    feed the pots up to what they put in but are eligible for none. A dead blind (`dead`, per
+    player) is in `invested` but is no level: it goes to the main pot, as the rulebooks say.
     """
-    contenders = [i for i in range(len(invested)) if not folded[i]]
-    top = max(invested, default=0)
-    all_ins = {invested[i] for i in contenders if all_in[i]}
+    extra = sum(dead)
+    live = [paid - gone for paid, gone in zip(invested, dead, strict=True)] if extra else invested
+    contenders = [i for i in range(len(live)) if not folded[i]]
+    top = max(live, default=0)
+    all_ins = {live[i] for i in contenders if all_in[i]}
     if not all_ins or all_ins == {top}:  # the common case: one pot
-        return [(sum(invested), tuple(contenders))] if top else []
+        return [(sum(invested), tuple(contenders))] if top or extra else []
     pots: list[tuple[int, tuple[int, ...]]] = []
     previous = 0
     for level in sorted(all_ins | {top}):
         if level <= previous:
             continue
-        amount = sum(min(paid, level) - min(paid, previous) for paid in invested)
+        amount = sum(min(paid, level) - min(paid, previous) for paid in live)
         # A player still in who is not all-in is eligible for every pot (only a malformed
         # record leaves them short of a level; their shortfall is reported where it happened).
-        eligible = tuple(i for i in contenders if invested[i] >= level or not all_in[i])
+        eligible = tuple(i for i in contenders if live[i] >= level or not all_in[i])
         if pots and pots[-1][1] == eligible:
             pots[-1] = (pots[-1][0] + amount, eligible)
         elif amount:
             pots.append((amount, eligible))
         previous = level
+    if pots and extra:
+        pots[0] = (pots[0][0] + extra, pots[0][1])
     return pots
 
 
@@ -109,7 +117,7 @@ def settle(
     violations found."""
     found = _Findings(state.street)
     names = state.names
-    pots = build_pots(state.invested, state.folded, state.all_in)
+    pots = build_pots(state.invested, state.folded, state.all_in, state.dead)
     total = state.pot
     shares_by_pot: list[dict[int, int]] = [{} for _ in pots]
     collected = 0

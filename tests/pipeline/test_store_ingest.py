@@ -53,11 +53,11 @@ def test_corpus_nothing_lost(corpus_store: tuple[Path, IngestSummary]) -> None:
     # PokerStars' cancelled-hand file repeats one hand; Merge's 2-7 "Multi.hand.sample" and
     # "Sample.with.showdown" files both hold hand 33423082-14, byte for byte
     assert summary.duplicates == 2
-    assert summary.stored > 500 and summary.unsupported > 30
+    assert summary.stored > 500 and summary.unsupported > 15
     assert summary.by_site["ipoker"]["stored"] == 119 and summary.by_site["merge"]["stored"] == 23
     assert summary.by_site["boss"]["stored"] == summary.by_site["boss"]["hands_seen"] == 15
     # the text rooms of issue 11: every in-scope hand stored, the other games counted unsupported
-    for site, stored, unsupported in (("kingsclub", 7, 12), ("ongame", 5, 15), ("absolute", 1, 0)):
+    for site, stored, unsupported in (("kingsclub", 7, 12), ("ongame", 20, 0), ("absolute", 1, 0)):
         seen = summary.by_site[site]
         assert (seen["stored"], seen["unsupported"], seen["rejected"]) == (stored, unsupported, 0)
     tables = counts(db)
