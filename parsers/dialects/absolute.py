@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Final
 
 from studdraw.parsers.dialects.base import Dialect, LineToken, hand_start_pattern
-from studdraw.parsers.dialects.builder import HandParseError, to_utc
+from studdraw.parsers.dialects.builder import HandParseError, stud_faces, to_utc
 from studdraw.parsers.dialects.transformer import (
     BET,
     CALL,
@@ -161,14 +161,9 @@ class AbsoluteTransformer(DialectTransformer):
         if not new:
             return
         self._held[player] = len(cards)
-        if b.street == 0:
-            if len(cards) != 3:
-                raise HandParseError(f"3rd street deals 3 cards, not {len(cards)}", line)
-            if all(card is not None for card in cards):
-                b.hero = player
-            up: tuple[bool, ...] = (False, False, True)
-        else:
-            up = (b.street < 4,) * len(new)
+        up = stud_faces(b.street, len(new), line)
+        if b.street == 0 and all(card is not None for card in cards):
+            b.hero = player
         b.add(EventKind.DEAL, line, player, cards=new, up=up)
 
     def on_shows(self, token: LineToken) -> None:

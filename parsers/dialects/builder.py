@@ -53,6 +53,17 @@ _CURRENCY_WORD: Final = re.compile(r"[A-Za-z]+\.")  # "Rs. 10": the dot is not a
 
 
 @functools.lru_cache(maxsize=8192)
+def stud_faces(street: int, count: int, line: int) -> tuple[bool, ...]:
+    """Which cards of a stud deal are face up: on third street two down and the door card up
+    (a deal of another size there is an error of the hand), on fourth to sixth street each new
+    card up, on seventh street down."""
+    if street == 0:
+        if count != 3:
+            raise HandParseError(f"3rd street deals 3 cards, not {count}", line)
+        return (False, False, True)
+    return (street < 4,) * count
+
+
 def parse_amount(text: str, scale: int, decimal_mark: str = ".") -> int:
     """An amount as printed ("$1,425.50", "25", "0.10€", "1 425,50") in smallest units.
 

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Final
 
 from studdraw.parsers.dialects.base import Dialect, LineToken
-from studdraw.parsers.dialects.builder import HandParseError, to_utc
+from studdraw.parsers.dialects.builder import HandParseError, stud_faces, to_utc
 from studdraw.parsers.dialects.transformer import (
     CALL,
     CHECK,
@@ -152,7 +152,7 @@ class EverleafTransformer(DialectTransformer):
             else:
                 raise HandParseError(f"3rd street deals 3 cards, not {len(cards)}", token.number)
         else:
-            up = (b.street < 4,) * len(cards)
+            up = stud_faces(b.street, len(cards), token.number)
         b.add(EventKind.DEAL, token.number, player, cards=cards, up=up)
 
     def opening_bet(self, token: LineToken) -> None:

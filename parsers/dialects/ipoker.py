@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from typing import Final
 
 from studdraw.parsers.dialects.base import HandBuilder, HandParseError, parse_amount, parse_card
+from studdraw.parsers.dialects.builder import stud_faces
 from studdraw.parsers.dialects.xml_room import Node, XmlRoom
 from studdraw.parsers.model import Card, EventKind, Game, Outcome, Seat, Structure, Tournament
 
@@ -218,12 +219,7 @@ def _deal(node: Node, street: int, b: HandBuilder) -> None:
         cards = _cards(node.text)
     except ValueError as error:
         raise HandParseError(str(error), node.line) from None
-    if street == 0:
-        up: tuple[bool, ...] = (False, False, True)
-        if len(cards) != 3:
-            raise HandParseError(f"3rd street deals 3 cards, not {len(cards)}", node.line)
-    else:
-        up = (street < 4,) * len(cards)
+    up = stud_faces(street, len(cards), node.line)
     b.add(EventKind.DEAL, node.line, node.get("player"), cards=cards, up=up)
 
 

@@ -24,7 +24,7 @@ from datetime import datetime
 from typing import Any, Final
 
 from studdraw.parsers.dialects.base import Dialect, LineToken, hand_start_pattern
-from studdraw.parsers.dialects.builder import HandParseError, to_utc
+from studdraw.parsers.dialects.builder import HandParseError, stud_faces, to_utc
 from studdraw.parsers.dialects.transformer import (
     BET,
     CHECK,
@@ -299,14 +299,9 @@ class KingsClubTransformer(DialectTransformer):
                 b.hero = player
             b.add(EventKind.DEAL, line, player, cards=cards, up=(False,) * len(cards))
             return
-        if b.street == 0:
-            if len(cards) != 3:
-                raise HandParseError(f"3rd street deals 3 cards, not {len(cards)}", line)
-            if all(card is not None for card in cards):
-                b.hero = player
-            up: tuple[bool, ...] = (False, False, True)
-        else:
-            up = (b.street < 4,) * len(cards)
+        up = stud_faces(b.street, len(cards), line)
+        if b.street == 0 and all(card is not None for card in cards):
+            b.hero = player
         b.add(EventKind.DEAL, line, player, cards=cards, up=up)
 
     # --- draws ------------------------------------------------------------------------------
