@@ -64,6 +64,7 @@ def stud_faces(street: int, count: int, line: int) -> tuple[bool, ...]:
     return (street < 4,) * count
 
 
+@functools.lru_cache(maxsize=8192)
 def parse_amount(text: str, scale: int, decimal_mark: str = ".") -> int:
     """An amount as printed ("$1,425.50", "25", "0.10€", "1 425,50") in smallest units.
 
