@@ -216,19 +216,20 @@ def out_of_range(record: HandRecord) -> ParseProblem | None:
         *((record.tournament.buy_in, record.tournament.fee) if record.tournament else ()),
         *(seat.stack for seat in record.seats),
     ]
-    header = f"in the header or seats of the hand starting on line {line}"
-    found = [(value, header, line) for value in head if value is not None]
-    found += [(event.amount, f"on line {event.line}", event.line) for event in record.events]
-    found += [
-        (event.to, f"on line {event.line}", event.line)
-        for event in record.events
-        if event.to is not None
+    amounts: list[tuple[int | None, int | None]] = [(value, None) for value in head]
+    amounts += [
+        (amount, event.line) for event in record.events for amount in (event.amount, event.to)
     ]
-    for value, where, number in found:
-        if abs(value) > AMOUNT_BOUND:
+    for value, event_line in amounts:
+        if value is not None and abs(value) > AMOUNT_BOUND:  # rare: messages only then
+            where = (
+                f"in the header or seats of the hand starting on line {line}"
+                if event_line is None
+                else f"on line {event_line}"
+            )
             message = (
                 f"an amount of {value:,} smallest units {where} is beyond what the store holds "
                 f"(at most {AMOUNT_BOUND:,}); the hand is kept as a reject"
             )
-            return ParseProblem(Outcome.ERROR, message, number)
+            return ParseProblem(Outcome.ERROR, message, event_line or line)
     return None
