@@ -3,11 +3,11 @@
 The main process reads and splits each file (the cheap floor of the pipeline) and recognises the
 hands the store already holds before any parsing: a file whose bytes were fully imported before
 is skipped at once, and every other hand is looked up by (site, hand id read from its first line,
-content hash). Only new hands travel, in batches, to the worker processes, which parse, replay
-and normalize them into Arrow batches (`process.process_hands`). The main process writes each
-batch, in submission order, as one transaction, so the store is the same whatever the number of
-workers. Exact dedupe lives in one process this way, and a single huge file is spread over the
-workers as well as a folder of small ones.
+content hash). Only new hands travel to the worker processes, in pieces of `CHUNK` as they are
+cut, which parse, replay and normalize them into Arrow tables (`process.process_hands`). The main
+process writes each batch of pieces, in submission order, as one transaction, so the store is
+the same whatever the number of workers. Exact dedupe lives in one process this way, and a
+single huge file is spread over the workers as well as a folder of small ones.
 
 Every hand text cut from a file ends as exactly one of stored, duplicate, rejected or
 unsupported, counted per file in the `imports` table.
@@ -42,12 +42,14 @@ from .db import ImportRow, Key, KnownHands, Store, open_store, record_key
 from .normalize import Reject, Tables, keep_hands, normalize_rejects, shift_hand_ids
 from .parquet import ParquetDataset, Part
 from .process import (
+    CHUNK,
     REJECTED,
     STORED,
     STRAY_FATE,
     PendingHand,
     ProcessedBatch,
     content_hash,
+    join_batches,
     process_hands,
 )
 from .schema import HANDS, REJECTS, UNSUPPORTED
@@ -223,7 +225,8 @@ class _Batch:
     rejects: list[Reject] = field(default_factory=list)
     deltas: dict[int, Counter[str]] = field(default_factory=dict)
     finished: dict[int, tuple[str, str | None]] = field(default_factory=dict)
-    future: Future[ProcessedBatch] | None = None
+    pieces: list[Future[ProcessedBatch]] = field(default_factory=list)
+    sent: int = 0  # items handed to the workers so far, in pieces of `CHUNK`
 
     def delta(self, import_id: int) -> Counter[str]:
         found = self.deltas.get(import_id)
@@ -259,16 +262,25 @@ class _Importer:
         # enough to bound memory (each is a few MB of text out and of Arrow rows back).
         limit = 0 if isinstance(executor, _InProcess) else self.options.workers
         for path in files:
-            for full in self._scan(path):
+            for full in self._scan(path, executor):
                 self._submit(full, executor, limit)
             advance(path)
         self._submit(self.batch, executor, 0)
 
+    def _send(self, batch: _Batch, executor: Executor, whole: bool) -> None:
+        """Hand the batch's new items to the workers in pieces of `CHUNK` hands as they are
+        cut (the rest too when `whole`): workers start on a batch while the file is still
+        being cut, and the last piece of an import keeps one worker busy for a piece, not a
+        batch (a transaction of `batch_size` hands stays one commit)."""
+        while len(batch.items) - batch.sent >= (1 if whole else CHUNK):
+            piece = batch.items[batch.sent : batch.sent + CHUNK]
+            batch.pieces.append(executor.submit(process_hands, piece, self.options.rules))
+            batch.sent += len(piece)
+
     def _submit(self, batch: _Batch, executor: Executor, limit: int) -> None:
         if batch is self.batch:
             self.batch = _Batch(batch.number + 1)
-        if batch.items:
-            batch.future = executor.submit(process_hands, batch.items, self.options.rules)
+        self._send(batch, executor, whole=True)
         self.inflight.append(batch)
         while len(self.inflight) > limit:
             self.check_stop()
@@ -291,7 +303,7 @@ class _Importer:
         self.batch.delta(import_id)
         self.batch.finished[import_id] = ("failed", reason)
 
-    def _scan(self, path: Path) -> Iterable[_Batch]:
+    def _scan(self, path: Path, executor: Executor) -> Iterable[_Batch]:
         """Cut one file into hands, queueing the new ones; yields each batch that fills up."""
         import_id = self.next_import_id
         self.next_import_id += 1
@@ -320,6 +332,8 @@ class _Importer:
                 self._classify(hand, room.hand_id(hand.text) if room else None, import_id)
                 if len(self.batch.items) >= self.options.batch_size:
                     yield self.batch
+                else:
+                    self._send(self.batch, executor, whole=False)
         except OSError as error:
             self.batch.finished[import_id] = ("failed", error.strerror or str(error))
             return
@@ -360,7 +374,8 @@ class _Importer:
     # -- the writer ---------------------------------------------------------------------------
 
     def _write(self, batch: _Batch) -> None:
-        result = batch.future.result() if batch.future is not None else None
+        done = [piece.result() for piece in batch.pieces]
+        result = join_batches(done) if done else None
         tables: Tables = dict(result.tables) if result is not None else {}
         fates = result.fates if result is not None else b""
         keep: list[int] = []

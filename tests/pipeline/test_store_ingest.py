@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import shutil
 from pathlib import Path
 
@@ -15,6 +16,10 @@ from studdraw.pipeline.store import process as process_module
 from studdraw.pipeline.store.schema import BATCH_TABLES, IMPORTS
 from tests.conftest import CORPUS, SAMPLES, corpus_file
 from tests.pipeline.store_support import counts, differences, parquet_differences
+
+INGEST = importlib.import_module(
+    "studdraw.pipeline.store.ingest"
+)  # the package's `ingest` is the function
 
 COUNTS = ("stored", "duplicates", "rejected", "unsupported")
 
@@ -158,12 +163,25 @@ def test_parquet_holds_the_duckdb_rows(corpus_store: tuple[Path, IngestSummary])
     con.close()
 
 
+@pytest.mark.parametrize(
+    ("batch_size", "piece"),
+    [(64, None), (100, 7)],
+    ids=["batches-in-one-piece", "batches-of-many-pieces"],
+)
 def test_same_store_whatever_the_workers(
-    corpus_store: tuple[Path, IngestSummary], tmp_path: Path
+    corpus_store: tuple[Path, IngestSummary],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    batch_size: int,
+    piece: int | None,
 ) -> None:
+    """Two workers write the store one writes, whether a batch travels as one piece or as
+    many (the pieces of a batch are joined in order into one transaction)."""
     db, _ = corpus_store
+    if piece is not None:
+        monkeypatch.setattr(INGEST, "CHUNK", piece)
     two = tmp_path / "two.duckdb"
-    summary = run([CORPUS], two, workers=2, batch_size=64)
+    summary = run([CORPUS], two, workers=2, batch_size=batch_size)
     assert_identity(summary)
     assert differences(db, two) == {}
     con = duckdb.connect()  # hand ids too: same order of hands, same ids
