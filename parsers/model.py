@@ -51,11 +51,16 @@ class Game(StrEnum):
 
     @property
     def is_stud(self) -> bool:
-        return self in (Game.STUD, Game.STUD8, Game.RAZZ)
+        return self in _STUD_GAMES
 
     @property
     def is_draw(self) -> bool:
-        return not self.is_stud
+        return self not in _STUD_GAMES
+
+
+_STUD_GAMES: Final = frozenset({Game.STUD, Game.STUD8, Game.RAZZ})
+"""A set, not a tuple of `Game.X`: each member looked up through the enum class costs more than
+the test, and parsing a hand asks a few dozen times."""
 
 
 class Structure(StrEnum):

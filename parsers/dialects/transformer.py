@@ -386,17 +386,20 @@ class DialectTransformer:
         street markers after the betting stopped (all-in players dealt out), and a round
         already settled is left alone."""
         b = self.b
-        last = max((e.street for e in b.events if e.to is not None), default=None)
-        if last is None:
-            return
-        bets: dict[str, int] = {}
+        last: int | None = None  # the last round with a wager, read in one pass (a hot path)
+        bets: dict[str, int] = {}  # its players' totals
+        settled: set[int] = set()  # the rounds already returned
+        uncalled = EventKind.UNCALLED  # looked up once: an enum member costs a class look-up
         for event in b.events:
-            if event.street != last:
-                continue
-            if event.kind is EventKind.UNCALLED:
-                return  # that round is settled already
-            if event.to is not None and event.player is not None:
-                bets[event.player] = event.to
+            if event.kind is uncalled:
+                settled.add(event.street)
+            elif event.to is not None:
+                if last is None or event.street > last:
+                    last, bets = event.street, {}
+                if event.street == last and event.player is not None:
+                    bets[event.player] = event.to
+        if last is None or last in settled:
+            return
         ranked = sorted(bets.items(), key=lambda item: -item[1])
         top_player, top = ranked[0]
         second = ranked[1][1] if len(ranked) > 1 else 0
