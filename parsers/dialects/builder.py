@@ -177,8 +177,8 @@ def parse_local_time(text: str, formats: Sequence[str]) -> datetime:
 
     The rooms' most common form, a zero-padded "2010/06/11 12:06:20" or "2010-06-11 12:06:20",
     is read by `datetime.fromisoformat` when its format comes first: the same time at C speed,
-    where strptime costs a twentieth of parsing the hand. An invalid date falls through to
-    strptime, whose message the reject then gives."""
+    where strptime costs a twentieth of parsing the hand. A date it refuses goes to strptime
+    like any other, so the reason of a reject stays the same."""
     padded = _PADDED_DATE_TIME.fullmatch(text)
     if padded and formats and formats[0] == _PADDED_FORMATS[padded[1]]:
         try:
