@@ -119,6 +119,12 @@ class EventKind(StrEnum):
     def is_betting(self) -> bool:
         return self in _BETTING
 
+    @property
+    def puts_in(self) -> bool:
+        """A forced bet or a wager: chips the player puts in (one test where a loop over a
+        hand's events would ask both of the above)."""
+        return self in _PUTS_IN
+
 
 _FORCED: Final = frozenset(
     {
@@ -140,6 +146,7 @@ _BETTING: Final = frozenset(
         EventKind.COMPLETE,
     }
 )
+_PUTS_IN: Final = _FORCED | _BETTING
 
 
 @value

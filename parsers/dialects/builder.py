@@ -195,11 +195,8 @@ def parse_local_time(text: str, formats: Sequence[str]) -> datetime:
 
 # --- building a record ------------------------------------------------------------------------
 
-_STAKE_POSTS: Final = (
-    EventKind.ANTE,
-    EventKind.BRING_IN,
-    EventKind.SMALL_BLIND,
-    EventKind.BIG_BLIND,
+_STAKE_POSTS: Final = frozenset(
+    {EventKind.ANTE, EventKind.BRING_IN, EventKind.SMALL_BLIND, EventKind.BIG_BLIND}
 )
 """The forced bets whose size a hand's posts tell when its header does not."""
 

@@ -100,6 +100,8 @@ FIRST_ROUND: Final = "1ST BETTING ROUND"
 ZONE: Final = "ET"
 """The room prints no zone; FPDB's converter reads the times as Eastern time (see the docs)."""
 _TIME_FORMATS: Final = ("%Y-%m-%d %H:%M:%S",)
+_BLINDS: Final = frozenset(kind for kind in EventKind if kind.is_forced) - {EventKind.ANTE}
+_PAID_OUT: Final = frozenset({EventKind.COLLECT, EventKind.UNCALLED})
 _TOURNAMENT_TABLE: Final = re.compile(r"T(?P<tid>\d+) \[(?P<table>\d+)\]")
 
 VERBS: Final = {
@@ -212,16 +214,15 @@ class KingsClubTransformer(DialectTransformer):
         small = b.small_blind or b.big_blind // 2
         nets = {seat.player: 0 for seat in b.seats}
         blinds: set[str] = set()  # players who posted a blind (live or dead)
-        ante, returns = EventKind.ANTE, (EventKind.COLLECT, EventKind.UNCALLED)  # once a hand
         for event in b.events:
             player, kind = event.player, event.kind
             if player is None:
                 continue
-            if kind.is_forced or kind.is_betting:
+            if kind.puts_in:
                 nets[player] -= event.amount
-                if kind.is_forced and kind is not ante:
+                if kind in _BLINDS:
                     blinds.add(player)
-            elif kind in returns:
+            elif kind in _PAID_OUT:
                 nets[player] += event.amount
         deal = next((i for i, e in enumerate(b.events) if not e.kind.is_forced), None)
         if deal is None:
@@ -301,12 +302,12 @@ class KingsClubTransformer(DialectTransformer):
                 self._marker_shift = 1
                 b.new_street(0, line, STREET_NAMES[0] if b.game.is_stud else "deal")
         if b.game.is_draw:
-            if all(card is not None for card in cards):
+            if None not in cards:
                 b.hero = player
             b.add(EventKind.DEAL, line, player, cards=cards, up=(False,) * len(cards))
             return
         up = stud_faces(b.street, len(cards), line)
-        if b.street == 0 and all(card is not None for card in cards):
+        if b.street == 0 and None not in cards:
             b.hero = player
         b.add(EventKind.DEAL, line, player, cards=cards, up=up)
 

@@ -113,7 +113,8 @@ class PartyPokerTransformer(DialectTransformer):
 
     def start(self, _: list[Any]) -> HandRecord:
         b = self.b
-        los = {e.pot for e in b.events if e.kind is EventKind.COLLECT and e.pot and ":lo" in e.pot}
+        collect = EventKind.COLLECT  # looked up once: an enum member costs a class look-up
+        los = {e.pot for e in b.events if e.kind is collect and e.pot and ":lo" in e.pot}
         if los:
             # Party names only the low half ("wins Lo (...)"); the plain wins of that pot are
             # its high half.
@@ -342,11 +343,13 @@ class PartyPokerTransformer(DialectTransformer):
     def _totals(self) -> dict[str, int]:
         """What each player has put in the pot so far, returns taken back."""
         totals: dict[str, int] = {}
+        uncalled = EventKind.UNCALLED  # looked up once: an enum member costs a class look-up
         for event in self.b.events:
-            if event.player and (event.kind.is_forced or event.kind.is_betting):
-                totals[event.player] = totals.get(event.player, 0) + event.amount
-            elif event.kind is EventKind.UNCALLED and event.player:
-                totals[event.player] = totals.get(event.player, 0) - event.amount
+            player, kind = event.player, event.kind
+            if player and kind.puts_in:
+                totals[player] = totals.get(player, 0) + event.amount
+            elif player and kind is uncalled:
+                totals[player] = totals.get(player, 0) - event.amount
         return totals
 
     @staticmethod
