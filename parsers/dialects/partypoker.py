@@ -384,6 +384,8 @@ class PartyPoker(Dialect):
     transformer = PartyPokerTransformer
 
     def tidy(self, hands: Iterator[HandText]) -> Iterator[HandText]:
+        """The shared splitter's texts without Party's NUL padding, each hand's opening lines
+        joined into one text."""
         return _joined_openings(_unpadded(hands))
 
 
