@@ -303,8 +303,7 @@ def _hand_text(
     cut: Sequence[Line] = (),
 ) -> HandText:
     if not over:
-        while buffer and not buffer[-1].strip():
-            buffer.pop()
+        _drop_blank_tail(buffer)
     text = "\n".join(buffer)
     bound = MAX_STRAY if stray else MAX_HAND
     defect = cut_defect(cut[0]) if cut else None
@@ -316,6 +315,21 @@ def _hand_text(
     if stray:
         return HandText(text, source, site, stray=True)
     return HandText(text, source, site, defect)
+
+
+def _drop_blank_tail(lines: list[str]) -> None:
+    while lines and not lines[-1].strip():
+        lines.pop()
+
+
+def without_blank_tail(text: str) -> str:
+    """A hand text without its trailing blank lines, as the splitters cut it: for a room's
+    `tidy` that blanks lines of its own."""
+    if text[text.rfind("\n") + 1 :].strip():
+        return text  # the common case, at once
+    lines = text.split("\n")
+    _drop_blank_tail(lines)
+    return "\n".join(lines)
 
 
 _LEADING_BLANK_LINES: Final = re.compile(r"(?:[^\S\r\n]*(?:\r\n|\r|\n))*")
@@ -463,14 +477,16 @@ def with_cut_lines(
 
     for hand in split(watched()):
         defect = hand.defect
-        if cut and not hand.stray:
+        if (cut or over) and not hand.stray:
             first, last = hand.source.line, hand.source.line + hand.text.count("\n")
             inside = [line for line in cut if first <= line.number <= last]
             cut[:] = [line for line in cut if line.number > last]
             if inside and defect is None:
                 defect = cut_defect(inside[0])
-        if hand.source.line in over and defect is None and not hand.stray:
-            defect = long_hand_defect(hand.source.line)
+            # The bound counts from the last hand start, which a room's hand may open with.
+            started = min((number for number in over if first <= number <= last), default=None)
+            if started is not None and defect is None:
+                defect = long_hand_defect(started)
         yield hand if defect is hand.defect else dataclasses.replace(hand, defect=defect)
 
 

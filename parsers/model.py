@@ -51,11 +51,16 @@ class Game(StrEnum):
 
     @property
     def is_stud(self) -> bool:
-        return self in (Game.STUD, Game.STUD8, Game.RAZZ)
+        return self in _STUD_GAMES
 
     @property
     def is_draw(self) -> bool:
-        return not self.is_stud
+        return self not in _STUD_GAMES
+
+
+_STUD_GAMES: Final = frozenset({Game.STUD, Game.STUD8, Game.RAZZ})
+"""A set, not a tuple of `Game.X`: each member looked up through the enum class costs more than
+the test, and parsing a hand asks a few dozen times."""
 
 
 class Structure(StrEnum):
@@ -114,6 +119,12 @@ class EventKind(StrEnum):
     def is_betting(self) -> bool:
         return self in _BETTING
 
+    @property
+    def puts_in(self) -> bool:
+        """A forced bet or a wager: chips the player puts in (one test where a loop over a
+        hand's events would ask both of the above)."""
+        return self in _PUTS_IN
+
 
 _FORCED: Final = frozenset(
     {
@@ -135,6 +146,7 @@ _BETTING: Final = frozenset(
         EventKind.COMPLETE,
     }
 )
+_PUTS_IN: Final = _FORCED | _BETTING
 
 
 @value

@@ -221,8 +221,18 @@ class Room:
         return found.group("hand_id") if found else None
 
     def split(self, lines: Iterable[Line], path: str) -> Iterator[HandText]:
-        """Cut a file's lines into hand texts; rooms with other hand boundaries override this."""
-        return split_lines(lines, self.hand_start, path, self.name)
+        """Cut a file's lines into hand texts (the line path, which a file of several rooms
+        takes); a room whose hands are not cut at their starts at all overrides this."""
+        return self.tidy(split_lines(lines, self.hand_start, path, self.name))
+
+    def tidy(self, hands: Iterator[HandText]) -> Iterator[HandText]:
+        """The texts the shared splitter cuts at every hand start, as this room's hands.
+
+        A room whose files hold more than hands (padding, separators between hands) or whose
+        hand can open with several hand starts overrides this, and so keeps the shared
+        splitters, chunked and line by line, whose texts it gets alike: one step after
+        either, so a room's hands never depend on a file's encoding."""
+        return hands
 
     def hand_texts(self, stream: BinaryIO, encoding: Encoding, path: str) -> Iterator[HandText]:
         """Stream a file's hands: the fast chunked splitter unless the room has its own `split`
@@ -230,7 +240,7 @@ class Room:
         if type(self).split is not Room.split:
             lines = iter_lines(stream, encoding)
             return with_cut_lines(lines, lambda part: self.split(part, path), self.hand_start)
-        return split_stream(stream, encoding, self.hand_start, path, self.name)
+        return self.tidy(split_stream(stream, encoding, self.hand_start, path, self.name))
 
     def parse(self, hand: HandText) -> ParsedHand:
         raise NotImplementedError

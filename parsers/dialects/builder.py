@@ -168,7 +168,23 @@ def to_utc(local: datetime, zone: str) -> datetime:
     return local.replace(tzinfo=tz).astimezone(UTC)
 
 
+_PADDED_DATE_TIME: Final = re.compile(r"\d{4}([-/])\d{2}\1\d{2} \d{2}:\d{2}:\d{2}")
+_PADDED_FORMATS: Final = {"-": "%Y-%m-%d %H:%M:%S", "/": "%Y/%m/%d %H:%M:%S"}
+
+
 def parse_local_time(text: str, formats: Sequence[str]) -> datetime:
+    """`text` read by the first of `formats` (strptime's) that reads it.
+
+    The rooms' most common form, a zero-padded "2010/06/11 12:06:20" or "2010-06-11 12:06:20",
+    is read by `datetime.fromisoformat` when its format comes first: the same time at C speed,
+    where strptime costs a twentieth of parsing the hand. A date it refuses goes to strptime
+    like any other, so the reason of a reject stays the same."""
+    padded = _PADDED_DATE_TIME.fullmatch(text)
+    if padded and formats and formats[0] == _PADDED_FORMATS[padded[1]]:
+        try:
+            return datetime.fromisoformat(text.replace("/", "-"))
+        except ValueError:
+            pass
     for fmt in formats:
         try:
             return datetime.strptime(text, fmt)
@@ -179,11 +195,8 @@ def parse_local_time(text: str, formats: Sequence[str]) -> datetime:
 
 # --- building a record ------------------------------------------------------------------------
 
-_STAKE_POSTS: Final = (
-    EventKind.ANTE,
-    EventKind.BRING_IN,
-    EventKind.SMALL_BLIND,
-    EventKind.BIG_BLIND,
+_STAKE_POSTS: Final = frozenset(
+    {EventKind.ANTE, EventKind.BRING_IN, EventKind.SMALL_BLIND, EventKind.BIG_BLIND}
 )
 """The forced bets whose size a hand's posts tell when its header does not."""
 

@@ -20,11 +20,15 @@ The room's habits that shape this module:
 from __future__ import annotations
 
 import re
-from datetime import datetime
 from typing import Any, Final
 
 from studdraw.parsers.dialects.base import Dialect, LineToken, hand_start_pattern
-from studdraw.parsers.dialects.builder import HandParseError, stud_faces, to_utc
+from studdraw.parsers.dialects.builder import (
+    HandParseError,
+    parse_local_time,
+    stud_faces,
+    to_utc,
+)
 from studdraw.parsers.dialects.transformer import (
     BET,
     CHECK,
@@ -95,7 +99,9 @@ FIRST_ROUND: Final = "1ST BETTING ROUND"
 """Printed before the draw games' antes and blinds: the round itself opens with the deal."""
 ZONE: Final = "ET"
 """The room prints no zone; FPDB's converter reads the times as Eastern time (see the docs)."""
-_TIME_FORMAT: Final = "%Y-%m-%d %H:%M:%S"
+_TIME_FORMATS: Final = ("%Y-%m-%d %H:%M:%S",)
+_BLINDS: Final = frozenset(kind for kind in EventKind if kind.is_forced) - {EventKind.ANTE}
+_PAID_OUT: Final = frozenset({EventKind.COLLECT, EventKind.UNCALLED})
 _TOURNAMENT_TABLE: Final = re.compile(r"T(?P<tid>\d+) \[(?P<table>\d+)\]")
 
 VERBS: Final = {
@@ -158,7 +164,7 @@ class KingsClubTransformer(DialectTransformer):
         b = self.b
         b.site_time = token.field("time") or ""
         try:
-            b.started_at = to_utc(datetime.strptime(b.site_time, _TIME_FORMAT), ZONE)
+            b.started_at = to_utc(parse_local_time(b.site_time, _TIME_FORMATS), ZONE)
         except ValueError as error:
             raise HandParseError(str(error), token.number) from None
         b.notes.append(f"no time zone printed; {ZONE} assumed")
@@ -209,14 +215,15 @@ class KingsClubTransformer(DialectTransformer):
         nets = {seat.player: 0 for seat in b.seats}
         blinds: set[str] = set()  # players who posted a blind (live or dead)
         for event in b.events:
-            if event.player is None:
+            player, kind = event.player, event.kind
+            if player is None:
                 continue
-            if event.kind.is_forced or event.kind.is_betting:
-                nets[event.player] -= event.amount
-                if event.kind.is_forced and event.kind is not EventKind.ANTE:
-                    blinds.add(event.player)
-            elif event.kind in (EventKind.COLLECT, EventKind.UNCALLED):
-                nets[event.player] += event.amount
+            if kind.puts_in:
+                nets[player] -= event.amount
+                if kind in _BLINDS:
+                    blinds.add(player)
+            elif kind in _PAID_OUT:
+                nets[player] += event.amount
         deal = next((i for i, e in enumerate(b.events) if not e.kind.is_forced), None)
         if deal is None:
             return  # the forced bets run to the end: no deal to put the post before
@@ -295,12 +302,12 @@ class KingsClubTransformer(DialectTransformer):
                 self._marker_shift = 1
                 b.new_street(0, line, STREET_NAMES[0] if b.game.is_stud else "deal")
         if b.game.is_draw:
-            if all(card is not None for card in cards):
+            if None not in cards:
                 b.hero = player
             b.add(EventKind.DEAL, line, player, cards=cards, up=(False,) * len(cards))
             return
         up = stud_faces(b.street, len(cards), line)
-        if b.street == 0 and all(card is not None for card in cards):
+        if b.street == 0 and None not in cards:
             b.hero = player
         b.add(EventKind.DEAL, line, player, cards=cards, up=up)
 

@@ -6,7 +6,7 @@ uncalled bet, which the dialect splits back out. Notes are in docs/sites/partypo
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any, Final
 
@@ -25,7 +25,7 @@ from studdraw.parsers.dialects.transformer import (
     DialectTransformer,
     Verb,
 )
-from studdraw.parsers.files import Line
+from studdraw.parsers.files import without_blank_tail
 from studdraw.parsers.model import (
     Card,
     EventKind,
@@ -33,7 +33,6 @@ from studdraw.parsers.model import (
     HandRecord,
     HandText,
     Outcome,
-    SourceRef,
     Structure,
     Tournament,
 )
@@ -114,7 +113,8 @@ class PartyPokerTransformer(DialectTransformer):
 
     def start(self, _: list[Any]) -> HandRecord:
         b = self.b
-        los = {e.pot for e in b.events if e.kind is EventKind.COLLECT and e.pot and ":lo" in e.pot}
+        collect = EventKind.COLLECT  # looked up once: an enum member costs a class look-up
+        los = {e.pot for e in b.events if e.kind is collect and e.pot and ":lo" in e.pot}
         if los:
             # Party names only the low half ("wins Lo (...)"); the plain wins of that pot are
             # its high half.
@@ -343,11 +343,13 @@ class PartyPokerTransformer(DialectTransformer):
     def _totals(self) -> dict[str, int]:
         """What each player has put in the pot so far, returns taken back."""
         totals: dict[str, int] = {}
+        uncalled = EventKind.UNCALLED  # looked up once: an enum member costs a class look-up
         for event in self.b.events:
-            if event.player and (event.kind.is_forced or event.kind.is_betting):
-                totals[event.player] = totals.get(event.player, 0) + event.amount
-            elif event.kind is EventKind.UNCALLED and event.player:
-                totals[event.player] = totals.get(event.player, 0) - event.amount
+            player, kind = event.player, event.kind
+            if player and kind.puts_in:
+                totals[player] = totals.get(player, 0) + event.amount
+            elif player and kind is uncalled:
+                totals[player] = totals.get(player, 0) - event.amount
         return totals
 
     @staticmethod
@@ -376,37 +378,48 @@ class PartyPokerTransformer(DialectTransformer):
 class PartyPoker(Dialect):
     name = "partypoker"
     grammar_file = "partypoker.lark"
-    hand_start = re.compile(r"\x00*(?:" + _INTRO.pattern + ")")
+    hand_start = re.compile(r"\x00*(?:" + _INTRO.pattern + r")\x00*(?![^\r\n])")
+    """A whole opening line (its NUL padding aside): what the room's readers take as one."""
     hand_id_pattern = re.compile(r"Game (?:#|No : )?(?P<hand_id>\d+)")
     transformer = PartyPokerTransformer
 
-    def split(self, lines: Iterable[Line], path: str) -> Iterator[HandText]:
-        """A hand opens with up to three lines ("Game #N starts.", "#Game No : N",
-        "***** Hand History for Game N *****"), any of which may be the first one present,
-        so a new hand starts at an opening line that does not continue the current opening.
-        Party pads hands with NUL bytes; they are dropped from the text."""
-        buffer: list[str] = []
-        first: Line | None = None
-        rank = -1  # rank of the last opening line while the current hand is still opening
-        for line in lines:
-            text = line.text.replace("\x00", "")
-            opening = _INTRO.fullmatch(text)
-            if opening and _INTRO_RANK[text[0]] > rank >= 0:
-                rank = _INTRO_RANK[text[0]]
-                buffer.append(text)
-            elif opening or (first is None and text.strip()):
-                if first is not None:
-                    yield self._hand_text(buffer, first, path)
-                buffer, first = [text], line
-                rank = _INTRO_RANK[text[0]] if opening else -1
-            elif first is not None:
-                buffer.append(text)
-                if text.strip():
-                    rank = -1
-        if first is not None:
-            yield self._hand_text(buffer, first, path)
+    def tidy(self, hands: Iterator[HandText]) -> Iterator[HandText]:
+        """The shared splitter's texts without Party's NUL padding, each hand's opening lines
+        joined into one text."""
+        return _joined_openings(_unpadded(hands))
 
-    def _hand_text(self, buffer: list[str], first: Line, path: str) -> HandText:
-        while buffer and not buffer[-1].strip():
-            buffer.pop()
-        return HandText("\n".join(buffer), SourceRef(path, first.offset, first.number), self.name)
+
+def _unpadded(hands: Iterator[HandText]) -> Iterator[HandText]:
+    """Party pads hands with NUL bytes: they are dropped from the text, and text before the
+    first hand that is only padding is no finding."""
+    for hand in hands:
+        if "\x00" not in hand.text:
+            yield hand
+        elif text := without_blank_tail(hand.text.replace("\x00", "")):
+            yield replace(hand, text=text)
+
+
+def _joined_openings(hands: Iterator[HandText]) -> Iterator[HandText]:
+    """A hand opens with up to three lines ("Game #N starts.", "#Game No : N",
+    "***** Hand History for Game N *****"), any of which may be the first one present, and each
+    is a hand start: a text of opening lines only is continued by the next text if that one
+    opens with a later kind of opening line."""
+    held: HandText | None = None  # a hand of opening lines only, so far
+    held_rank = -1  # the rank of its last opening line
+    for hand in hands:
+        opening, _, rest = hand.text.partition("\n")
+        rank = -1 if hand.stray else _INTRO_RANK[opening[0]]
+        if held is not None and rank > held_rank:
+            # The lines between them are blank: the splitter left them out of `held`.
+            gap = hand.source.line - held.source.line - held.text.count("\n")
+            joined = held.text + "\n" * gap + hand.text
+            held, held_rank = replace(hand, text=joined, source=held.source), rank
+        else:
+            if held is not None:
+                yield held
+            held, held_rank = hand, rank
+        if rest.strip() or held_rank < 0:
+            yield held
+            held = None
+    if held is not None:
+        yield held

@@ -48,6 +48,11 @@ RAISE_TO: Final = Verb(EventKind.RAISE, Reads.TOTAL_TO)
 COMPLETE_TO: Final = Verb(EventKind.COMPLETE, Reads.TOTAL_TO)
 BRING_IN: Final = Verb(EventKind.BRING_IN)
 
+_DEAD_MONEY: Final = frozenset({EventKind.ANTE, EventKind.DEAD})
+"""Forced bets that count toward no player's bet on the street."""
+_OVER_BRING_IN: Final = frozenset({EventKind.COMPLETE, EventKind.BET, EventKind.RAISE})
+"""The wagers that close stud's bring-in: after one, a bet is no completion."""
+
 # A line "can carry money or cards" when, with the seated names taken out, it holds a digit or
 # a bracket: such an unknown line rejects the hand instead of being skipped.
 _MONEY_OR_CARDS: Final = re.compile(r"[\d\[\]]")
@@ -261,7 +266,7 @@ class DialectTransformer:
             raise HandParseError(f"unknown forced bet {found['post']!r}", token.number)
         player, amount = token.player or self.player(token), self.amount(token)
         all_in = "all_in" in token.parts and found["all_in"] is not None
-        if kind in (EventKind.ANTE, EventKind.DEAD):
+        if kind in _DEAD_MONEY:
             b.add(kind, token.number, player, amount=amount, all_in=all_in)
         else:
             b.wager(kind, token.number, player, amount=amount, all_in=all_in)
@@ -302,10 +307,8 @@ class DialectTransformer:
         b = self.b
         if b.street != 0 or b.game is None or not b.game.is_stud:
             return False
-        kinds = [e.kind for e in b.events if e.street == 0]
-        return EventKind.BRING_IN in kinds and not any(
-            kind in (EventKind.COMPLETE, EventKind.BET, EventKind.RAISE) for kind in kinds
-        )
+        kinds = {e.kind for e in b.events if e.street == 0}
+        return EventKind.BRING_IN in kinds and kinds.isdisjoint(_OVER_BRING_IN)
 
     # --- draws ------------------------------------------------------------------------------
     def on_discard(self, token: LineToken) -> None:
@@ -386,17 +389,20 @@ class DialectTransformer:
         street markers after the betting stopped (all-in players dealt out), and a round
         already settled is left alone."""
         b = self.b
-        last = max((e.street for e in b.events if e.to is not None), default=None)
-        if last is None:
-            return
-        bets: dict[str, int] = {}
+        last: int | None = None  # the last round with a wager, read in one pass (a hot path)
+        bets: dict[str, int] = {}  # its players' totals
+        settled: set[int] = set()  # the rounds already returned
+        uncalled = EventKind.UNCALLED  # looked up once: an enum member costs a class look-up
         for event in b.events:
-            if event.street != last:
-                continue
-            if event.kind is EventKind.UNCALLED:
-                return  # that round is settled already
-            if event.to is not None and event.player is not None:
-                bets[event.player] = event.to
+            if event.kind is uncalled:
+                settled.add(event.street)
+            elif event.to is not None:
+                if last is None or event.street > last:
+                    last, bets = event.street, {}
+                if event.street == last and event.player is not None:
+                    bets[event.player] = event.to
+        if last is None or last in settled:
+            return
         ranked = sorted(bets.items(), key=lambda item: -item[1])
         top_player, top = ranked[0]
         second = ranked[1][1] if len(ranked) > 1 else 0

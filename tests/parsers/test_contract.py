@@ -16,12 +16,13 @@ Each room's own test file keeps its table of concrete hands.
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from studdraw.parsers.dialects.builder import HandBuilder
+from studdraw.parsers.dialects.builder import HandBuilder, parse_local_time
 from studdraw.parsers.findings import (
     HAND_ENDS_EARLY,
     LINE_OUT_OF_PLACE,
@@ -197,3 +198,22 @@ def test_the_names_another_seated_name_extends_are_known(names: list[str]) -> No
         builder.seated_name(name)
     assert builder.names == set(names)
     assert builder.prefixes == {n for n in names if any(o != n and o.startswith(n) for o in names)}
+
+
+@given(
+    st.datetimes(min_value=datetime(1990, 1, 1), max_value=datetime(2099, 12, 31)),
+    st.sampled_from(["%Y/%m/%d %H:%M:%S", "%Y-%m-%d %H:%M:%S"]),
+)
+def test_a_padded_time_is_read_as_strptime_reads_it(moment: datetime, fmt: str) -> None:
+    text = moment.replace(microsecond=0).strftime(fmt)
+    assert parse_local_time(text, (fmt, "%Y/%m/%d %H:%M")) == datetime.strptime(text, fmt)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["2019-02-30 10:00:00", "2019/13/01 10:00:00", "2019-01-01 24:00:00", "2019/01/01 10:00"],
+)
+def test_an_invalid_time_is_refused_alike_on_both_paths(text: str) -> None:
+    formats = ("%Y-%m-%d %H:%M:%S", "%Y/%m/%d %H:%M:%S")
+    with pytest.raises(ValueError, match=re.escape(f"unreadable date/time {text!r}")):
+        parse_local_time(text, formats if "-" in text else formats[::-1])

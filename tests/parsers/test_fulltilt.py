@@ -15,10 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from studdraw.parsers import files
 from studdraw.parsers.dialects import BY_NAME
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.model import EventKind, Game, Outcome, Structure
-from studdraw.parsers.reader import open_history, parse_file
+from studdraw.parsers.reader import open_history, parse_file, parse_hand
 from studdraw.pipeline.rules.validate import check_hand
 from tests.conftest import CORPUS, corpus_file, parse_record, parse_text
 from tests.parsers.records import actions, corpus_hand, net_results, of_kind
@@ -606,3 +607,29 @@ def test_archive_separators_and_a_stray_utf16_byte_become_blank(tmp_path: Path) 
     headers = [number for number, line in enumerate(text.split("\n"), 1) if "Game #" in line]
     assert [p.hand.source.line for p in parsed] == headers == [3, 47]
     assert BY_NAME["fulltilt"].hand_id(parsed[1].hand.text.split("\n")[0]) == "7"
+
+
+@pytest.mark.parametrize(
+    ("codec", "bom"), [("utf-8", b""), ("cp1252", b""), ("utf-16-le", b"\xff\xfe")]
+)
+@pytest.mark.parametrize("chunk_size", [1, 7, 1 << 20])
+def test_archive_separators_are_blank_in_every_encoding_and_chunking(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, codec: str, bom: bytes, chunk_size: int
+) -> None:
+    """UTF-8 goes the chunked way, cp1252 and UTF-16 line by line: a separator before, between
+    or after hands, or inside one, is blank in all, and the lines keep their numbers."""
+    monkeypatch.setattr(files, "CHUNK_SIZE", chunk_size)
+    first = HI_LO_SHOWDOWN.strip("\n").replace("Alice", "Aliçe")
+    second = first.replace("Game #6:", "Game #7:").replace(
+        "\n*** 3RD STREET ***", "\n** # 9 **\n*** 3RD STREET ***", 1
+    )
+    separator = "******************** # {} *************************"
+    text = "\n".join(
+        [separator.format(1), "", first, separator.format(2), "", second, "", separator.format(3)]
+    )
+    path = tmp_path / "archive.txt"
+    path.write_bytes(bom + text.replace("\n", "\r\n").encode(codec))
+    hands = list(open_history(path).hand_texts())
+    assert [hand.text for hand in hands] == [first, second.replace("** # 9 **", "")]
+    assert [hand.source.line for hand in hands] == [3, first.count("\n") + 6]
+    assert [parse_hand(hand).outcome for hand in hands] == [Outcome.PARSED] * 2

@@ -21,11 +21,13 @@ from studdraw.parsers.files import MAX_LINE, Encoding, iter_lines
 from studdraw.parsers.model import HandText, Outcome, SourceRef
 from studdraw.parsers.reader import MAX_REASON, open_history, parse_file, parse_hand
 from tests.conftest import SAMPLES
+from tests.parsers.test_partypoker import HI_LO
 
 STARS = (SAMPLES / "pokerstars" / "razz.txt").read_text(encoding="utf-8").strip("\n")
 TILT = (SAMPLES / "fulltilt" / "razz.txt").read_text(encoding="utf-8").strip("\n")
 FIRST_STARS = STARS.split("\n\n\n")[0]
 FIRST_TILT = TILT.split("\n\n\n")[0]
+PARTY = HI_LO.strip("\n")
 
 
 class CountingPattern:
@@ -231,11 +233,12 @@ def test_a_room_reading_whole_files_keeps_its_own_splitting(
     assert hand.site == "whole" and not hand.stray and hand.text.startswith("<?xml")
 
 
-def test_a_room_with_its_own_splitter_is_held_to_the_hand_bound(
+def test_a_room_that_tidies_its_hands_is_held_to_the_hand_bound(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Full Tilt splits its files itself; a hand start followed by megabytes of lines still
-    becomes one bounded hand with its defect, and the next hand is read as it is."""
+    """Full Tilt blanks lines of the shared splitter's texts; a hand start followed by
+    megabytes of lines still becomes one bounded hand with its defect, and the next hand is
+    read as it is."""
     monkeypatch.setattr(files, "MAX_HAND", 1 << 16)
     junk = "\n".join(f"line {i} of a log pasted into the export" for i in range(20_000))
     second = FIRST_TILT.replace("Game #", "Game #9")
@@ -247,3 +250,23 @@ def test_a_room_with_its_own_splitter_is_held_to_the_hand_bound(
     assert last.defect is None and last.text == second
     assert last.source.line == FIRST_TILT.count("\n") + 20_000 + 3
     assert parse_hand(last).record is not None
+
+
+def test_a_hand_opening_with_several_hand_starts_is_held_to_the_hand_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a file of several rooms each run of hands goes line by line to its room: a Party hand
+    whose opening lines are each a hand start, then megabytes of lines, is one hand with its
+    defect (counted from its last opening line), and the next hand is read as it is."""
+    monkeypatch.setattr(files, "MAX_HAND", 1 << 16)
+    opening = "Game #1 starts.\n\n#Game No : 1\n***** Hand History for Game 1 *****"
+    junk = "\n".join(f"line {i} of a log pasted into the export" for i in range(20_000))
+    path = tmp_path / "mixed.txt"
+    path.write_text("\n\n".join([FIRST_STARS, opening, junk, PARTY]) + "\n", encoding="utf-8")
+    assert [room.name for room in open_history(path).parts[0].rooms] == ["pokerstars", "partypoker"]
+    stars, long, party = list(parse_file(path))
+    assert long.hand.source.line == FIRST_STARS.count("\n") + 3
+    assert long.hand.defect == files.long_hand_defect(long.hand.source.line + 3)
+    assert long.outcome is Outcome.ERROR and len(long.hand.text) <= (1 << 16) + 1000
+    assert stars.record is not None and party.record is not None
+    assert party.hand.source.line == long.hand.source.line + 4 + 1 + 20_000 + 1

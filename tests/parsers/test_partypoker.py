@@ -8,6 +8,7 @@ games, a cut-off hand, a multi-hand file) in the room's format.
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections import Counter
 from datetime import UTC, datetime
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from studdraw.parsers import files
 from studdraw.parsers.dialects import BY_NAME
 from studdraw.parsers.files import discover_files, read_head
 from studdraw.parsers.model import EventKind, Game, Outcome, Structure
@@ -423,6 +425,42 @@ def test_time_forms(time: str, utc: str) -> None:
     assert str(record.started_at) == utc
     assert record.site_time == time
     assert ("no time zone printed; ET assumed" in record.notes) is (time.endswith(" 2013"))
+
+
+def three_openings() -> tuple[list[str], str]:
+    """Three hands: with all three opening lines, padded with NULs; with two of them and a
+    blank line between; with the last one only, after a blank and a whitespace-only line."""
+    first = HI_LO.strip("\n").replace("Cy", "Cé")
+    second = first.replace("9581478300", "9581478301").replace(
+        "starts.\n\n#Game", "starts.\n\x00\x00\n\n#Game"
+    )
+    third = first.split("\n", 3)[3].replace("9581478300", "9581478302")
+    data = "\x00" + first + "\x00\n\x00" + second + "\n\n\t\n" + third + "\x00\n\x00\x00\n"
+    return [first, second.replace("\x00", ""), third], data
+
+
+@pytest.mark.parametrize("codec", ["utf-8", "cp1252", "utf-16-le"])
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+@pytest.mark.parametrize("chunk_size", [1, 7, 64, 1 << 20])
+def test_a_hands_opening_lines_stay_one_hand_whatever_the_encoding_and_chunks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, codec: str, newline: str, chunk_size: int
+) -> None:
+    """UTF-8 goes the chunked way (its opening lines may lie in different chunks), cp1252 and
+    UTF-16 line by line: the room's hands are the same."""
+    monkeypatch.setattr(files, "CHUNK_SIZE", chunk_size)
+    hands, data = three_openings()
+    path = tmp_path / "party.txt"
+    bom = codecs.BOM_UTF16_LE if codec == "utf-16-le" else b""
+    raw = bom + data.replace("\n", newline).encode(codec)
+    path.write_bytes(raw)
+    texts = list(open_history(path).hand_texts())
+    assert [text.text for text in texts] == hands
+    openings = [data.index(hand.split("\n", 1)[0]) for hand in hands]
+    assert [text.source.line for text in texts] == [data.count("\n", 0, at) + 1 for at in openings]
+    for text in texts:
+        start = raw[text.source.offset :].decode(codec, "replace").lstrip("\x00")
+        assert start.startswith(text.text.split("\n", 1)[0])
+    assert [p.outcome for p in parse_file(path)] == [Outcome.PARSED] * 3
 
 
 def test_split_keeps_each_hands_opening_lines_and_offsets(tmp_path: Path) -> None:

@@ -83,7 +83,7 @@ def test_small_and_uncuttable_files_are_one_range(tmp_path: Path) -> None:
     ]
     utf16 = tmp_path / "utf16.txt"
     utf16.write_bytes(codecs.BOM_UTF16_LE + STUD.read_text().encode("utf-16-le"))
-    fulltilt = SAMPLES / "fulltilt" / "razz.txt"  # Full Tilt has a splitter of its own
+    fulltilt = SAMPLES / "fulltilt" / "razz.txt"  # Full Tilt tidies the splitter's texts
     for path in (utf16, fulltilt):
         assert not can_cut(open_history(path))
         [segment] = ranges_of(path)
