@@ -128,6 +128,49 @@ def test_a_stop_signal_ends_the_import_cleanly_and_a_rerun_resumes(
     assert summary["stored"] == hands - stored[0]
 
 
+_POOL_SCRIPT = """
+import os, sys
+from studdraw.pipeline.store.ingest import _executor
+pool = _executor(2)
+for started in [pool.submit(os.getpid) for _ in range(8)]:  # the workers start
+    started.result()
+sys.stdout.write("ready\\n")
+sys.stdout.flush()
+sys.stdin.readline()
+pool.shutdown()
+"""
+
+
+def ignored_signals(pid: int) -> set[int]:
+    """The signals a process ignores (its `SigIgn` mask in /proc)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("SigIgn:"):
+            mask = int(line.split()[1], 16)
+            return {number for number in range(1, 65) if mask >> (number - 1) & 1}
+    raise AssertionError(f"no SigIgn line for {pid}")
+
+
+def test_pool_processes_ignore_the_stop_signals_from_birth() -> None:
+    """The import's forkserver (and so every worker it starts, before any code of the worker
+    runs) ignores Ctrl-C, SIGTERM and SIGHUP: a signal to the process group that lands while a
+    worker starts cannot break the pool."""
+    pool = subprocess.Popen(
+        [sys.executable, "-c", _POOL_SCRIPT],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert pool.stdout is not None and pool.stdout.readline() == "ready\n"
+        below = [pid for pid in descendants(pool.pid) if alive(pid)]
+        assert len(below) >= 2  # the forkserver and at least one worker
+        stops = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+        for pid in below:
+            assert stops <= ignored_signals(pid), pid
+    finally:
+        pool.communicate("\n", timeout=60)
+
+
 def descendants(pid: int) -> set[int]:
     """Every process below `pid` (from /proc), alive or not yet reaped."""
     parents: dict[int, int] = {}

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import gc
 import hashlib
-import multiprocessing
 import os
 import signal
 import time
@@ -53,7 +52,14 @@ from .process import (
     process_hands,
 )
 from .schema import HANDS, REJECTS, UNSUPPORTED
-from .stopping import signals_ignored, stop_on_signals, stop_signal, stop_workers, worker_init
+from .stopping import (
+    pool_context,
+    signals_ignored,
+    stop_on_signals,
+    stop_signal,
+    stop_workers,
+    worker_init,
+)
 
 COUNTS: Final = ("hands_seen", "stored", "duplicates", "rejected", "unsupported")
 
@@ -197,13 +203,10 @@ def collect_garbage_less() -> None:
 def _executor(workers: int) -> Executor:
     if workers <= 1:
         return _InProcess()
-    methods = multiprocessing.get_all_start_methods()
-    # Not fork: the main process holds DuckDB's threads. A forkserver starts clean; the workers
-    # import the pipeline themselves (once each: they live as long as the pool).
-    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    # The workers import the pipeline themselves (once each: they live as long as the pool).
     return ProcessPoolExecutor(
         max_workers=workers,
-        mp_context=context,
+        mp_context=pool_context(),
         initializer=_worker_init,
         initargs=(os.getpid(),),
     )

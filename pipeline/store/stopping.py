@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import multiprocessing
+import multiprocessing.forkserver
 import os
 import signal
 import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import Executor
+from multiprocessing.context import BaseContext
 from pathlib import Path
 from types import FrameType
 from typing import Final
@@ -101,6 +104,20 @@ def stop_signal(error: BaseException) -> int | None:
 def exit_code(signum: int) -> int:
     """The shell's convention: 128 + the signal (130 for Ctrl-C, 143 for SIGTERM)."""
     return 128 + signum
+
+
+def pool_context() -> BaseContext:
+    """How worker pools start processes: from a forkserver where there is one (not fork: the
+    main process holds DuckDB's threads; a forkserver starts clean), started with the stop
+    signals ignored, which its children inherit from birth. So a signal sent to the whole
+    process group kills neither the forkserver (every worker the pool starts later comes from
+    it) nor a worker still starting, before `worker_init` (either broke the pool: a
+    BrokenProcessPool instead of a clean stop, seen under load)."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    with signals_ignored():
+        multiprocessing.forkserver.ensure_running()
+    return multiprocessing.get_context("forkserver")
 
 
 def worker_init(main: int) -> None:
