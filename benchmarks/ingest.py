@@ -24,7 +24,10 @@ runs of 10,000 and 20,000 hands took that climb for growth and projected 2 GB.
 docs/scaling.md has the figures measured at a million hands.
 
     .venv/bin/python benchmarks/ingest.py [--hands 20000] [--workers 1,2] [--per-file 5000]
-        [--rescan]
+        [--rescan] [--input FOLDER]
+
+--input imports a folder of histories as it is instead (docs/scaling.md: the million
+synthesised hands of `bench_store.py`).
 """
 
 from __future__ import annotations
@@ -202,16 +205,20 @@ def main() -> None:
     parser.add_argument("--batch-size", type=int, default=DEFAULT_BATCH)
     parser.add_argument("--corpus", type=Path, default=REPO.parent / "shared" / "corpus")
     parser.add_argument("--rescan", action="store_true", help="time re-imports too")
+    parser.add_argument(
+        "--input", type=Path, default=None, help="a folder of histories to import instead"
+    )
     args = parser.parse_args()
     console = Console(width=170)
     counts = [int(w) for w in args.workers.split(",")]
     load_before = os.getloadavg()[0]
-    by_room = corpus_hands(args.corpus)
+    by_room = corpus_hands(args.corpus) if args.input is None else {}
     runs: dict[int, Run] = {}
     rescans: dict[int, tuple[float, float]] = {}
     with tempfile.TemporaryDirectory() as temp:
-        folder = Path(temp) / "in"
-        inflate(by_room, folder, args.hands, args.per_file)
+        folder = args.input or Path(temp) / "in"
+        if args.input is None:
+            inflate(by_room, folder, args.hands, args.per_file)
         hands, split_seconds = floor(folder)
         baseline_seconds = baseline(folder)
         console.print(f"read+split: {hands:,} hands in {split_seconds:.1f} s", style="dim")
@@ -223,7 +230,7 @@ def main() -> None:
                 rescans[workers] = rescan(folder, db, workers, args.batch_size)
             db.unlink()
         small = None
-        if hands < MILLION and args.hands // 2 >= EXTRAPOLATE_FROM:
+        if args.input is None and hands < MILLION and args.hands // 2 >= EXTRAPOLATE_FROM:
             small_folder = Path(temp) / "half"
             inflate(by_room, small_folder, args.hands // 2, args.per_file)
             db = Path(temp) / "half.duckdb"
