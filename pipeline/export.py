@@ -228,14 +228,13 @@ def _shared_values(column: pa.ChunkedArray, convert: Callable[[Any], Any]) -> li
 
 
 def _groups(hand_ids: list[Any]) -> dict[int, tuple[int, int]]:
-    """Row ranges per hand of rows sorted by hand."""
-    ranges: dict[int, tuple[int, int]] = {}
-    start = 0
-    for at in range(1, len(hand_ids) + 1):
-        if at == len(hand_ids) or hand_ids[at] != hand_ids[start]:
-            ranges[hand_ids[start]] = (start, at)
-            start = at
-    return ranges
+    """Row ranges per hand of rows sorted by hand (the boundaries found by numpy)."""
+    if not hand_ids:
+        return {}
+    ids = np.asarray(hand_ids, dtype=np.int64)
+    starts = np.flatnonzero(ids[1:] != ids[:-1]) + 1
+    bounds = [0, *starts.tolist(), len(hand_ids)]
+    return {hand_ids[lo]: (lo, hi) for lo, hi in zip(bounds, bounds[1:], strict=False)}
 
 
 Rows = dict[str, list[Any]]

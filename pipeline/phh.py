@@ -70,6 +70,7 @@ class _Hand:
         "actions",
         "antes",
         "blind_kinds",
+        "brought_in",
         "blinds",
         "collected",
         "computed_returns",
@@ -93,6 +94,7 @@ class _Hand:
         self.antes = [0] * count
         self.blinds = [0] * count
         self.blind_kinds: list[EventKind | None] = [None] * count
+        self.brought_in: int | None = None  # what the first `pb` posted
         self.dead = [0] * count
         self.collected = [0] * count
         self.invested = [0] * count
@@ -112,10 +114,10 @@ class _Hand:
         bets = self.street_bets
         if street < 0 or not bets:
             return
-        top = max(range(len(bets)), key=bets.__getitem__)
-        others = max((bet for i, bet in enumerate(bets) if i != top), default=0)
-        if bets[top] > others:
-            self.computed_returns.append((street, top, bets[top] - others))
+        top = max(bets)
+        if top > 0 and bets.count(top) == 1:
+            others = max([bet for bet in bets if bet != top], default=0)
+            self.computed_returns.append((street, bets.index(top), top - others))
 
 
 def _deal_stud_street(hand: _Hand, street: int, board: dict[int, Card]) -> None:
@@ -194,12 +196,15 @@ def _walk(record: HandRecord, players: Sequence[str]) -> _Hand:
     board: dict[int, Card] = {}
     dealt = hand.dealt
     for event in record.events:
-        if event.kind is deal:
+        kind = event.kind
+        if kind is deal:
             i = index.get(event.player or "")
             if i is not None:
                 dealt[(event.street, i)] = dealt.get((event.street, i), ()) + event.cards
-        elif event.kind is community and event.cards and event.cards[0]:
+        elif kind is community and event.cards and event.cards[0]:
             board[event.street] = event.cards[0]
+        elif kind is bring_in and hand.brought_in is None:
+            hand.brought_in = event.amount
     street = -1
     actions = hand.actions
     bets = hand.street_bets
@@ -326,12 +331,11 @@ def _strings(values: Iterable[str]) -> str:
     return "[" + ", ".join(toml_string(value) for value in values) + "]"
 
 
-def _brought_in(record: HandRecord) -> int:
+def _brought_in(record: HandRecord, hand: _Hand) -> int:
     """PHH's `bring_in`: what the hand's `pb` posted (a room may take less than its stakes say,
     a short stack less still), the stakes' bring-in when nobody brought in; `_bring_in` keeps
     the stakes' own when they differ."""
-    posted = (event.amount for event in record.events if event.kind is EventKind.BRING_IN)
-    return next(posted, record.stakes.bring_in)
+    return record.stakes.bring_in if hand.brought_in is None else hand.brought_in
 
 
 def phh_fields(record: HandRecord, violations: Sequence[str] = ()) -> list[tuple[str, str]]:
@@ -346,7 +350,7 @@ def phh_fields(record: HandRecord, violations: Sequence[str] = ()) -> list[tuple
     fields: list[tuple[str, str]] = [("variant", toml_string(code))]
     fields.append(("antes", _numbers(_reversed_heads_up(hand.antes), scale)))
     blinds = _reversed_heads_up(hand.blinds)
-    bring_in = _brought_in(record)
+    bring_in = _brought_in(record, hand)
     if record.game.is_stud:
         fields.append(("bring_in", money(bring_in, scale)))
     else:
@@ -357,8 +361,8 @@ def phh_fields(record: HandRecord, violations: Sequence[str] = ()) -> list[tuple
     else:
         fields.append(("min_bet", money(stakes.big_blind or stakes.small_bet, scale)))
     fields.append(("starting_stacks", _numbers((seat.stack for seat in seats), scale)))
-    lines = ",\n".join([f'  "{action}"' for action in hand.actions])  # plain ASCII, no quotes
-    fields.append(("actions", f"[\n{lines},\n]" if lines else "[]"))
+    actions = '",\n  "'.join(hand.actions)  # plain ASCII, no quotes
+    fields.append(("actions", f'[\n  "{actions}",\n]' if hand.actions else "[]"))
     fields += _optional_fields(record, seats, hand)
     fields += _extension_fields(record, hand, blinds, code, violations)
     return fields
@@ -426,7 +430,7 @@ def _extension_fields(
         record.structure,
         hand.antes,
         blinds,
-        _brought_in(record) if record.game.is_stud else 0,
+        _brought_in(record, hand) if record.game.is_stud else 0,
         (stakes.small_bet, stakes.big_bet),
     )
     for name in STAKE_FIELDS:
@@ -499,7 +503,7 @@ def _collects(pots: Sequence[tuple[int, str, int]], scale: int) -> str:
 
 def dumps(record: HandRecord, violations: Sequence[str] = ()) -> str:
     """One hand as the text of a `.phh` file."""
-    return "".join(f"{key} = {value}\n" for key, value in phh_fields(record, violations))
+    return "".join([f"{key} = {value}\n" for key, value in phh_fields(record, violations)])
 
 
 def dumps_all(hands: Iterable[tuple[HandRecord, Sequence[str]]]) -> Iterable[str]:
