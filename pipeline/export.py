@@ -11,6 +11,7 @@ rows column by column: the export is bound by formatting, not by DuckDB.
 from __future__ import annotations
 
 import gc
+import itertools
 import multiprocessing
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -234,7 +235,7 @@ def _groups(hand_ids: list[Any]) -> dict[int, tuple[int, int]]:
     ids = np.asarray(hand_ids, dtype=np.int64)
     starts = np.flatnonzero(ids[1:] != ids[:-1]) + 1
     bounds = [0, *starts.tolist(), len(hand_ids)]
-    return {hand_ids[lo]: (lo, hi) for lo, hi in zip(bounds, bounds[1:], strict=False)}
+    return {hand_ids[lo]: (lo, hi) for lo, hi in itertools.pairwise(bounds)}
 
 
 Rows = dict[str, list[Any]]
@@ -454,8 +455,11 @@ def texts_from_store(source: Path, hand_ids: Sequence[int], workers: int = 1) ->
             yield from chunk_texts(con, ids)
         return
     methods = multiprocessing.get_all_start_methods()
-    # Not fork: DuckDB's threads live in this process. A forkserver starts clean.
+    # Not fork: DuckDB's threads live in this process. A forkserver starts clean, and imports
+    # the exporter once for all the workers it forks (each importing it cost half a second).
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if isinstance(context, multiprocessing.context.ForkServerContext):
+        context.set_forkserver_preload([__name__])
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         for texts in pool.map(_chunk_texts, [(str(source), ids) for ids in chunks]):
             yield from texts
