@@ -14,8 +14,9 @@ import gc
 import itertools
 import multiprocessing
 import re
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -446,9 +447,11 @@ def named(hands: Iterable[Exported]) -> Iterator[Named]:
 
 
 def texts_from_store(source: Path, hand_ids: Sequence[int], workers: int = 1) -> Iterator[Named]:
-    """The stored hands' PHH, in order. With `workers` > 1 the chunks are formatted in that
-    many processes (each opens the store read-only), the main process only writes."""
-    chunks = [list(hand_ids[at : at + CHUNK]) for at in range(0, len(hand_ids), CHUNK)]
+    """The stored hands' PHH, in order. With `workers` > 1 the chunks (half-size: the last
+    ones keep every worker busy) are formatted in that many processes, each with the store
+    open read-only; this process formats the first chunk while they start, then writes."""
+    size = CHUNK if workers <= 1 else max(1, CHUNK // 2)
+    chunks = [list(hand_ids[at : at + size]) for at in range(0, len(hand_ids), size)]
     if workers <= 1 or len(chunks) < 2:
         con = open_store(source)
         for ids in chunks:
@@ -461,8 +464,22 @@ def texts_from_store(source: Path, hand_ids: Sequence[int], workers: int = 1) ->
     if isinstance(context, multiprocessing.context.ForkServerContext):
         context.set_forkserver_preload([__name__])
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        for texts in pool.map(_chunk_texts, [(str(source), ids) for ids in chunks]):
-            yield from texts
+        later: list[Future[list[Named]]] = []
+        # Submitting starts the workers and waits for them: a thread does it meanwhile.
+        starter = threading.Thread(
+            target=lambda: later.extend(
+                pool.submit(_chunk_texts, (str(source), ids)) for ids in chunks[1:]
+            )
+        )
+        starter.start()
+        try:
+            with open_store(source) as con:
+                first = chunk_texts(con, chunks[0])
+        finally:
+            starter.join()
+        yield from first
+        for future in later:
+            yield from future.result()
 
 
 _WORKER_STORES: dict[str, duckdb.DuckDBPyConnection] = {}
