@@ -279,6 +279,7 @@ def _chunk(con: duckdb.DuckDBPyConnection, ids: list[int]) -> Iterator[Exported]
     seat_rows, event_rows = _groups(seats["hand_id"]), _groups(events["hand_id"])
     violation_rows = _groups(found["hand_id"])
     row_of = {hand_id: row for row, hand_id in enumerate(hands["hand_id"])}
+    every_event = _events(events)
     for hand_id in ids:
         row = row_of.get(hand_id)
         if row is None:
@@ -289,7 +290,7 @@ def _chunk(con: duckdb.DuckDBPyConnection, ids: list[int]) -> Iterator[Exported]
             for k in range(lo, hi)
         ]
         lo, hi = event_rows.get(hand_id, (0, 0))
-        hand_events = _events(events, lo, hi)
+        hand_events = every_event[lo:hi]
         lo, hi = violation_rows.get(hand_id, (0, 0))
         violations = [
             violation_line(
@@ -300,26 +301,12 @@ def _chunk(con: duckdb.DuckDBPyConnection, ids: list[int]) -> Iterator[Exported]
         yield _record(hands, row, hand_seats, hand_events), violations
 
 
-def _events(columns: dict[str, list[Any]], lo: int, hi: int) -> list[Event]:
-    return [
-        Event(
-            kind,
-            line,
-            street,
-            actor,
-            amount,
-            to,
-            all_in,
-            tuple(cards) if cards else (),
-            tuple(up) if up else (),
-            count,
-            pot,
-            text,
-        )
-        for kind, line, street, actor, amount, to, all_in, cards, up, count, pot, text in zip(
-            *(columns[name][lo:hi] for name in _EVENT_COLUMNS), strict=True
-        )
-    ]
+def _events(columns: dict[str, list[Any]]) -> list[Event]:
+    """Every event of a chunk, made by `map` (no Python loop per event): the columns are
+    Event's fields in order, the card lists tuples first."""
+    for name in ("cards", "up"):
+        columns[name] = [tuple(values) if values else () for values in columns[name]]
+    return list(map(Event, *(columns[name] for name in _EVENT_COLUMNS)))
 
 
 _EVENT_COLUMNS: Final = (
