@@ -436,10 +436,12 @@ def named(hands: Iterable[Exported]) -> Iterator[Named]:
 def texts_from_store(source: Path, hand_ids: Sequence[int], workers: int = 1) -> Iterator[Named]:
     """The stored hands' PHH, in order. With `workers` > 1 the chunks (half-size: the last
     ones keep every worker busy) are formatted in that many processes, each with the store
-    open read-only; this process formats the first chunk while they start, then writes."""
+    open read-only; this process formats the first chunk while they start, then writes. An
+    export of at most two chunks a worker stays in this process: starting the workers takes
+    about as long as formatting that many hands here."""
     size = CHUNK if workers <= 1 else max(1, CHUNK // 2)
     chunks = [list(hand_ids[at : at + size]) for at in range(0, len(hand_ids), size)]
-    if workers <= 1 or len(chunks) < 2:
+    if workers <= 1 or len(chunks) <= 2 * workers:
         con = open_store(source)
         for ids in chunks:
             yield from chunk_texts(con, ids)
