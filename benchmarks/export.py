@@ -6,7 +6,8 @@ The store is `bench_store.store_of(--hands)` (synthesised hands of the six games
 and cached), or `--db STORE`. Each stage runs --repeat times; the table gives the best run's
 wall-clock and CPU seconds (CPU of this process only: the two-process stage's workers are not
 counted). Target: 10,000 hands/s on the wall clock for the whole export (read, rebuild each
-HandRecord, write PHH); MET/MISSED is judged on the wall clock.
+HandRecord, write PHH) as `studdraw export` runs it, in one process or in two (the default on
+two cores); MET/MISSED is judged on the wall clock.
 
     .venv/bin/python benchmarks/export.py [--hands 20000] [--db STORE] [--repeat 3]
 """
@@ -24,7 +25,6 @@ from rich.table import Table
 
 from studdraw.pipeline import export
 from studdraw.pipeline.console import console
-from studdraw.pipeline.phh import dumps_all
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_store
@@ -48,29 +48,23 @@ def rebuild_records(db: Path) -> int:
     return sum(1 for _ in export.records_from_store(con, ids))
 
 
-def export_phh(db: Path) -> int:
-    """The whole export: rows, records, PHH text (a .phhs in memory)."""
-    con = export.open_store(db)
-    ids = export.select_hand_ids(con, export.Selection())
-    out = io.StringIO()
-    count = 0
-    for piece in dumps_all(export.records_from_store(con, ids)):
-        out.write(piece)
-        count += 1
-    return count
-
-
-def export_phh_two_processes(db: Path) -> int:
-    """The whole export, the chunks formatted by two worker processes (`--workers 2`)."""
+def export_phh(db: Path, workers: int = 1) -> int:
+    """The whole export as `studdraw export --workers N` runs it: rows, records, PHH text (a
+    .phhs in memory)."""
     con = export.open_store(db)
     ids = export.select_hand_ids(con, export.Selection())
     con.close()
     out = io.StringIO()
     count = 0
-    for _, text in export.texts_from_store(db, ids, workers=2):
-        out.write(text)
-        count += 1
+    for count, (_, text) in enumerate(export.texts_from_store(db, ids, workers), 1):
+        out.write(f"[{count}]\n{text}\n")
     return count
+
+
+def export_phh_two_processes(db: Path) -> int:
+    """The whole export, the chunks formatted by two worker processes (`--workers 2`, the
+    default on two cores)."""
+    return export_phh(db, workers=2)
 
 
 def best(stage: Callable[[Path], int], db: Path, repeat: int) -> tuple[int, float, float]:
@@ -109,8 +103,8 @@ def main() -> None:
     )
     for name, stage, target, in_process in (
         ("rows -> HandRecords", rebuild_records, None, True),
-        ("export: rows -> HandRecords -> PHH", export_phh, TARGET, True),
-        ("export, 2 worker processes", export_phh_two_processes, TARGET, False),
+        ("export, 1 process (--workers 1)", export_phh, TARGET, True),
+        ("export, 2 worker processes (--workers 2)", export_phh_two_processes, TARGET, False),
     ):
         count, seconds, cpu = best(stage, db, args.repeat)
         rate = count / seconds

@@ -16,7 +16,7 @@ import multiprocessing
 import re
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -436,9 +436,9 @@ def named(hands: Iterable[Exported]) -> Iterator[Named]:
 def texts_from_store(source: Path, hand_ids: Sequence[int], workers: int = 1) -> Iterator[Named]:
     """The stored hands' PHH, in order. With `workers` > 1 the chunks (half-size: the last
     ones keep every worker busy) are formatted in that many processes, each with the store
-    open read-only; this process formats the first chunk while they start, then writes. An
-    export of at most two chunks a worker stays in this process: starting the workers takes
-    about as long as formatting that many hands here."""
+    open read-only, and in this one (`_pooled_texts`). An export of at most two chunks a worker
+    stays in this process: starting the workers takes about as long as formatting that many
+    hands here."""
     size = CHUNK if workers <= 1 else max(1, CHUNK // 2)
     chunks = [list(hand_ids[at : at + size]) for at in range(0, len(hand_ids), size)]
     if workers <= 1 or len(chunks) <= 2 * workers:
@@ -452,35 +452,61 @@ def texts_from_store(source: Path, hand_ids: Sequence[int], workers: int = 1) ->
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     if isinstance(context, multiprocessing.context.ForkServerContext):
         context.set_forkserver_preload([__name__])
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        later: list[Future[list[Named]]] = []
-        # Submitting starts the workers and waits for them: a thread does it meanwhile.
-        starter = threading.Thread(
-            target=lambda: later.extend(
-                pool.submit(_chunk_texts, (str(source), ids)) for ids in chunks[1:]
-            )
-        )
+    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        yield from _pooled_texts(source, chunks, pool, workers)
+
+
+def _pooled_texts(
+    source: Path, chunks: list[list[int]], pool: ProcessPoolExecutor, workers: int
+) -> Iterator[Named]:
+    """The chunks' texts in order, formatted by the pool's workers and this process. Starting
+    the workers takes about half a second (a thread waits for it), in which this process
+    formats the first chunks itself; then any chunk no worker has taken yet when its turn
+    comes is formatted here too."""
+    with open_store(source) as con:
+        failed: list[BaseException] = []
+
+        def start() -> None:
+            try:
+                for _ in range(workers):
+                    pool.submit(_open_worker_store, str(source))
+            except BaseException as error:  # raised here once this process has caught up
+                failed.append(error)
+
+        starter = threading.Thread(target=start, daemon=True)
         starter.start()
-        try:
-            with open_store(source) as con:
-                first = chunk_texts(con, chunks[0])
-        finally:
-            starter.join()
-        yield from first
-        for future in later:
-            yield from future.result()
+        done = 0
+        while done < len(chunks) and starter.is_alive():
+            texts = chunk_texts(con, chunks[done])
+            done += 1
+            yield from texts
+        starter.join()
+        if failed and done < len(chunks):
+            raise failed[0]
+        later = [pool.submit(_chunk_texts, (str(source), ids)) for ids in chunks[done:]]
+        for ids, future in zip(chunks[done:], later, strict=True):
+            yield from (chunk_texts(con, ids) if future.cancel() else future.result())
 
 
 _WORKER_STORES: dict[str, duckdb.DuckDBPyConnection] = {}
 
 
-def _chunk_texts(task: tuple[str, list[int]]) -> list[Named]:
-    """In a worker process: one chunk's PHH texts (the store stays open between chunks)."""
-    source, ids = task
+def _worker_store(source: str) -> duckdb.DuckDBPyConnection:
+    """In a worker process: the store, opened once and kept open between chunks."""
     con = _WORKER_STORES.get(source)
     if con is None:
         con = _WORKER_STORES[source] = open_store(Path(source))
-    return chunk_texts(con, ids)
+    return con
+
+
+def _open_worker_store(source: str) -> None:
+    _worker_store(source)
+
+
+def _chunk_texts(task: tuple[str, list[int]]) -> list[Named]:
+    """In a worker process: one chunk's PHH texts."""
+    source, ids = task
+    return chunk_texts(_worker_store(source), ids)
 
 
 def chunk_texts(con: duckdb.DuckDBPyConnection, ids: list[int]) -> list[Named]:
