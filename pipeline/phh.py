@@ -190,6 +190,8 @@ def _walk(record: HandRecord, players: Sequence[str]) -> _Hand:
     hand = _Hand(players)
     index = hand.index
     labels = [f"p{i + 1}" for i in range(len(players))]
+    checks_or_calls = [f"{label} cc" for label in labels]
+    folds = [f"{label} f" for label in labels]
     stud = record.game.is_stud
     size = HAND_SIZE.get(record.game, 0)
     scale = record.scale
@@ -236,12 +238,12 @@ def _walk(record: HandRecord, players: Sequence[str]) -> _Hand:
                 _flush_draws(hand)
             bets[i] += amount
             invested[i] += amount
-            actions.append(f"{labels[i]} cc")
+            actions.append(checks_or_calls[i])
         elif kind is fold:
             if hand.draws:
                 _flush_draws(hand)
             hand.folded[i] = True
-            actions.append(f"{labels[i]} f")
+            actions.append(folds[i])
         elif kind in _WAGERS:
             if hand.draws:
                 _flush_draws(hand)
@@ -391,7 +393,7 @@ def _optional_fields(
         if level.isdigit():
             fields.append(("level", str(int(level))))
     fields += [
-        ("time", f"{started:%H:%M:%S}"),
+        ("time", started.time().isoformat("seconds")),
         ("time_zone", '"UTC"'),
         ("day", str(started.day)),
         ("month", str(started.month)),

@@ -103,9 +103,11 @@ def parse_cards(text: str) -> tuple[Card | None, ...]:
     return tuple(cards)
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def toml_string(text: str) -> str:
     """A TOML basic string (JSON's escapes are TOML's, except DEL, which TOML wants escaped);
-    plain printable ASCII, most names and every action, needs no escaping."""
+    plain printable ASCII, most names and every action, needs no escaping. Cached: the same
+    players, tables and rooms come back hand after hand."""
     if text.isascii() and text.isprintable() and '"' not in text and "\\" not in text:
         return f'"{text}"'
     return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
