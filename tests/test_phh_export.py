@@ -157,6 +157,16 @@ def test_start_times_are_utc_whatever_the_store_sessions_zone(stores: tuple[Path
         assert f'\ntime = {when:%H:%M:%S}\ntime_zone = "UTC"\nday = {when.day}\n' in text
 
 
+def test_the_texts_are_the_whole_records_phh(stores: tuple[Path, Path]) -> None:
+    """An export of texts reads only the event fields the PHH writer uses: its texts are the
+    PHH of the whole stored records."""
+    db = stores[0]
+    with export.open_store(db) as con:
+        ids = export.select_hand_ids(con, export.Selection())
+        whole = [dumps(record, found) for record, found in export.records_from_store(con, ids)]
+    assert [text for _, text in export.texts_from_store(db, ids)] == whole
+
+
 def test_worker_processes_write_the_same_hands_in_the_same_order(
     stores: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
