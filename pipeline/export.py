@@ -345,7 +345,7 @@ _NOT_WRITTEN: Final[dict[str, object]] = {
 """The event fields the PHH writer (pipeline.phh) never reads, and what they are left at in
 the records an export of texts makes and drops (a fifth of its reading time):
 tests/test_phh_export.py holds those texts to the PHH of the whole records."""
-_PHH_COLUMNS: Final = tuple(name for name in _EVENT_COLUMNS if name not in _NOT_WRITTEN)
+PHH_EVENT_COLUMNS: Final = tuple(name for name in _EVENT_COLUMNS if name not in _NOT_WRITTEN)
 
 
 def _record(
@@ -535,7 +535,7 @@ def _chunk_texts(task: tuple[str, list[int]]) -> list[Named]:
 def chunk_texts(con: duckdb.DuckDBPyConnection, ids: list[int]) -> list[Named]:
     """One chunk of stored hands' PHH texts."""
     with without_cycle_collection():
-        return list(named(_chunk(con, ids, _PHH_COLUMNS)))
+        return list(named(_chunk(con, ids, PHH_EVENT_COLUMNS)))
 
 
 def write_export(hands: Iterable[Named], out: Path, format: Format) -> int:
