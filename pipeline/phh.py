@@ -150,7 +150,7 @@ def _flush_draws(hand: _Hand) -> None:
     """The draw round's replacement cards, dealt once everyone discarded."""
     for i, cards in hand.draws:
         hand.held[i].extend(cards)
-        hand.actions.append(f"d dh p{i + 1} {cards_text(cards)}")
+        hand.actions.append(f"d dh p{i + 1} {cards_text(tuple(cards))}")
     hand.draws.clear()
 
 
@@ -160,7 +160,7 @@ def _discard(hand: _Hand, i: int, cards: tuple[Card | None, ...], count: int) ->
     if known and len(known) == len(cards) and all(card in held for card in known):
         for card in known:
             held.remove(card)
-        return cards_text(known)
+        return cards_text(tuple(known))
     for _ in range(min(count, len(held))):  # hidden discards: unknown cards go first
         if None in held:
             held.remove(None)
@@ -296,7 +296,7 @@ def _walk(record: HandRecord, players: Sequence[str]) -> _Hand:
             actions.append(f"p{i + 1} sm")
         elif cards and (contested or all(cards)):
             # uncontested, PHH shows only a whole hand (a winner's "mucks" is no showdown)
-            actions.append(f"p{i + 1} sm {cards_text(cards)}")
+            actions.append(f"p{i + 1} sm {cards_text(tuple(cards))}")
     return hand
 
 

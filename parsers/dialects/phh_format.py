@@ -83,7 +83,10 @@ def to_units(value: int | Decimal, scale: int) -> int:
     return int(scaled)
 
 
-def cards_text(cards: Sequence[Card | None]) -> str:
+@functools.lru_cache(maxsize=1 << 16)
+def cards_text(cards: tuple[Card | None, ...]) -> str:
+    """Cards in PHH notation, unknown ones as `??`. Cached: a deal is mostly one up card, or
+    one up card after two unknown ones."""
     return "".join([card or UNKNOWN_CARD for card in cards])
 
 
