@@ -211,6 +211,7 @@ def fetch_columns(
 
 
 def _sorted_by(table: pa.Table, first: str, second: str) -> bool:
+    """Whether the rows are in strictly increasing (first, second) order."""
     major = table.column(first).to_numpy()
     minor = table.column(second).to_numpy()
     same = major[1:] == major[:-1]
@@ -243,6 +244,7 @@ Rows = dict[str, list[Any]]
 
 
 def _same(value: Any) -> Any:
+    """A repeated column's values as they are (a player's name, a pot)."""
     return value
 
 
