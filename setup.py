@@ -21,7 +21,8 @@ from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
 # What replay spends its time in (benchmarks/replay.py): the state's layers, the showdown, the
-# house rules and stakes it reads, and the evaluators it calls. Left out on purpose: result.py
+# house rules and stakes it reads, and the evaluators it calls; and the PHH exporter's walk over
+# a hand's events (benchmarks/export.py: a third less time compiled). Left out on purpose: result.py
 # (its dataclasses are built faster by the interpreter than through a compiled class's setters)
 # and the modules mypyc cannot compile as they are (codes.py's enum with its own __new__,
 # specs.py's slice-typed field). This list is the one place that says what is compiled.
@@ -38,6 +39,7 @@ COMPILED = (
     "pipeline/rules/stakes.py",
     "pipeline/rules/state.py",
     "pipeline/evaluators/_hands.py",
+    "pipeline/phh.py",
 )
 # mypy reads the sources through the installed layout (studdraw/pipeline -> pipeline, ...),
 # as `make typecheck` does, so that the compiled modules get their installed names.

@@ -11,6 +11,7 @@ Only what the options' annotations name (typer reads them) is imported up front,
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -706,8 +707,13 @@ def export(
     ] = None,
     hand: Annotated[list[str] | None, typer.Option(help="The rooms' hand ids.")] = None,
     workers: Annotated[
-        int, typer.Option(help="Processes formatting a store's hands (1: this one).", min=1)
-    ] = 1,
+        int | None,
+        typer.Option(
+            help="Processes formatting a store's hands (default: the number of cores; an export "
+            "too small to pay for starting them stays in this one); 1: this one.",
+            min=1,
+        ),
+    ] = None,
 ) -> None:
     """Write hands as PHH, the open Poker Hand History format (docs/phh.md): from the store,
     or from files parsed now. Exits 1 if a file could not be read or the output written, 2 if
@@ -739,7 +745,7 @@ def export(
         except (FileNotFoundError, duckdb.Error) as error:
             stderr.print(f"[red]error:[/red] {error}", markup=True, highlight=False)
             raise typer.Exit(code=2) from None
-        hands = exporter.texts_from_store(db, ids, workers)
+        hands = exporter.texts_from_store(db, ids, workers or os.cpu_count() or 1)
     try:
         count = exporter.write_export(hands, out, format.value)
     except OSError as error:

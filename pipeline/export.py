@@ -10,16 +10,22 @@ rows column by column: the export is bound by formatting, not by DuckDB.
 
 from __future__ import annotations
 
+import gc
+import itertools
 import multiprocessing
 import re
-from collections.abc import Iterable, Iterator, Sequence
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Final, Literal
 
 import duckdb
+import numpy as np
+import pyarrow as pa
 
 from studdraw.parsers.dialects.phh_format import players_in_order
 from studdraw.parsers.files import discover_files
@@ -43,6 +49,7 @@ from studdraw.pipeline.store.schema import BATCH_TABLES
 Format = Literal["phh", "phhs"]
 CHUNK: Final = 2_000
 _KINDS: Final = {kind.value: kind for kind in EventKind}
+_EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +142,8 @@ def select_hand_ids(con: duckdb.DuckDBPyConnection, selection: Selection) -> lis
 _HAND_COLUMNS: Final = (
     "hand_id, site, site_hand_id, game, structure, small_bet, big_bet, ante, bring_in, "
     "small_blind, big_blind, currency, scale, tournament_id, tournament_buy_in, tournament_fee, "
-    "tournament_currency, tournament_level, mixed, table_name, max_seats, button, started_at, "
+    "tournament_currency, tournament_level, mixed, table_name, max_seats, button, "
+    "epoch_us(started_at) AS started_at, "
     "site_time, reported_pot, reported_rake, hero, notes, source_path, source_offset, source_line"
 )
 
@@ -145,7 +153,23 @@ def records_from_store(
 ) -> Iterator[Exported]:
     """The stored hands as HandRecords with their violations, in `hand_ids` order."""
     for start in range(0, len(hand_ids), chunk):
-        yield from _chunk(con, list(hand_ids[start : start + chunk]))
+        with without_cycle_collection():
+            records = list(_chunk(con, list(hand_ids[start : start + chunk])))
+        yield from records
+
+
+@contextmanager
+def without_cycle_collection() -> Iterator[None]:
+    """Python's cycle collector paused while a chunk is rebuilt (and formatted): a hand is some
+    sixty new objects, none in a cycle, and the collector walked them again and again while
+    they lived (a third of the export's time). Reference counting frees them all the same."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def chunk_condition(ids: list[int]) -> tuple[str, dict[str, object]]:
@@ -159,57 +183,110 @@ def chunk_condition(ids: list[int]) -> tuple[str, dict[str, object]]:
 
 
 def fetch_columns(
-    con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, object]
+    con: duckdb.DuckDBPyConnection,
+    sql: str,
+    params: dict[str, object],
+    order: tuple[str, str] | None = None,
+    repeated: dict[str, Callable[[Any], Any]] | None = None,
 ) -> dict[str, list[Any]]:
-    """A query's result as Python lists, column by column (much cheaper than row objects)."""
+    """A query's result as Python lists, column by column (much cheaper than row objects).
+
+    `order`: the two columns the rows must be sorted by. The query asks for no order: a DuckDB
+    table returns its rows as they were inserted, in hand order, which is checked here (a
+    vectorised look at the two columns) and only otherwise sorted, in Arrow; sorting in DuckDB
+    cost half of reading the events. `repeated`: columns of few distinct values (an event's
+    kind, its player), each distinct value converted once and the objects shared by the rows."""
     table = con.sql(sql, params=params).to_arrow_table()
-    return {name: table.column(name).to_pylist() for name in table.column_names}
+    if order is not None and not _sorted_by(table, *order):
+        table = table.sort_by([(order[0], "ascending"), (order[1], "ascending")])
+    converters = repeated or {}
+    return {
+        name: (
+            _shared_values(table.column(name), converters[name])
+            if name in converters
+            else table.column(name).to_pylist()
+        )
+        for name in table.column_names
+    }
+
+
+def _sorted_by(table: pa.Table, first: str, second: str) -> bool:
+    """Whether the rows are in strictly increasing (first, second) order."""
+    major = table.column(first).to_numpy()
+    minor = table.column(second).to_numpy()
+    same = major[1:] == major[:-1]
+    return bool(np.all((major[1:] > major[:-1]) | (same & (minor[1:] > minor[:-1]))))
+
+
+def _shared_values(column: pa.ChunkedArray, convert: Callable[[Any], Any]) -> list[Any]:
+    """`convert` of each value of a column of few distinct values: dictionary-encoded by Arrow,
+    each distinct value converted once, the rows' objects taken by numpy (no Python per row)."""
+    encoded = column.combine_chunks().dictionary_encode()
+    values = [convert(value) for value in encoded.dictionary.to_pylist()]
+    values.append(convert(None))  # a null row
+    indices = encoded.indices.fill_null(len(values) - 1).to_numpy()
+    objects = np.fromiter(values, dtype=object, count=len(values))
+    taken: list[Any] = objects[indices].tolist()
+    return taken
 
 
 def _groups(hand_ids: list[Any]) -> dict[int, tuple[int, int]]:
-    """Row ranges per hand of rows sorted by hand."""
-    ranges: dict[int, tuple[int, int]] = {}
-    start = 0
-    for at in range(1, len(hand_ids) + 1):
-        if at == len(hand_ids) or hand_ids[at] != hand_ids[start]:
-            ranges[hand_ids[start]] = (start, at)
-            start = at
-    return ranges
+    """Row ranges per hand of rows sorted by hand (the boundaries found by numpy)."""
+    if not hand_ids:
+        return {}
+    ids = np.asarray(hand_ids, dtype=np.int64)
+    starts = np.flatnonzero(ids[1:] != ids[:-1]) + 1
+    bounds = [0, *starts.tolist(), len(hand_ids)]
+    return {hand_ids[lo]: (lo, hi) for lo, hi in itertools.pairwise(bounds)}
 
 
 Rows = dict[str, list[Any]]
 
 
-def chunk_rows(con: duckdb.DuckDBPyConnection, ids: list[int]) -> tuple[Rows, Rows, Rows, Rows]:
-    """The rows of a chunk of sorted hand ids, as columns: hands, seats, events, violations."""
+def _same(value: Any) -> Any:
+    """A repeated column's values as they are (a player's name, a pot)."""
+    return value
+
+
+def chunk_rows(
+    con: duckdb.DuckDBPyConnection, ids: list[int], event_columns: Sequence[str] = ()
+) -> tuple[Rows, Rows, Rows, Rows]:
+    """The rows of a chunk of sorted hand ids, as columns: hands, seats, events (every field,
+    or `event_columns`), violations."""
     where, params = chunk_condition(ids)
     hands = fetch_columns(con, f"SELECT {_HAND_COLUMNS} FROM hands WHERE {where}", params)
+    hands["started_at"] = [_EPOCH + timedelta(microseconds=us) for us in hands["started_at"]]
     seats = fetch_columns(
         con,
-        "SELECT hand_id, seat, name, stack, sitting_out FROM hand_players "
-        f"WHERE {where} ORDER BY hand_id, seat",
+        f"SELECT hand_id, seat, name, stack, sitting_out FROM hand_players WHERE {where}",
         params,
+        order=("hand_id", "seat"),
     )
     events = fetch_columns(
         con,
-        "SELECT hand_id, kind, line, street, actor, amount, to_amount, all_in, cards, up, "
-        f"count, pot, text FROM actions WHERE {where} ORDER BY hand_id, seq",
+        f"SELECT hand_id, seq, {', '.join(event_columns or _EVENT_COLUMNS)} FROM actions "
+        f"WHERE {where}",
         params,
+        order=("hand_id", "seq"),
+        repeated={"kind": _KINDS.get, "actor": _same, "pot": _same},
     )
     found = fetch_columns(
         con,
-        "SELECT hand_id, code, severity, line, message FROM violations "
-        f"WHERE {where} ORDER BY hand_id, seq",
+        f"SELECT hand_id, seq, code, severity, line, message FROM violations WHERE {where}",
         params,
+        order=("hand_id", "seq"),
     )
     return hands, seats, events, found
 
 
-def _chunk(con: duckdb.DuckDBPyConnection, ids: list[int]) -> Iterator[Exported]:
-    hands, seats, events, found = chunk_rows(con, ids)
+def _chunk(
+    con: duckdb.DuckDBPyConnection, ids: list[int], event_columns: Sequence[str] = ()
+) -> Iterator[Exported]:
+    hands, seats, events, found = chunk_rows(con, ids, event_columns)
     seat_rows, event_rows = _groups(seats["hand_id"]), _groups(events["hand_id"])
     violation_rows = _groups(found["hand_id"])
     row_of = {hand_id: row for row, hand_id in enumerate(hands["hand_id"])}
+    every_event = _events(events)
     for hand_id in ids:
         row = row_of.get(hand_id)
         if row is None:
@@ -220,7 +297,7 @@ def _chunk(con: duckdb.DuckDBPyConnection, ids: list[int]) -> Iterator[Exported]
             for k in range(lo, hi)
         ]
         lo, hi = event_rows.get(hand_id, (0, 0))
-        hand_events = _events(events, lo, hi)
+        hand_events = every_event[lo:hi]
         lo, hi = violation_rows.get(hand_id, (0, 0))
         violations = [
             violation_line(
@@ -231,27 +308,18 @@ def _chunk(con: duckdb.DuckDBPyConnection, ids: list[int]) -> Iterator[Exported]
         yield _record(hands, row, hand_seats, hand_events), violations
 
 
-def _events(columns: dict[str, list[Any]], lo: int, hi: int) -> list[Event]:
-    kinds = _KINDS
-    return [
-        Event(
-            kinds[kind],
-            line,
-            street,
-            actor,
-            amount,
-            to,
-            all_in,
-            tuple(cards) if cards else (),
-            tuple(up) if up else (),
-            count,
-            pot,
-            text,
-        )
-        for kind, line, street, actor, amount, to, all_in, cards, up, count, pot, text in zip(
-            *(columns[name][lo:hi] for name in _EVENT_COLUMNS), strict=True
-        )
-    ]
+def _events(columns: dict[str, list[Any]]) -> list[Event]:
+    """Every event of a chunk, made by `map` (no Python loop per event): the columns are
+    Event's fields in order, the card lists tuples first; a field not read is its
+    `_NOT_WRITTEN` value."""
+    for name in ("cards", "up"):
+        if name in columns:
+            columns[name] = [tuple(values) if values else () for values in columns[name]]
+    fields = (
+        columns[name] if name in columns else itertools.repeat(_NOT_WRITTEN[name])
+        for name in _EVENT_COLUMNS
+    )
+    return list(map(Event, *fields))
 
 
 _EVENT_COLUMNS: Final = (
@@ -268,6 +336,18 @@ _EVENT_COLUMNS: Final = (
     "pot",
     "text",
 )
+"""The actions table's columns that are Event's fields, in Event's order."""
+_NOT_WRITTEN: Final[dict[str, object]] = {
+    "line": 0,
+    "to_amount": None,
+    "all_in": False,
+    "up": (),
+    "text": None,
+}
+"""The event fields the PHH writer (pipeline.phh) never reads, and what they are left at in
+the records an export of texts makes and drops (a fifth of its reading time):
+tests/test_phh_export.py holds those texts to the PHH of the whole records."""
+PHH_EVENT_COLUMNS: Final = tuple(name for name in _EVENT_COLUMNS if name not in _NOT_WRITTEN)
 
 
 def _record(
@@ -379,32 +459,85 @@ def named(hands: Iterable[Exported]) -> Iterator[Named]:
 
 
 def texts_from_store(source: Path, hand_ids: Sequence[int], workers: int = 1) -> Iterator[Named]:
-    """The stored hands' PHH, in order. With `workers` > 1 the chunks are formatted in that
-    many processes (each opens the store read-only), the main process only writes."""
-    chunks = [list(hand_ids[at : at + CHUNK]) for at in range(0, len(hand_ids), CHUNK)]
-    if workers <= 1 or len(chunks) < 2:
+    """The stored hands' PHH, in order. With `workers` > 1 the chunks (half-size: the last
+    ones keep every worker busy) are formatted in that many processes, each with the store
+    open read-only, and in this one (`_pooled_texts`). An export of at most two chunks a worker
+    stays in this process: starting the workers takes about as long as formatting that many
+    hands here."""
+    size = CHUNK if workers <= 1 else max(1, CHUNK // 2)
+    chunks = [list(hand_ids[at : at + size]) for at in range(0, len(hand_ids), size)]
+    if workers <= 1 or len(chunks) <= 2 * workers:
         con = open_store(source)
         for ids in chunks:
-            yield from named(_chunk(con, ids))
+            yield from chunk_texts(con, ids)
         return
     methods = multiprocessing.get_all_start_methods()
-    # Not fork: DuckDB's threads live in this process. A forkserver starts clean.
+    # Not fork: DuckDB's threads live in this process. A forkserver starts clean, and imports
+    # the exporter once for all the workers it forks (each importing it cost half a second).
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        for texts in pool.map(_chunk_texts, [(str(source), ids) for ids in chunks]):
+    if isinstance(context, multiprocessing.context.ForkServerContext):
+        context.set_forkserver_preload([__name__])
+    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        yield from _pooled_texts(source, chunks, pool, workers)
+
+
+def _pooled_texts(
+    source: Path, chunks: list[list[int]], pool: ProcessPoolExecutor, workers: int
+) -> Iterator[Named]:
+    """The chunks' texts in order, formatted by the pool's workers and this process. Starting
+    the workers takes about half a second (a thread waits for it), in which this process
+    formats the first chunks itself; then any chunk no worker has taken yet when its turn
+    comes is formatted here too."""
+    with open_store(source) as con:
+        failed: list[BaseException] = []
+
+        def start() -> None:
+            try:
+                for _ in range(workers):
+                    pool.submit(_open_worker_store, str(source))
+            except BaseException as error:  # raised here once this process has caught up
+                failed.append(error)
+
+        starter = threading.Thread(target=start, daemon=True)
+        starter.start()
+        done = 0
+        while done < len(chunks) and starter.is_alive():
+            texts = chunk_texts(con, chunks[done])
+            done += 1
             yield from texts
+        starter.join()
+        if failed and done < len(chunks):
+            raise failed[0]
+        later = [pool.submit(_chunk_texts, (str(source), ids)) for ids in chunks[done:]]
+        for ids, future in zip(chunks[done:], later, strict=True):
+            yield from (chunk_texts(con, ids) if future.cancel() else future.result())
 
 
 _WORKER_STORES: dict[str, duckdb.DuckDBPyConnection] = {}
 
 
-def _chunk_texts(task: tuple[str, list[int]]) -> list[Named]:
-    """In a worker process: one chunk's PHH texts (the store stays open between chunks)."""
-    source, ids = task
+def _worker_store(source: str) -> duckdb.DuckDBPyConnection:
+    """In a worker process: the store, opened once and kept open between chunks."""
     con = _WORKER_STORES.get(source)
     if con is None:
         con = _WORKER_STORES[source] = open_store(Path(source))
-    return list(named(_chunk(con, ids)))
+    return con
+
+
+def _open_worker_store(source: str) -> None:
+    _worker_store(source)
+
+
+def _chunk_texts(task: tuple[str, list[int]]) -> list[Named]:
+    """In a worker process: one chunk's PHH texts."""
+    source, ids = task
+    return chunk_texts(_worker_store(source), ids)
+
+
+def chunk_texts(con: duckdb.DuckDBPyConnection, ids: list[int]) -> list[Named]:
+    """One chunk of stored hands' PHH texts."""
+    with without_cycle_collection():
+        return list(named(_chunk(con, ids, PHH_EVENT_COLUMNS)))
 
 
 def write_export(hands: Iterable[Named], out: Path, format: Format) -> int:

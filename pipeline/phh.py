@@ -71,6 +71,7 @@ class _Hand:
         "antes",
         "blind_kinds",
         "blinds",
+        "brought_in",
         "collected",
         "computed_returns",
         "dead",
@@ -93,6 +94,7 @@ class _Hand:
         self.antes = [0] * count
         self.blinds = [0] * count
         self.blind_kinds: list[EventKind | None] = [None] * count
+        self.brought_in: int | None = None  # what the first `pb` posted
         self.dead = [0] * count
         self.collected = [0] * count
         self.invested = [0] * count
@@ -112,10 +114,10 @@ class _Hand:
         bets = self.street_bets
         if street < 0 or not bets:
             return
-        top = max(range(len(bets)), key=bets.__getitem__)
-        others = max((bet for i, bet in enumerate(bets) if i != top), default=0)
-        if bets[top] > others:
-            self.computed_returns.append((street, top, bets[top] - others))
+        top = max(bets)
+        if top > 0 and bets.count(top) == 1:
+            others = max([bet for bet in bets if bet != top], default=0)
+            self.computed_returns.append((street, bets.index(top), top - others))
 
 
 def _deal_stud_street(hand: _Hand, street: int, board: dict[int, Card]) -> None:
@@ -148,7 +150,7 @@ def _flush_draws(hand: _Hand) -> None:
     """The draw round's replacement cards, dealt once everyone discarded."""
     for i, cards in hand.draws:
         hand.held[i].extend(cards)
-        hand.actions.append(f"d dh p{i + 1} {cards_text(cards)}")
+        hand.actions.append(f"d dh p{i + 1} {cards_text(tuple(cards))}")
     hand.draws.clear()
 
 
@@ -158,7 +160,7 @@ def _discard(hand: _Hand, i: int, cards: tuple[Card | None, ...], count: int) ->
     if known and len(known) == len(cards) and all(card in held for card in known):
         for card in known:
             held.remove(card)
-        return cards_text(known)
+        return cards_text(tuple(known))
     for _ in range(min(count, len(held))):  # hidden discards: unknown cards go first
         if None in held:
             held.remove(None)
@@ -188,18 +190,23 @@ def _walk(record: HandRecord, players: Sequence[str]) -> _Hand:
     hand = _Hand(players)
     index = hand.index
     labels = [f"p{i + 1}" for i in range(len(players))]
+    checks_or_calls = [f"{label} cc" for label in labels]
+    folds = [f"{label} f" for label in labels]
     stud = record.game.is_stud
     size = HAND_SIZE.get(record.game, 0)
     scale = record.scale
     board: dict[int, Card] = {}
     dealt = hand.dealt
     for event in record.events:
-        if event.kind is deal:
+        kind = event.kind
+        if kind is deal:
             i = index.get(event.player or "")
             if i is not None:
                 dealt[(event.street, i)] = dealt.get((event.street, i), ()) + event.cards
-        elif event.kind is community and event.cards and event.cards[0]:
+        elif kind is community and event.cards and event.cards[0]:
             board[event.street] = event.cards[0]
+        elif kind is bring_in and hand.brought_in is None:
+            hand.brought_in = event.amount
     street = -1
     actions = hand.actions
     bets = hand.street_bets
@@ -231,12 +238,12 @@ def _walk(record: HandRecord, players: Sequence[str]) -> _Hand:
                 _flush_draws(hand)
             bets[i] += amount
             invested[i] += amount
-            actions.append(f"{labels[i]} cc")
+            actions.append(checks_or_calls[i])
         elif kind is fold:
             if hand.draws:
                 _flush_draws(hand)
             hand.folded[i] = True
-            actions.append(f"{labels[i]} f")
+            actions.append(folds[i])
         elif kind in _WAGERS:
             if hand.draws:
                 _flush_draws(hand)
@@ -289,7 +296,7 @@ def _walk(record: HandRecord, players: Sequence[str]) -> _Hand:
             actions.append(f"p{i + 1} sm")
         elif cards and (contested or all(cards)):
             # uncontested, PHH shows only a whole hand (a winner's "mucks" is no showdown)
-            actions.append(f"p{i + 1} sm {cards_text(cards)}")
+            actions.append(f"p{i + 1} sm {cards_text(tuple(cards))}")
     return hand
 
 
@@ -326,12 +333,11 @@ def _strings(values: Iterable[str]) -> str:
     return "[" + ", ".join(toml_string(value) for value in values) + "]"
 
 
-def _brought_in(record: HandRecord) -> int:
+def _brought_in(record: HandRecord, hand: _Hand) -> int:
     """PHH's `bring_in`: what the hand's `pb` posted (a room may take less than its stakes say,
     a short stack less still), the stakes' bring-in when nobody brought in; `_bring_in` keeps
     the stakes' own when they differ."""
-    posted = (event.amount for event in record.events if event.kind is EventKind.BRING_IN)
-    return next(posted, record.stakes.bring_in)
+    return record.stakes.bring_in if hand.brought_in is None else hand.brought_in
 
 
 def phh_fields(record: HandRecord, violations: Sequence[str] = ()) -> list[tuple[str, str]]:
@@ -346,7 +352,7 @@ def phh_fields(record: HandRecord, violations: Sequence[str] = ()) -> list[tuple
     fields: list[tuple[str, str]] = [("variant", toml_string(code))]
     fields.append(("antes", _numbers(_reversed_heads_up(hand.antes), scale)))
     blinds = _reversed_heads_up(hand.blinds)
-    bring_in = _brought_in(record)
+    bring_in = _brought_in(record, hand)
     if record.game.is_stud:
         fields.append(("bring_in", money(bring_in, scale)))
     else:
@@ -357,8 +363,8 @@ def phh_fields(record: HandRecord, violations: Sequence[str] = ()) -> list[tuple
     else:
         fields.append(("min_bet", money(stakes.big_blind or stakes.small_bet, scale)))
     fields.append(("starting_stacks", _numbers((seat.stack for seat in seats), scale)))
-    lines = ",\n".join([f'  "{action}"' for action in hand.actions])  # plain ASCII, no quotes
-    fields.append(("actions", f"[\n{lines},\n]" if lines else "[]"))
+    actions = '",\n  "'.join(hand.actions)  # plain ASCII, no quotes
+    fields.append(("actions", f'[\n  "{actions}",\n]' if hand.actions else "[]"))
     fields += _optional_fields(record, seats, hand)
     fields += _extension_fields(record, hand, blinds, code, violations)
     return fields
@@ -387,7 +393,7 @@ def _optional_fields(
         if level.isdigit():
             fields.append(("level", str(int(level))))
     fields += [
-        ("time", f"{started:%H:%M:%S}"),
+        ("time", started.time().isoformat("seconds")),
         ("time_zone", '"UTC"'),
         ("day", str(started.day)),
         ("month", str(started.month)),
@@ -426,7 +432,7 @@ def _extension_fields(
         record.structure,
         hand.antes,
         blinds,
-        _brought_in(record) if record.game.is_stud else 0,
+        _brought_in(record, hand) if record.game.is_stud else 0,
         (stakes.small_bet, stakes.big_bet),
     )
     for name in STAKE_FIELDS:
@@ -499,7 +505,7 @@ def _collects(pots: Sequence[tuple[int, str, int]], scale: int) -> str:
 
 def dumps(record: HandRecord, violations: Sequence[str] = ()) -> str:
     """One hand as the text of a `.phh` file."""
-    return "".join(f"{key} = {value}\n" for key, value in phh_fields(record, violations))
+    return "".join([f"{key} = {value}\n" for key, value in phh_fields(record, violations)])
 
 
 def dumps_all(hands: Iterable[tuple[HandRecord, Sequence[str]]]) -> Iterable[str]:

@@ -1,10 +1,12 @@
-"""Every replay of a fixed set of hands as text, so two builds of the engine can be compared.
+"""Every replay of a fixed set of hands as text, and every hand as PHH, so two builds of the
+engine and the exporter can be compared.
 
 `python -m tests.replay_digest RECORDS OUT` replays the pickled records of RECORDS and the
-generated hands below, and writes to OUT (JSON) the engine module it ran (a compiled module or
-a `.py` file) and one `repr` per result: streets, players, pots, settlement and violations.
-test_compiled.py runs it with STUDDRAW_PURE=1 (the Python sources) and compares it with the
-installed build in its own process.
+generated hands below, and writes to OUT (JSON) the engine and exporter modules it ran (compiled
+modules or `.py` files), one `repr` per result (streets, players, pots, settlement and
+violations) and each hand's PHH text with its violations. test_compiled.py runs it with
+STUDDRAW_PURE=1 (the Python sources) and compares it with the installed build in its own
+process.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from studdraw.parsers.model import Game, HandRecord, Structure
+from studdraw.pipeline import phh
+from studdraw.pipeline.export import violation_line
 from studdraw.pipeline.rules import replay, state
 from studdraw.pipeline.rules.generate import random_hand
 from tests.pipeline.test_rules_properties import MUTATIONS
@@ -43,13 +47,22 @@ def generated_hands() -> list[HandRecord]:
 
 
 def digest(records: Sequence[HandRecord]) -> dict[str, object]:
-    """The engine that ran and, per record (then per generated hand), the hand and its replay."""
+    """The engine and exporter that ran and, per record (then per generated hand), the hand and
+    its replay, and the PHH of both."""
     generated = generated_hands()
     return {
         "engine": state.__file__,
+        "exporter": phh.__file__,
         "replays": [repr(replay(record)) for record in records],
         "generated": [f"{record!r}\n{replay(record)!r}" for record in generated],
+        "phh": [as_phh(record) for record in (*records, *generated)],
     }
+
+
+def as_phh(record: HandRecord) -> str:
+    """The hand as `studdraw export` writes it, with its violations."""
+    found = replay(record).violations
+    return phh.dumps(record, [violation_line(v.code, v.severity, v.line, v.message) for v in found])
 
 
 def main() -> None:

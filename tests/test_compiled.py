@@ -1,10 +1,11 @@
-"""The mypyc-compiled engine and its Python sources give the same replays.
+"""The mypyc-compiled engine and exporter and their Python sources give the same replays and
+write the same PHH.
 
 The installed build (compiled where a C compiler was found: setup.py) replays the real corpus,
 the bundled samples, every violation code's documented hand, and random legal hands with their
-mutations in this process; a second interpreter with STUDDRAW_PURE=1 replays the same from the
-sources. Their results (streets, players, pots, settlement, violations) must be equal, hand by
-hand.
+mutations in this process, and writes each as PHH; a second interpreter with STUDDRAW_PURE=1
+does the same from the sources. Their results (streets, players, pots, settlement, violations)
+must be equal and their PHH texts byte-identical, hand by hand.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import pytest
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.model import HandRecord
 from studdraw.parsers.reader import parse_file
+from studdraw.pipeline import phh
 from studdraw.pipeline.rules import state
 from studdraw.pipeline.rules.explain import explanations
 from tests.conftest import CORPUS, REPO_ROOT, SAMPLES, parse_text
@@ -73,8 +75,10 @@ def sources_digest(hands: list[HandRecord], work: Path) -> dict[str, object]:
     reason="the pure-Python build: no C compiler, or STUDDRAW_PURE=1",
 )
 def test_the_engine_runs_compiled_where_a_compiler_exists() -> None:
-    """`make install` (and `pip install` with a compiler) installs the compiled engine."""
+    """`make install` (and `pip install` with a compiler) installs the compiled engine and
+    exporter."""
     assert is_compiled(state.__file__ or ""), state.__file__
+    assert is_compiled(phh.__file__ or ""), phh.__file__
 
 
 def test_compiled_and_pure_engines_replay_alike(tmp_path: Path) -> None:
@@ -83,7 +87,8 @@ def test_compiled_and_pure_engines_replay_alike(tmp_path: Path) -> None:
     installed = digest(hands)
     pure = sources_digest(hands, tmp_path)
     assert not is_compiled(str(pure["engine"])), pure["engine"]
-    for part in ("replays", "generated"):
+    assert not is_compiled(str(pure["exporter"])), pure["exporter"]
+    for part in ("replays", "generated", "phh"):
         mine, theirs = installed[part], pure[part]
         assert isinstance(mine, list)
         assert isinstance(theirs, list)

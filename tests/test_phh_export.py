@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -18,6 +18,7 @@ from studdraw.parsers.dialects.phh_format import players_in_order
 from studdraw.parsers.model import HandRecord
 from studdraw.pipeline import export
 from studdraw.pipeline.cli import app
+from studdraw.pipeline.phh import dumps
 from tests.conftest import CORPUS
 from tests.pipeline.test_phh_pokerkit import corpus_records
 
@@ -137,6 +138,33 @@ def test_an_unwritable_output_is_exit_code_1(stores: tuple[Path, Path], tmp_path
     result = runner.invoke(app, args)  # a folder where the .phhs file should go
     assert result.exit_code == 1
     assert "cannot write" in result.stderr
+
+
+def test_start_times_are_utc_whatever_the_store_sessions_zone(stores: tuple[Path, Path]) -> None:
+    """DuckDB gives TIMESTAMPTZ values in its session's zone (the machine's by default): the
+    export reads instants, so PHH's `time` (with `time_zone = "UTC"`) stays UTC."""
+    started = {(r.site, r.site_hand_id): r.started_at for r in corpus_records()}
+    with export.open_store(stores[0]) as con:
+        con.execute("SET TimeZone = 'Pacific/Chatham'")
+        ids = export.select_hand_ids(con, export.Selection())
+        hands = list(export.records_from_store(con, ids))
+    assert len(hands) == len(ids)
+    for record, _ in hands:
+        when = started[(record.site, record.site_hand_id)]
+        assert record.started_at == when
+        assert record.started_at.utcoffset() == timedelta(0)
+        text = dumps(record)
+        assert f'\ntime = {when:%H:%M:%S}\ntime_zone = "UTC"\nday = {when.day}\n' in text
+
+
+def test_the_texts_are_the_whole_records_phh(stores: tuple[Path, Path]) -> None:
+    """An export of texts reads only the event fields the PHH writer uses: its texts are the
+    PHH of the whole stored records."""
+    db = stores[0]
+    with export.open_store(db) as con:
+        ids = export.select_hand_ids(con, export.Selection())
+        whole = [dumps(record, found) for record, found in export.records_from_store(con, ids)]
+    assert [text for _, text in export.texts_from_store(db, ids)] == whole
 
 
 def test_worker_processes_write_the_same_hands_in_the_same_order(

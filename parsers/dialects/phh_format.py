@@ -83,7 +83,10 @@ def to_units(value: int | Decimal, scale: int) -> int:
     return int(scaled)
 
 
-def cards_text(cards: Sequence[Card | None]) -> str:
+@functools.lru_cache(maxsize=1 << 16)
+def cards_text(cards: tuple[Card | None, ...]) -> str:
+    """Cards in PHH notation, unknown ones as `??`. Cached: a deal is mostly one up card, or
+    one up card after two unknown ones."""
     return "".join([card or UNKNOWN_CARD for card in cards])
 
 
@@ -103,9 +106,11 @@ def parse_cards(text: str) -> tuple[Card | None, ...]:
     return tuple(cards)
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def toml_string(text: str) -> str:
     """A TOML basic string (JSON's escapes are TOML's, except DEL, which TOML wants escaped);
-    plain printable ASCII, most names and every action, needs no escaping."""
+    plain printable ASCII, most names and every action, needs no escaping. Cached: the same
+    players, tables and rooms come back hand after hand."""
     if text.isascii() and text.isprintable() and '"' not in text and "\\" not in text:
         return f'"{text}"'
     return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
