@@ -8,9 +8,10 @@ in the same run:
 - baseline: the bare `re` line parser of regex_baseline.py over every file (issue 15's yardstick);
 - `studdraw ingest --workers N --json` for each --workers count (1 = in-process), as a user runs
   it: a fresh process into a fresh DuckDB file, timed from outside (start-up included), its
-  memory sampled with psutil every 0.1 s over the whole process tree: peak RSS of the main
-  process, of its workers, of all together, and peak PSS of all (RSS counts the pages the
-  forkserver shares with the workers once per process; PSS splits them);
+  memory sampled with psutil over the whole process tree: peak RSS of the main process, of its
+  workers, of all together (every 0.1 s), and peak PSS of all (every second: reading it costs
+  the import CPU). RSS counts the pages the forkserver shares with the workers once per
+  process; PSS splits them;
 - with --rescan, the same command again with every file known by its hash, then with every
   file touched (every hand known by its id).
 
@@ -62,6 +63,8 @@ TARGET_SCALING = 1.8
 TARGET_RSS_1M = 1024**3
 MILLION = 1_000_000
 EXTRAPOLATE_FROM = 100_000
+PSS_EVERY = 10
+"""PSS is sampled every tenth RSS sample (once a second)."""
 
 
 def corpus_hands(corpus: Path) -> dict[str, list[tuple[str, str]]]:
@@ -160,8 +163,10 @@ def run_ingest(folder: Path, db: Path, workers: int, batch_size: int) -> Run:
     started = time.perf_counter()
     process = psutil.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
     peak = Run({}, 0.0)
+    samples = 0
     while process.poll() is None:
-        _sample(process, peak)
+        _sample(process, peak, with_pss=samples % PSS_EVERY == 0)
+        samples += 1
         time.sleep(0.1)
     seconds = time.perf_counter() - started
     assert process.stdout is not None
@@ -171,17 +176,25 @@ def run_ingest(folder: Path, db: Path, workers: int, batch_size: int) -> Run:
     return replace(peak, summary=json.loads(output), seconds=seconds)
 
 
-def _sample(process: psutil.Popen, peak: Run) -> None:
+def _sample(process: psutil.Popen, peak: Run, with_pss: bool) -> None:
+    """RSS of the tree (cheap: /proc/PID/statm); with `with_pss`, PSS too, which walks each
+    process's page tables (~7 ms for a 400 MB process: at every sample, four processes took a
+    third of a core from the import it measured, and two workers looked slower than they are)."""
     try:
-        main = process.memory_full_info()
-        children = [child.memory_full_info() for child in process.children(recursive=True)]
+        tree = [process, *process.children(recursive=True)]
+        memory = [
+            member.memory_full_info() if with_pss else member.memory_info() for member in tree
+        ]
     except psutil.Error:
         return
+    main, children = memory[0], memory[1:]
     workers = sum(child.rss for child in children)
     peak.rss_main = max(peak.rss_main, main.rss)
     peak.rss_workers = max(peak.rss_workers, workers)
     peak.rss_total = max(peak.rss_total, main.rss + workers)
-    peak.pss_total = max(peak.pss_total, main.pss + sum(child.pss for child in children))
+    if with_pss:
+        pss = sum(member.pss for member in memory)
+        peak.pss_total = max(peak.pss_total, pss)
 
 
 def rescan(folder: Path, db: Path, workers: int, batch_size: int) -> tuple[float, float]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import gc
 import itertools
-import multiprocessing
 import re
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -45,6 +44,7 @@ from studdraw.parsers.reader import open_history, parse_hand
 from studdraw.pipeline.phh import dumps
 from studdraw.pipeline.rules import replay
 from studdraw.pipeline.store.schema import BATCH_TABLES
+from studdraw.pipeline.store.stopping import pool_context
 
 Format = Literal["phh", "phhs"]
 CHUNK: Final = 2_000
@@ -471,13 +471,7 @@ def texts_from_store(source: Path, hand_ids: Sequence[int], workers: int = 1) ->
         for ids in chunks:
             yield from chunk_texts(con, ids)
         return
-    methods = multiprocessing.get_all_start_methods()
-    # Not fork: DuckDB's threads live in this process. A forkserver starts clean, and imports
-    # the exporter once for all the workers it forks (each importing it cost half a second).
-    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    if isinstance(context, multiprocessing.context.ForkServerContext):
-        context.set_forkserver_preload([__name__])
-    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+    with ProcessPoolExecutor(workers, mp_context=pool_context(preload=[__name__])) as pool:
         yield from _pooled_texts(source, chunks, pool, workers)
 
 

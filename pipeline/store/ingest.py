@@ -203,10 +203,9 @@ def collect_garbage_less() -> None:
 def _executor(workers: int) -> Executor:
     if workers <= 1:
         return _InProcess()
-    # The workers import the pipeline themselves (once each: they live as long as the pool).
     return ProcessPoolExecutor(
         max_workers=workers,
-        mp_context=pool_context(),
+        mp_context=pool_context(preload=[__name__]),
         initializer=_worker_init,
         initargs=(os.getpid(),),
     )

@@ -20,7 +20,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Executor
 from multiprocessing.context import BaseContext
 from pathlib import Path
@@ -106,18 +106,22 @@ def exit_code(signum: int) -> int:
     return 128 + signum
 
 
-def pool_context() -> BaseContext:
+def pool_context(preload: Sequence[str] = ()) -> BaseContext:
     """How worker pools start processes: from a forkserver where there is one (not fork: the
-    main process holds DuckDB's threads; a forkserver starts clean), started with the stop
-    signals ignored, which its children inherit from birth. So a signal sent to the whole
-    process group kills neither the forkserver (every worker the pool starts later comes from
-    it) nor a worker still starting, before `worker_init` (either broke the pool: a
-    BrokenProcessPool instead of a clean stop, seen under load)."""
+    main process holds DuckDB's threads; a forkserver starts clean), which imports `preload`
+    once for all the workers it forks (each importing the pipeline itself cost half a second
+    of CPU), started with the stop signals ignored, which its children inherit from birth. So
+    a signal sent to the whole process group kills neither the forkserver (every worker the
+    pool starts later comes from it) nor a worker still starting, before `worker_init`
+    (either broke the pool: a BrokenProcessPool instead of a clean stop, seen under load).
+    The forkserver is one per process: the first pool's `preload` is the one it keeps."""
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
     with signals_ignored():
+        context.set_forkserver_preload(list(preload))
         multiprocessing.forkserver.ensure_running()
-    return multiprocessing.get_context("forkserver")
+    return context
 
 
 def worker_init(main: int) -> None:
