@@ -226,20 +226,21 @@ class StateCore:
         self.drew = [False] * n
         self.draw_queue: list[int] = []
         self.draw_pos = 0
-        self.bet = [0] * n
-        self.acted = [False] * n
-        self.current = 0
-        self.full_level = 0
-        self.last_increment = self.min_bet
-        self.bets = 0
-        self.opening_bets = 0
-        self.raises = 0
-        self.completions = 0
-        self.pointer = UNRESOLVED
-        self.round_open = False
-        self.first_actor = NO_ONE
-        self.tied_openers: tuple[int, ...] = ()
-        self.units: tuple[int, ...] = ()
+        # The betting round's fields, set by `_reset_round` (declared here for mypy and mypyc).
+        self.bet: list[int]
+        self.acted: list[bool]
+        self.current: int
+        self.full_level: int
+        self.last_increment: int
+        self.bets: int
+        self.opening_bets: int
+        self.raises: int
+        self.completions: int
+        self.pointer: int
+        self.round_open: bool
+        self.first_actor: int
+        self.tied_openers: tuple[int, ...]
+        self.units: tuple[int, ...]
         self._reset_round()
         self.street_put = [0] * n
         self.street_actions: list[list[EventKind]] = [[] for _ in range(n)]

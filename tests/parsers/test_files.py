@@ -207,13 +207,7 @@ def test_fast_split_equals_line_split(
 def test_fast_split_hands_over_to_the_line_path_at_cp1252_bytes(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    data = (
-        TWO_HANDS.encode("utf-8") + "\n" + b""
-        if False
-        else (
-            TWO_HANDS.encode("utf-8") + TWO_HANDS.replace("Carol", "Carol\u20ac").encode("cp1252")
-        )
-    )
+    data = TWO_HANDS.encode("utf-8") + TWO_HANDS.replace("Carol", "Carol\u20ac").encode("cp1252")
     fast, slow = both_splits(data, 300, monkeypatch)
     assert fast == slow
     assert len(fast) == 4 and "Carol€" in fast[-1].text
