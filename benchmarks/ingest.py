@@ -48,9 +48,9 @@ import psutil
 from rich.console import Console
 from rich.table import Table
 
-from studdraw.parsers.dialects.base import Dialect
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.reader import open_history, parse_hand
+from studdraw.parsers.rooms.base import Dialect
 from studdraw.pipeline.ingest_settings import DEFAULT_BATCH
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

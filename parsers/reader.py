@@ -25,8 +25,6 @@ from functools import partial
 from pathlib import Path
 from typing import BinaryIO, Final
 
-from studdraw.parsers.dialects import BY_NAME, ROOMS, sniff
-from studdraw.parsers.dialects.base import Room
 from studdraw.parsers.files import (
     MAX_STRAY,
     SNIFF_SIZE,
@@ -40,6 +38,8 @@ from studdraw.parsers.files import (
     with_cut_lines,
 )
 from studdraw.parsers.model import HandText, Outcome, ParsedHand, ParseProblem
+from studdraw.parsers.rooms import BY_NAME, ROOMS, sniff
+from studdraw.parsers.rooms.base import Room
 
 GZIP_MAGIC: Final = b"\x1f\x8b"
 ZIP_MAGICS: Final = (b"PK\x03\x04", b"PK\x05\x06")

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from studdraw.parsers.dialects import BY_NAME
 from studdraw.parsers.model import HandRecord, HandText, ParsedHand, SourceRef
+from studdraw.parsers.rooms import BY_NAME
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 CORPUS = REPO_ROOT.parent / "shared" / "corpus"

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from zoneinfo import ZoneInfo
 
-from studdraw.parsers.dialects.pokerstars import UNMARKED_DRAW
 from studdraw.parsers.model import Card, Event, EventKind, Game, HandRecord, Structure
 from studdraw.parsers.render.base import (
     CURRENCY_SYMBOLS,
@@ -21,6 +20,7 @@ from studdraw.parsers.render.base import (
     player_facts,
     pot_sizes,
 )
+from studdraw.parsers.rooms.pokerstars import UNMARKED_DRAW
 
 GAME_LABELS = {
     Game.STUD: "7 Card Stud",

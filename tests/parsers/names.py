@@ -9,9 +9,9 @@ hands must read to the same play, every line known.
 
 from __future__ import annotations
 
-from studdraw.parsers.dialects import BY_NAME
-from studdraw.parsers.dialects.base import Dialect
 from studdraw.parsers.model import Event, HandRecord
+from studdraw.parsers.rooms import BY_NAME
+from studdraw.parsers.rooms.base import Dialect
 from tests.conftest import parse_record
 
 PLAIN = ("Alpha", "Bravo")

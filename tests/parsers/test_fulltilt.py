@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from studdraw.parsers import files
-from studdraw.parsers.dialects import BY_NAME
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.model import EventKind, Game, Outcome, Structure
 from studdraw.parsers.reader import open_history, parse_file, parse_hand
+from studdraw.parsers.rooms import BY_NAME
 from studdraw.pipeline.rules.validate import check_hand
 from tests.conftest import CORPUS, corpus_file, parse_record, parse_text
 from tests.parsers.records import actions, corpus_hand, net_results, of_kind

@@ -12,13 +12,13 @@ import lark.lark
 import pytest
 
 from studdraw.parsers.cache import CACHE_DIR_ENV
-from studdraw.parsers.dialects import ROOMS
-from studdraw.parsers.dialects.base import GRAMMAR_DIR, Dialect
-from studdraw.parsers.dialects.grammar_cache import grammar_digest
-from studdraw.parsers.dialects.lines import LineSyntax
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.model import HandText
 from studdraw.parsers.reader import open_history
+from studdraw.parsers.rooms import ROOMS
+from studdraw.parsers.rooms.base import GRAMMAR_DIR, Dialect
+from studdraw.parsers.rooms.grammar_cache import grammar_digest
+from studdraw.parsers.rooms.lines import LineSyntax
 from studdraw.parsers.serialize import parsed_hand_to_dict
 from tests.conftest import CORPUS
 
@@ -123,3 +123,13 @@ def test_an_edited_grammar_is_not_read_from_the_old_cache(tmp_path: Path) -> Non
         edited.write_text(edited.read_text(encoding="utf-8") + "\n// edited\n", encoding="utf-8")
         digests.add(grammar_digest(grammar))
     assert len(digests) == 3
+
+
+def test_code_that_moved_is_not_read_from_the_old_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A saved syntax is a pickle naming `LineSyntax`'s module: the same grammars read by code
+    at another module path (the rooms were once `studdraw.parsers.dialects`) name another
+    pair, so neither install loads the other's files."""
+    grammar = GRAMMAR_DIR / POKERSTARS.grammar_file
+    here = grammar_digest(grammar)
+    monkeypatch.setattr(LineSyntax, "__module__", "studdraw.parsers.dialects.lines")
+    assert grammar_digest(grammar) != here

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from studdraw.parsers.dialects import sniff
-from studdraw.parsers.dialects.kingsclub import DRAW_AS_DEAL, NOT_READ, RUN_TWICE
 from studdraw.parsers.files import discover_files, read_head
 from studdraw.parsers.model import EventKind, Game, HandRecord, Outcome, Structure
 from studdraw.parsers.reader import parse_file
+from studdraw.parsers.rooms import sniff
+from studdraw.parsers.rooms.kingsclub import DRAW_AS_DEAL, NOT_READ, RUN_TWICE
 from studdraw.pipeline.rules import replay
 from tests.conftest import CORPUS, corpus_file, parse_record, parse_text
 from tests.parsers.records import actions, net_results, of_kind

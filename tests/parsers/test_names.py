@@ -14,9 +14,9 @@ from functools import cache
 
 import pytest
 
-from studdraw.parsers.dialects import BY_NAME
-from studdraw.parsers.dialects.base import Dialect
 from studdraw.parsers.model import Event, HandRecord
+from studdraw.parsers.rooms import BY_NAME
+from studdraw.parsers.rooms.base import Dialect
 from tests.conftest import parse_text
 from tests.forms_manifest import parsed_hands
 from tests.parsers import test_contract

@@ -21,12 +21,12 @@ from hypothesis import strategies as st
 from lark import Token
 from lark.exceptions import UnexpectedToken
 
-from studdraw.parsers.dialects import ROOMS
-from studdraw.parsers.dialects.base import Dialect, RoomGrammar
-from studdraw.parsers.dialects.order import END, SectionOrder
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.model import HandText, ParsedHand
 from studdraw.parsers.reader import open_history
+from studdraw.parsers.rooms import ROOMS
+from studdraw.parsers.rooms.base import Dialect, RoomGrammar
+from studdraw.parsers.rooms.order import END, SectionOrder
 from tests.conftest import CORPUS, SAMPLES
 
 TEXT_ROOMS = [room for room in ROOMS if isinstance(room, Dialect)]

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from studdraw.parsers.dialects import sniff
-from studdraw.parsers.dialects.winning2019 import Winning2019
 from studdraw.parsers.files import discover_files, read_head
 from studdraw.parsers.model import EventKind, Game, HandRecord, Outcome, Structure
 from studdraw.parsers.reader import parse_file
+from studdraw.parsers.rooms import sniff
+from studdraw.parsers.rooms.winning2019 import Winning2019
 from studdraw.pipeline.rules import house_rules_for, replay
 from tests.conftest import CORPUS, REPO_ROOT, corpus_file, parse_record, parse_text
 from tests.parsers.names import (

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import duckdb
 
-from studdraw.parsers.dialects.base import Dialect
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.reader import open_history, parse_hand
+from studdraw.parsers.rooms.base import Dialect
 from studdraw.pipeline.store.schema import BATCH_TABLES, HAND_TABLES, TABLES
 
 SURROGATES = ("hand_id", "import_id")

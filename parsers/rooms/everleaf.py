@@ -13,9 +13,10 @@ import re
 from datetime import datetime
 from typing import Final
 
-from studdraw.parsers.dialects.base import Dialect, LineToken
-from studdraw.parsers.dialects.builder import HandParseError, stud_faces, to_utc
-from studdraw.parsers.dialects.transformer import (
+from studdraw.parsers.model import EventKind, Game, HandText, Outcome
+from studdraw.parsers.rooms.base import Dialect, LineToken
+from studdraw.parsers.rooms.builder import HandParseError, stud_faces, to_utc
+from studdraw.parsers.rooms.transformer import (
     CALL,
     CHECK,
     COMPLETE_TO,
@@ -24,7 +25,6 @@ from studdraw.parsers.dialects.transformer import (
     Reads,
     Verb,
 )
-from studdraw.parsers.model import EventKind, Game, HandText, Outcome
 
 GAMES: Final = {"7 Card Stud": Game.STUD, "Razz": Game.RAZZ}
 CURRENCIES: Final = {"$": "USD", "€": "EUR"}

@@ -18,17 +18,6 @@ import re
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Final
 
-from studdraw.parsers.dialects.base import Dialect, LineToken, hand_start_pattern
-from studdraw.parsers.dialects.builder import HandParseError, parse_amount, to_utc
-from studdraw.parsers.dialects.transformer import (
-    BET,
-    CALL,
-    CHECK,
-    COMPLETE_TO,
-    FOLD,
-    DialectTransformer,
-    Verb,
-)
 from studdraw.parsers.model import (
     Card,
     EventKind,
@@ -37,6 +26,17 @@ from studdraw.parsers.model import (
     Outcome,
     Structure,
     Tournament,
+)
+from studdraw.parsers.rooms.base import Dialect, LineToken, hand_start_pattern
+from studdraw.parsers.rooms.builder import HandParseError, parse_amount, to_utc
+from studdraw.parsers.rooms.transformer import (
+    BET,
+    CALL,
+    CHECK,
+    COMPLETE_TO,
+    FOLD,
+    DialectTransformer,
+    Verb,
 )
 
 GAMES: Final = {

@@ -12,16 +12,6 @@ import re
 from dataclasses import replace
 from typing import Any, Final
 
-from studdraw.parsers.dialects.base import Dialect, LineToken, hand_start_pattern
-from studdraw.parsers.dialects.builder import HandParseError, parse_local_time, to_utc
-from studdraw.parsers.dialects.transformer import (
-    CALL,
-    CHECK,
-    FOLD,
-    DialectTransformer,
-    Reads,
-    Verb,
-)
 from studdraw.parsers.model import (
     Card,
     Event,
@@ -32,6 +22,16 @@ from studdraw.parsers.model import (
     Outcome,
     Structure,
     Tournament,
+)
+from studdraw.parsers.rooms.base import Dialect, LineToken, hand_start_pattern
+from studdraw.parsers.rooms.builder import HandParseError, parse_local_time, to_utc
+from studdraw.parsers.rooms.transformer import (
+    CALL,
+    CHECK,
+    FOLD,
+    DialectTransformer,
+    Reads,
+    Verb,
 )
 
 GAMES: Final = {"7CARD": Game.STUD, "7CARD HiLo": Game.STUD8, "7CARD_HL": Game.STUD8}

@@ -10,21 +10,6 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any, Final
 
-from studdraw.parsers.dialects.base import Dialect, LineToken
-from studdraw.parsers.dialects.builder import (
-    HandParseError,
-    parse_amount,
-    parse_local_time,
-    to_utc,
-)
-from studdraw.parsers.dialects.transformer import (
-    BRING_IN,
-    CALL,
-    CHECK,
-    FOLD,
-    DialectTransformer,
-    Verb,
-)
 from studdraw.parsers.files import without_blank_tail
 from studdraw.parsers.model import (
     Card,
@@ -35,6 +20,21 @@ from studdraw.parsers.model import (
     Outcome,
     Structure,
     Tournament,
+)
+from studdraw.parsers.rooms.base import Dialect, LineToken
+from studdraw.parsers.rooms.builder import (
+    HandParseError,
+    parse_amount,
+    parse_local_time,
+    to_utc,
+)
+from studdraw.parsers.rooms.transformer import (
+    BRING_IN,
+    CALL,
+    CHECK,
+    FOLD,
+    DialectTransformer,
+    Verb,
 )
 
 GAMES: Final = {"7 Card Stud": Game.STUD, "7 Card Stud Hi-Lo": Game.STUD8}

@@ -17,18 +17,6 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Final
 
-from studdraw.parsers.dialects.base import Dialect, LineToken
-from studdraw.parsers.dialects.builder import HandParseError, to_utc
-from studdraw.parsers.dialects.lines import LineSyntax
-from studdraw.parsers.dialects.transformer import (
-    BET,
-    CALL,
-    CHECK,
-    FOLD,
-    DialectTransformer,
-    Verb,
-)
-from studdraw.parsers.dialects.winning2019 import HAND_START, Winning2019
 from studdraw.parsers.model import (
     Card,
     Event,
@@ -39,6 +27,18 @@ from studdraw.parsers.model import (
     ParsedHand,
     Tournament,
 )
+from studdraw.parsers.rooms.base import Dialect, LineToken
+from studdraw.parsers.rooms.builder import HandParseError, to_utc
+from studdraw.parsers.rooms.lines import LineSyntax
+from studdraw.parsers.rooms.transformer import (
+    BET,
+    CALL,
+    CHECK,
+    FOLD,
+    DialectTransformer,
+    Verb,
+)
+from studdraw.parsers.rooms.winning2019 import HAND_START, Winning2019
 
 GAMES: Final = {"Seven Cards Stud": Game.STUD, "Seven Cards Stud HiLow": Game.STUD8}
 STREET_NAMES: Final = ("3rd street", "4th street", "5th street", "6th street", "7th street")

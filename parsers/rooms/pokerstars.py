@@ -9,14 +9,21 @@ import re
 from collections.abc import Callable
 from typing import Final
 
-from studdraw.parsers.dialects.base import Dialect, LineToken, hand_start_pattern
-from studdraw.parsers.dialects.builder import (
+from studdraw.parsers.model import (
+    EventKind,
+    Game,
+    Outcome,
+    Structure,
+    Tournament,
+)
+from studdraw.parsers.rooms.base import Dialect, LineToken, hand_start_pattern
+from studdraw.parsers.rooms.builder import (
     HandParseError,
     parse_amount,
     parse_local_time,
     to_utc,
 )
-from studdraw.parsers.dialects.transformer import (
+from studdraw.parsers.rooms.transformer import (
     BET,
     CALL,
     CHECK,
@@ -25,13 +32,6 @@ from studdraw.parsers.dialects.transformer import (
     RAISE_TO,
     DialectTransformer,
     Verb,
-)
-from studdraw.parsers.model import (
-    EventKind,
-    Game,
-    Outcome,
-    Structure,
-    Tournament,
 )
 
 GAMES: Final = {

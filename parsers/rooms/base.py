@@ -33,18 +33,6 @@ from lark.common import LexerConf
 from lark.exceptions import UnexpectedToken
 from lark.lexer import Lexer
 
-from studdraw.parsers.dialects.builder import (
-    HandBuilder,
-    HandParseError,
-    parse_amount,
-    parse_card,
-    parse_cards,
-    parse_local_time,
-    to_utc,
-)
-from studdraw.parsers.dialects.grammar_cache import load_parser
-from studdraw.parsers.dialects.lines import LineSyntax
-from studdraw.parsers.dialects.order import END, SectionOrder
 from studdraw.parsers.files import (
     Encoding,
     Line,
@@ -61,9 +49,21 @@ from studdraw.parsers.model import (
     ParsedHand,
     ParseProblem,
 )
+from studdraw.parsers.rooms.builder import (
+    HandBuilder,
+    HandParseError,
+    parse_amount,
+    parse_card,
+    parse_cards,
+    parse_local_time,
+    to_utc,
+)
+from studdraw.parsers.rooms.grammar_cache import load_parser
+from studdraw.parsers.rooms.lines import LineSyntax
+from studdraw.parsers.rooms.order import END, SectionOrder
 
 if TYPE_CHECKING:
-    from studdraw.parsers.dialects.transformer import DialectTransformer
+    from studdraw.parsers.rooms.transformer import DialectTransformer
 
 __all__ = [  # the helpers every room, text or XML, reads money, cards and times with
     "GRAMMAR_DIR",

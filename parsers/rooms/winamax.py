@@ -9,14 +9,15 @@ import re
 from collections.abc import Callable
 from typing import Final
 
-from studdraw.parsers.dialects.base import Dialect, LineToken, hand_start_pattern
-from studdraw.parsers.dialects.builder import (
+from studdraw.parsers.model import EventKind, Game, Outcome, Structure, Tournament
+from studdraw.parsers.rooms.base import Dialect, LineToken, hand_start_pattern
+from studdraw.parsers.rooms.builder import (
     HandParseError,
     parse_amount,
     parse_local_time,
     to_utc,
 )
-from studdraw.parsers.dialects.transformer import (
+from studdraw.parsers.rooms.transformer import (
     BET,
     BRING_IN,
     CALL,
@@ -26,7 +27,6 @@ from studdraw.parsers.dialects.transformer import (
     Reads,
     Verb,
 )
-from studdraw.parsers.model import EventKind, Game, Outcome, Structure, Tournament
 
 GAMES: Final = {
     "7-card stud": Game.STUD,

@@ -12,17 +12,6 @@ import re
 from datetime import datetime
 from typing import Final
 
-from studdraw.parsers.dialects.base import Dialect, LineToken, hand_start_pattern
-from studdraw.parsers.dialects.builder import HandParseError, stud_faces, to_utc
-from studdraw.parsers.dialects.transformer import (
-    BET,
-    CALL,
-    CHECK,
-    COMPLETE_TO,
-    FOLD,
-    DialectTransformer,
-    Verb,
-)
 from studdraw.parsers.model import (
     Card,
     EventKind,
@@ -31,6 +20,17 @@ from studdraw.parsers.model import (
     Outcome,
     Structure,
     Tournament,
+)
+from studdraw.parsers.rooms.base import Dialect, LineToken, hand_start_pattern
+from studdraw.parsers.rooms.builder import HandParseError, stud_faces, to_utc
+from studdraw.parsers.rooms.transformer import (
+    BET,
+    CALL,
+    CHECK,
+    COMPLETE_TO,
+    FOLD,
+    DialectTransformer,
+    Verb,
 )
 
 GAMES: Final = {

@@ -9,9 +9,10 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from studdraw.parsers.dialects.base import Dialect, LineToken, hand_start_pattern
-from studdraw.parsers.dialects.builder import HandParseError, parse_local_time, to_utc
-from studdraw.parsers.dialects.transformer import (
+from studdraw.parsers.model import EventKind, Game, Outcome, Structure, Tournament
+from studdraw.parsers.rooms.base import Dialect, LineToken, hand_start_pattern
+from studdraw.parsers.rooms.builder import HandParseError, parse_local_time, to_utc
+from studdraw.parsers.rooms.transformer import (
     BET,
     BRING_IN,
     CALL,
@@ -20,7 +21,6 @@ from studdraw.parsers.dialects.transformer import (
     RAISE_TO,
     DialectTransformer,
 )
-from studdraw.parsers.model import EventKind, Game, Outcome, Structure, Tournament
 
 GAMES: Final = {"7Stud": Game.STUD, "7Stud H/L": Game.STUD8}
 STRUCTURES: Final = {

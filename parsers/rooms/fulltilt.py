@@ -10,14 +10,16 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Final
 
-from studdraw.parsers.dialects.base import Dialect, LineToken, hand_start_pattern
-from studdraw.parsers.dialects.builder import (
+from studdraw.parsers.files import without_blank_tail
+from studdraw.parsers.model import EventKind, Game, HandText, Outcome, Structure, Tournament
+from studdraw.parsers.rooms.base import Dialect, LineToken, hand_start_pattern
+from studdraw.parsers.rooms.builder import (
     HandParseError,
     parse_amount,
     parse_local_time,
     to_utc,
 )
-from studdraw.parsers.dialects.transformer import (
+from studdraw.parsers.rooms.transformer import (
     BET,
     BRING_IN,
     CALL,
@@ -27,8 +29,6 @@ from studdraw.parsers.dialects.transformer import (
     RAISE_TO,
     DialectTransformer,
 )
-from studdraw.parsers.files import without_blank_tail
-from studdraw.parsers.model import EventKind, Game, HandText, Outcome, Structure, Tournament
 
 GAMES: Final = {
     "stud hi": Game.STUD,
