@@ -293,15 +293,15 @@ def stray_message(hand: HandText) -> str:
 
 
 def parse_hand(hand: HandText) -> ParsedHand:
-    """Parse one hand text with its room's dialect; never raises. Every problem's message is
-    one bounded sentence; a dialect's own failure is reported with where it happened."""
+    """Parse one hand text with its room's reader; never raises. Every problem's message is
+    one bounded sentence; a room's own failure is reported with where it happened."""
     if hand.stray:
         problem = ParseProblem(Outcome.STRAY, _bounded(stray_message(hand)), hand.source.line)
         return ParsedHand(hand, None, problem=problem)
     room = BY_NAME.get(hand.site) if hand.site else None
     if room is None:
         problem = ParseProblem(
-            Outcome.UNSUPPORTED, "no dialect recognises this file", hand.source.line
+            Outcome.UNSUPPORTED, "no room recognises this file", hand.source.line
         )
         return ParsedHand(hand, None, problem=problem)
     if hand.defect is not None:
@@ -309,7 +309,7 @@ def parse_hand(hand: HandText) -> ParsedHand:
         return ParsedHand(hand, room.hand_id(hand.text), problem=problem)
     try:
         parsed = room.parse(hand)
-    except Exception as error:  # a dialect bug must not stop anything: report it as data
+    except Exception as error:  # a room's bug must not stop anything: report it as data
         message = f"the {room.name} reader failed on this hand ({describe_failure(error)})"
         problem = ParseProblem(Outcome.ERROR, _bounded(message), hand.source.line)
         return ParsedHand(hand, None, problem=problem)

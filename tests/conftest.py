@@ -25,7 +25,7 @@ def corpus_file(*parts: str) -> Path:
 
 
 def parse_text(text: str, site: str = "pokerstars", path: str = "<test>") -> ParsedHand:
-    """Parse one hand given as text with a site's dialect."""
+    """Parse one hand given as text with its room's reader."""
     room = BY_NAME[site]
     return room.parse(HandText(text.strip("\n"), SourceRef(path, 0, 1), site))
 

@@ -1,6 +1,6 @@
 """Write a HandRecord as a current-format PokerStars hand history ("PokerStars Hand #...").
 
-The output reads back through the PokerStars dialect into the same record, except for what a
+The output reads back through the PokerStars room into the same record, except for what a
 real export hides: opponents' down cards, and the hand's line numbers. `hero` chooses whose
 down cards are printed, as in a real export of that player's history.
 """

@@ -1,4 +1,4 @@
-"""The registry of rooms: one line per site dialect (sqlglot's dialects are the model).
+"""The registry of rooms: one line per room (sqlglot's dialects are the model).
 
 Order matters only for sniffing: the first room whose `sniff` accepts a file's head reads it.
 """

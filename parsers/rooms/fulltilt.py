@@ -12,7 +12,7 @@ from typing import Final
 
 from studdraw.parsers.files import without_blank_tail
 from studdraw.parsers.model import EventKind, Game, HandText, Outcome, Structure, Tournament
-from studdraw.parsers.rooms.base import Dialect, LineToken, hand_start_pattern
+from studdraw.parsers.rooms.base import LineToken, TextRoom, hand_start_pattern
 from studdraw.parsers.rooms.builder import (
     HandParseError,
     parse_amount,
@@ -27,7 +27,7 @@ from studdraw.parsers.rooms.transformer import (
     COMPLETE_TO,
     FOLD,
     RAISE_TO,
-    DialectTransformer,
+    LineReader,
 )
 
 GAMES: Final = {
@@ -117,7 +117,7 @@ POSTS: Final = {
 }
 
 
-class FullTiltTransformer(DialectTransformer):
+class FullTiltTransformer(LineReader):
     site = "fulltilt"
     verbs = VERBS
     posts = POSTS
@@ -275,7 +275,7 @@ class FullTiltTransformer(DialectTransformer):
             b.add(EventKind.MUCK, token.number, seat.player, cards=cards)
 
 
-class FullTilt(Dialect):
+class FullTilt(TextRoom):
     name = "fulltilt"
     grammar_file = "fulltilt.lark"
     hand_start = hand_start_pattern("Full Tilt Poker Game #", "FullTiltPoker Game #")

@@ -7,9 +7,9 @@ again in every worker of an import (issue 15). Lark can save what it built and l
 syntax, which is read from the grammar's rules that a loaded parser no longer has, is saved
 beside it. Where and how: `studdraw.parsers.cache`. The names carry a digest of the room's
 grammar and the grammars it imports, the line syntax's code and module path, and the Lark
-version: code that moved (the rooms were once `studdraw.parsers.dialects`) names new files
-rather than meeting pickles of classes it no longer has. Lark reads back a parser file that
-another process is still writing as damaged and builds instead.
+version: code that moved to another package names new files rather than meeting pickles of
+classes it no longer has. Lark reads back a parser file that another process is still writing
+as damaged and builds instead.
 """
 
 from __future__ import annotations

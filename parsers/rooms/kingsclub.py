@@ -32,7 +32,7 @@ from studdraw.parsers.model import (
     Structure,
     Tournament,
 )
-from studdraw.parsers.rooms.base import Dialect, LineToken, hand_start_pattern
+from studdraw.parsers.rooms.base import LineToken, TextRoom, hand_start_pattern
 from studdraw.parsers.rooms.builder import (
     HandParseError,
     parse_local_time,
@@ -44,7 +44,7 @@ from studdraw.parsers.rooms.transformer import (
     CHECK,
     FOLD,
     RAISE_TO,
-    DialectTransformer,
+    LineReader,
     Reads,
     Verb,
 )
@@ -124,7 +124,7 @@ POSTS: Final = {
 }
 
 
-class KingsClubTransformer(DialectTransformer):
+class KingsClubTransformer(LineReader):
     site = "kingsclub"
     verbs = VERBS
     posts = POSTS
@@ -343,7 +343,7 @@ class KingsClubTransformer(DialectTransformer):
         self.b.rake = self.amount(token, "rake")
 
 
-class KingsClub(Dialect):
+class KingsClub(TextRoom):
     name = "kingsclub"
     grammar_file = "kingsclub.lark"
     hand_start = re.compile(

@@ -27,7 +27,7 @@ from studdraw.parsers.model import (
     Structure,
     Tournament,
 )
-from studdraw.parsers.rooms.base import Dialect, LineToken, hand_start_pattern
+from studdraw.parsers.rooms.base import LineToken, TextRoom, hand_start_pattern
 from studdraw.parsers.rooms.builder import HandParseError, parse_amount, to_utc
 from studdraw.parsers.rooms.transformer import (
     BET,
@@ -35,7 +35,7 @@ from studdraw.parsers.rooms.transformer import (
     CHECK,
     COMPLETE_TO,
     FOLD,
-    DialectTransformer,
+    LineReader,
     Verb,
 )
 
@@ -91,7 +91,7 @@ def cards_text(text: str) -> str:
     return " ".join("X" if card == "-" else card for card in text.replace(",", " ").split())
 
 
-class OnGameTransformer(DialectTransformer):
+class OnGameTransformer(LineReader):
     site = "ongame"
     verbs = VERBS
     posts = POSTS
@@ -356,7 +356,7 @@ class OnGameTransformer(DialectTransformer):
         self.b.add(EventKind.SHOW, token.number, self.player(token), cards=cards, text=rank)
 
 
-class OnGame(Dialect):
+class OnGame(TextRoom):
     name = "ongame"
     grammar_file = "ongame.lark"
     hand_start = hand_start_pattern("***** History for hand ")

@@ -1,6 +1,6 @@
 """PartyPoker: the "Game #... starts." / "***** Hand History for Game ... *****" format, cash and
 tournaments. Party prints no summary: no total pot, no rake, and each win includes the winner's
-uncalled bet, which the dialect splits back out. Notes are in docs/sites/partypoker.md.
+uncalled bet, which the reader splits back out. Notes are in docs/sites/partypoker.md.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from studdraw.parsers.model import (
     Structure,
     Tournament,
 )
-from studdraw.parsers.rooms.base import Dialect, LineToken
+from studdraw.parsers.rooms.base import LineToken, TextRoom
 from studdraw.parsers.rooms.builder import (
     HandParseError,
     parse_amount,
@@ -33,7 +33,7 @@ from studdraw.parsers.rooms.transformer import (
     CALL,
     CHECK,
     FOLD,
-    DialectTransformer,
+    LineReader,
     Verb,
 )
 
@@ -102,7 +102,7 @@ VERBS: Final = {
 """Party's bracketed amount is always the chips the action puts in."""
 
 
-class PartyPokerTransformer(DialectTransformer):
+class PartyPokerTransformer(LineReader):
     site = "partypoker"
     verbs = VERBS
 
@@ -375,7 +375,7 @@ class PartyPokerTransformer(DialectTransformer):
         self.b.add(EventKind.NOTE, token.number, text="no qualifying low hand")
 
 
-class PartyPoker(Dialect):
+class PartyPoker(TextRoom):
     name = "partypoker"
     grammar_file = "partypoker.lark"
     hand_start = re.compile(r"\x00*(?:" + _INTRO.pattern + r")\x00*(?![^\r\n])")

@@ -16,7 +16,7 @@ from studdraw.parsers.model import (
     Structure,
     Tournament,
 )
-from studdraw.parsers.rooms.base import Dialect, LineToken, hand_start_pattern
+from studdraw.parsers.rooms.base import LineToken, TextRoom, hand_start_pattern
 from studdraw.parsers.rooms.builder import (
     HandParseError,
     parse_amount,
@@ -30,7 +30,7 @@ from studdraw.parsers.rooms.transformer import (
     COMPLETE_TO,
     FOLD,
     RAISE_TO,
-    DialectTransformer,
+    LineReader,
     Verb,
 )
 
@@ -117,7 +117,7 @@ POSTS: Final = {
 }
 
 
-class PokerStarsTransformer(DialectTransformer):
+class PokerStarsTransformer(LineReader):
     site = "pokerstars"
     verbs = VERBS
     posts = POSTS
@@ -295,7 +295,7 @@ class PokerStarsTransformer(DialectTransformer):
         self.b.add(EventKind.MUCK, token.number, player, cards=cards)
 
 
-class PokerStars(Dialect):
+class PokerStars(TextRoom):
     name = "pokerstars"
     grammar_file = "pokerstars.lark"
     hand_start = hand_start_pattern(

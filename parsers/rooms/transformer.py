@@ -58,7 +58,7 @@ _OVER_BRING_IN: Final = frozenset({EventKind.COMPLETE, EventKind.BET, EventKind.
 _MONEY_OR_CARDS: Final = re.compile(r"[\d\[\]]")
 
 
-class DialectTransformer:
+class LineReader:
     """The reader of one room: one `HandBuilder` per parse, reset by `begin`.
 
     Each line kind `KIND` is handled by a method `on_kind(token)`, run as the line is read

@@ -27,7 +27,7 @@ from studdraw.parsers.model import (
     ParsedHand,
     Tournament,
 )
-from studdraw.parsers.rooms.base import Dialect, LineToken
+from studdraw.parsers.rooms.base import LineToken, TextRoom
 from studdraw.parsers.rooms.builder import HandParseError, to_utc
 from studdraw.parsers.rooms.lines import LineSyntax
 from studdraw.parsers.rooms.transformer import (
@@ -35,7 +35,7 @@ from studdraw.parsers.rooms.transformer import (
     CALL,
     CHECK,
     FOLD,
-    DialectTransformer,
+    LineReader,
     Verb,
 )
 from studdraw.parsers.rooms.winning2019 import HAND_START, Winning2019
@@ -68,7 +68,7 @@ POSTS: Final = {
 }
 
 
-class WinningTransformer(DialectTransformer):
+class WinningTransformer(LineReader):
     site = "winning"
     verbs = VERBS
     posts = POSTS
@@ -139,7 +139,7 @@ class WinningTransformer(DialectTransformer):
                 for s in b.seats
             ]
 
-    on_bring_in = DialectTransformer.on_post  # "bring in (0.40)": the posts table
+    on_bring_in = LineReader.on_post  # "bring in (0.40)": the posts table
 
     # --- cards --------------------------------------------------------------------------------
     def on_card(self, token: LineToken) -> None:
@@ -307,7 +307,7 @@ def _put_in(event: Event) -> int:
     return 0
 
 
-class Winning(Dialect):
+class Winning(TextRoom):
     """Both exports of the room: the 2016 one read here, the 2019 one by `Winning2019`, each
     hand by its own header."""
 

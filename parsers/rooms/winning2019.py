@@ -10,7 +10,7 @@ import re
 from typing import Final
 
 from studdraw.parsers.model import EventKind, Game, Outcome, Structure, Tournament
-from studdraw.parsers.rooms.base import Dialect, LineToken, hand_start_pattern
+from studdraw.parsers.rooms.base import LineToken, TextRoom, hand_start_pattern
 from studdraw.parsers.rooms.builder import HandParseError, parse_local_time, to_utc
 from studdraw.parsers.rooms.transformer import (
     BET,
@@ -19,7 +19,7 @@ from studdraw.parsers.rooms.transformer import (
     CHECK,
     FOLD,
     RAISE_TO,
-    DialectTransformer,
+    LineReader,
 )
 
 GAMES: Final = {"7Stud": Game.STUD, "7Stud H/L": Game.STUD8}
@@ -60,7 +60,7 @@ _SUMMARY_WON: Final = re.compile(
 )
 
 
-class Winning2019Transformer(DialectTransformer):
+class Winning2019Transformer(LineReader):
     site = "winning"
     verbs = VERBS
     posts = POSTS
@@ -141,7 +141,7 @@ class Winning2019Transformer(DialectTransformer):
         b.add(EventKind.COLLECT, token.number, player, amount=amount, pot="main")
 
 
-class Winning2019(Dialect):
+class Winning2019(TextRoom):
     """The 2019 export's reader; not in the registry: the Winning room sends it its hands."""
 
     name = "winning"

@@ -1,4 +1,4 @@
-"""Absolute dialect: concrete fields of concrete hands, real and handwritten.
+"""Absolute room: concrete fields of concrete hands, real and handwritten.
 
 The corpus holds one Absolute stud hand (../shared/corpus/cash/Absolute/Stud, stud hi/lo,
 2009). The handwritten hands cover the line forms it lacks, as FPDB's Absolute regression files

@@ -1,4 +1,4 @@
-"""Bovada dialect (also Bodog and Ignition): concrete fields of concrete hands, real and
+"""Bovada room (also Bodog and Ignition): concrete fields of concrete hands, real and
 handwritten.
 
 The real hands come from ../shared/corpus/{cash,tour}/Bovada: Bodog cash stud (2012-05, no

@@ -1,4 +1,4 @@
-"""Everleaf dialect: concrete fields of concrete hands, real and handwritten.
+"""Everleaf room: concrete fields of concrete hands, real and handwritten.
 
 The real hands come from ../shared/corpus/cash/Everleaf/Stud (the 2011 USD export, which prints
 no dealt cards). The corpus has no hand of the EUR export (cp1252, "€ 2.50 EURO", "Dealt to"

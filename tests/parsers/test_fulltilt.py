@@ -1,4 +1,4 @@
-"""Full Tilt Poker dialect: concrete fields of concrete hands, real and handwritten.
+"""Full Tilt Poker room: concrete fields of concrete hands, real and handwritten.
 
 The real hands come from ../shared/corpus/{cash,tour}/FTP. The handwritten ones cover what the
 corpus lacks (play money, itemised tournament buy-ins, hi/lo pots, the 2010 long date, awkward

@@ -1,4 +1,4 @@
-"""PartyPoker dialect: concrete fields of concrete hands, real and handwritten.
+"""PartyPoker room: concrete fields of concrete hands, real and handwritten.
 
 The real hands come from ../shared/corpus/{cash,tour}/PartyPoker (three hands; no FPDB .hp files
 lie beside them, so net results are checked against figures worked out from the hand texts).

@@ -1,4 +1,4 @@
-"""Winning Poker Network dialect: concrete fields of concrete hands, real and handwritten.
+"""Winning Poker Network room: concrete fields of concrete hands, real and handwritten.
 
 The real hands come from ../shared/corpus/cash/Winning/Stud (two UTF-16 files of the 2016
 client, each ending in a stray odd byte; the hi/lo file is cut off inside its second hand).
