@@ -48,9 +48,9 @@ import psutil
 from rich.console import Console
 from rich.table import Table
 
-from studdraw.parsers.dialects.base import Dialect
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.reader import open_history, parse_hand
+from studdraw.parsers.rooms.base import TextRoom
 from studdraw.pipeline.ingest_settings import DEFAULT_BATCH
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -73,7 +73,7 @@ def corpus_hands(corpus: Path) -> dict[str, list[tuple[str, str]]]:
     seen: set[tuple[str, str]] = set()
     for path in discover_files([corpus]):
         history = open_history(path)
-        if not isinstance(history.room, Dialect):
+        if not isinstance(history.room, TextRoom):
             continue
         for hand in history.hand_texts():
             record = parse_hand(hand).record

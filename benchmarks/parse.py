@@ -31,11 +31,11 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from studdraw.parsers.dialects import ROOMS
-from studdraw.parsers.dialects.base import Dialect
-from studdraw.parsers.dialects.xml_room import XmlRoom
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.reader import open_history, parse_hand
+from studdraw.parsers.rooms import ROOMS
+from studdraw.parsers.rooms.base import TextRoom
+from studdraw.parsers.rooms.xml_room import XmlRoom
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import regex_baseline
@@ -62,7 +62,7 @@ def in_scope_hands(corpus: Path) -> dict[str, list[tuple[str, int]]]:
                 text = path.read_bytes().decode("utf-8-sig")
                 hands[room.name].append((text, len(parsed)))
             continue
-        if not isinstance(room, Dialect):
+        if not isinstance(room, TextRoom):
             continue
         for hand in history.hand_texts():
             if parse_hand(hand).record is not None:

@@ -1,5 +1,5 @@
 """What studdraw builds once per machine and loads in every later process: rooms' parsers and
-line syntaxes (`dialects/grammar_cache.py`), the evaluators' lookup tables.
+line syntaxes (`rooms/grammar_cache.py`), the evaluators' lookup tables.
 
 Building them takes tens to hundreds of milliseconds, which every command paid at start and
 every ingest worker again (issue 15). They are kept in the user's cache folder

@@ -28,7 +28,7 @@ IGNORED_SUFFIXES: Final = frozenset(
 )
 """File endings `discover_files` passes over in a folder: FPDB's expected-output files
 (.hp, .hands, .gt), notes, data and code. Every other file is offered to the site sniffers, so a
-history from a room without a dialect is counted as unsupported instead of being skipped."""
+history from a room studdraw does not read is counted as unsupported instead of being skipped."""
 
 
 @dataclass(slots=True, frozen=True)

@@ -1,6 +1,6 @@
-"""The site-neutral hand record: the contract between the site dialects and the pipeline.
+"""The site-neutral hand record: the contract between the rooms' readers and the pipeline.
 
-Every dialect turns one hand text into a `HandRecord`; everything downstream (rules engine,
+Every room turns one hand text into a `HandRecord`; everything downstream (rules engine,
 store, analytics, dashboard) reads only this. Money is exact: integers of the smallest unit of
 the hand's currency, with `HandRecord.scale` units per whole currency unit. Cards are two-letter
 strings ("As", "Td"); a card the export does not reveal is `None` and stays unknown.
@@ -157,7 +157,7 @@ class Event:
         gets back (uncalled) or wins (collect); 0 otherwise. Antes and dead posts are dead
         money; blinds, posts and the bring-in count toward the player's bet on the street.
     to: for bet, raise, complete, call and bring-in: the player's total contribution on this
-        street after the event, as the room states it or as the dialect derived it.
+        street after the event, as the room states it or as its reader derived it.
     street: index of the betting round in play (stud: 0 = 3rd street .. 4 = 7th street;
         draw: 0 = before the first draw .. 3 = after the third draw).
     cards / up: the cards of a deal, show, muck, discard or draw; `up[i]` tells whether
@@ -242,7 +242,7 @@ class HandRecord:
     hero: str | None = None
     total_pot: int | None = None  # the whole pot before rake, as the room reported it
     rake: int | None = None  # as reported; rooms that print the pot after rake are converted
-    notes: list[str] = field(default_factory=list)  # oddities the dialect tolerated
+    notes: list[str] = field(default_factory=list)  # oddities the room's reader tolerated
     findings: list[Finding] = field(default_factory=list)  # warnings: lines read as unknown
 
     @property
@@ -256,7 +256,7 @@ class HandText:
 
     text: str
     source: SourceRef
-    site: str | None  # the dialect that recognised the file, None if no dialect did
+    site: str | None  # the room that recognised the file, None if no room did
     defect: str | None = None
     """Why the text cannot be read as it stands (a line or a hand over the splitter's length
     bound, kept as an excerpt): the hand is a reject with this reason, never parsed."""
@@ -274,7 +274,7 @@ class Outcome(StrEnum):
 
 @dataclass(slots=True, frozen=True)
 class ParseProblem:
-    """Why a hand text did not become a HandRecord, with the line that stopped the dialect."""
+    """Why a hand text did not become a HandRecord, with the line that stopped the room's reader."""
 
     outcome: Outcome
     message: str

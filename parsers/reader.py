@@ -25,8 +25,6 @@ from functools import partial
 from pathlib import Path
 from typing import BinaryIO, Final
 
-from studdraw.parsers.dialects import BY_NAME, ROOMS, sniff
-from studdraw.parsers.dialects.base import Room
 from studdraw.parsers.files import (
     MAX_STRAY,
     SNIFF_SIZE,
@@ -40,6 +38,8 @@ from studdraw.parsers.files import (
     with_cut_lines,
 )
 from studdraw.parsers.model import HandText, Outcome, ParsedHand, ParseProblem
+from studdraw.parsers.rooms import BY_NAME, ROOMS, sniff
+from studdraw.parsers.rooms.base import Room
 
 GZIP_MAGIC: Final = b"\x1f\x8b"
 ZIP_MAGICS: Final = (b"PK\x03\x04", b"PK\x05\x06")
@@ -293,15 +293,15 @@ def stray_message(hand: HandText) -> str:
 
 
 def parse_hand(hand: HandText) -> ParsedHand:
-    """Parse one hand text with its room's dialect; never raises. Every problem's message is
-    one bounded sentence; a dialect's own failure is reported with where it happened."""
+    """Parse one hand text with its room's reader; never raises. Every problem's message is
+    one bounded sentence; a room's own failure is reported with where it happened."""
     if hand.stray:
         problem = ParseProblem(Outcome.STRAY, _bounded(stray_message(hand)), hand.source.line)
         return ParsedHand(hand, None, problem=problem)
     room = BY_NAME.get(hand.site) if hand.site else None
     if room is None:
         problem = ParseProblem(
-            Outcome.UNSUPPORTED, "no dialect recognises this file", hand.source.line
+            Outcome.UNSUPPORTED, "no room recognises this file", hand.source.line
         )
         return ParsedHand(hand, None, problem=problem)
     if hand.defect is not None:
@@ -309,7 +309,7 @@ def parse_hand(hand: HandText) -> ParsedHand:
         return ParsedHand(hand, room.hand_id(hand.text), problem=problem)
     try:
         parsed = room.parse(hand)
-    except Exception as error:  # a dialect bug must not stop anything: report it as data
+    except Exception as error:  # a room's bug must not stop anything: report it as data
         message = f"the {room.name} reader failed on this hand ({describe_failure(error)})"
         problem = ParseProblem(Outcome.ERROR, _bounded(message), hand.source.line)
         return ParsedHand(hand, None, problem=problem)

@@ -26,7 +26,6 @@ import duckdb
 import numpy as np
 import pyarrow as pa
 
-from studdraw.parsers.dialects.phh_format import players_in_order
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.model import (
     Event,
@@ -41,6 +40,7 @@ from studdraw.parsers.model import (
     Tournament,
 )
 from studdraw.parsers.reader import open_history, parse_hand
+from studdraw.parsers.rooms.phh_format import players_in_order
 from studdraw.pipeline.phh import dumps
 from studdraw.pipeline.rules import replay
 from studdraw.pipeline.store.schema import BATCH_TABLES

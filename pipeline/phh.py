@@ -6,7 +6,7 @@ studdraw's `_`-prefixed fields for the facts it has none for (room, the room's o
 scale, rake, tournament, violations, ...). The actions are rebuilt from the events: PHH wants a
 deal for every player still in at every street (`d dh p2 ??`), which rooms print only for the
 cards they show, and the showdown (`sm`) after the last card. docs/phh.md is the mapping, field
-by field; the PHH room (`studdraw.parsers.dialects.phh`) reads it back.
+by field; the PHH room (`studdraw.parsers.rooms.phh`) reads it back.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from studdraw.parsers.dialects.phh_format import (
+from studdraw.parsers.model import Card, EventKind, HandRecord, Seat, Structure
+from studdraw.parsers.rooms.phh_format import (
     RESHUFFLE_NOTE,
     STAKE_FIELDS,
     blind_kind,
@@ -26,7 +27,6 @@ from studdraw.parsers.dialects.phh_format import (
     toml_string,
     variant_code,
 )
-from studdraw.parsers.model import Card, EventKind, HandRecord, Seat, Structure
 from studdraw.pipeline.rules.specs import GAME_SPECS
 
 HAND_SIZE: Final = {

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from studdraw.parsers.dialects import BY_NAME
 from studdraw.parsers.model import HandRecord, HandText, ParsedHand, SourceRef
+from studdraw.parsers.rooms import BY_NAME
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 CORPUS = REPO_ROOT.parent / "shared" / "corpus"
@@ -25,7 +25,7 @@ def corpus_file(*parts: str) -> Path:
 
 
 def parse_text(text: str, site: str = "pokerstars", path: str = "<test>") -> ParsedHand:
-    """Parse one hand given as text with a site's dialect."""
+    """Parse one hand given as text with its room's reader."""
     room = BY_NAME[site]
     return room.parse(HandText(text.strip("\n"), SourceRef(path, 0, 1), site))
 

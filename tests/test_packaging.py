@@ -65,8 +65,8 @@ def test_wheel_holds_the_namespace_and_the_grammars(installed: Path) -> None:
         [
             str(installed / "python"),
             "-c",
-            "import studdraw.parsers.dialects as d, pathlib;"
-            "print(sorted(p.name for p in pathlib.Path(d.__file__).parent.glob('*.lark')))",
+            "import studdraw.parsers.rooms as rooms, pathlib;"
+            "print(sorted(p.name for p in pathlib.Path(rooms.__file__).parent.glob('*.lark')))",
         ],
         capture_output=True,
         text=True,

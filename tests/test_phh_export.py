@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from studdraw.parsers.dialects.phh_format import players_in_order
 from studdraw.parsers.model import HandRecord
+from studdraw.parsers.rooms.phh_format import players_in_order
 from studdraw.pipeline import export
 from studdraw.pipeline.cli import app
 from studdraw.pipeline.phh import dumps

@@ -1,7 +1,7 @@
 """Write a HandRecord as a Full Tilt Poker hand history ("Full Tilt Poker Game #...") in the
 room's 2012-2013 format, the latest in the corpus (docs/sites/fulltilt.md).
 
-The output reads back through the Full Tilt dialect into the same record, except for what a real
+The output reads back through the Full Tilt room into the same record, except for what a real
 export of the hero's history hides (opponents' down cards, their draw-game deals and discarded
 cards, the line numbers) and what the format has no line for: see `render_fulltilt`.
 """
@@ -53,7 +53,7 @@ def street_names(game: Game) -> tuple[str, ...]:
 
 
 FULL_RING = 8  # Full Tilt labels only short tables: "(6 max)", "(heads up)"
-# The dialect keeps these header parts as notes; they are written back from there.
+# The room's reader keeps these header parts as notes; they are written back from there.
 TOURNAMENT_NOTE = "tournament "
 TABLE_NOTE = "table attributes: "
 MONEY_IN = frozenset(
@@ -187,8 +187,9 @@ class FullTiltRenderer:
         return format_money(amount, self.record.scale, self.symbol)
 
     def _table_attributes(self) -> str:
-        """A short table's label, "(6 max)" or "(heads up)", or what the dialect kept ("(New to
-        the Game)"); nothing for a full table or where the tournament's name says heads-up."""
+        """A short table's label, "(6 max)" or "(heads up)", or what the room's reader kept
+        ("(New to the Game)"); nothing for a full table or where the tournament's name says
+        heads-up."""
         record = self.record
         kept = next(
             (n.removeprefix(TABLE_NOTE) for n in record.notes if n.startswith(TABLE_NOTE)), None
@@ -206,8 +207,8 @@ class FullTiltRenderer:
         return f" ({seats} max)"
 
     def _tournament_name(self) -> str:
-        """The name the dialect kept in the notes; else the itemised price, which is all of a
-        name the dialect reads ("$3 + $0.30 Sit & Go")."""
+        """The name the room's reader kept in the notes; else the itemised price, which is all of a
+        name the room's reader reads ("$3 + $0.30 Sit & Go")."""
         record = self.record
         for note in record.notes:
             if note.startswith(TOURNAMENT_NOTE):

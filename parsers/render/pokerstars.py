@@ -1,6 +1,6 @@
 """Write a HandRecord as a current-format PokerStars hand history ("PokerStars Hand #...").
 
-The output reads back through the PokerStars dialect into the same record, except for what a
+The output reads back through the PokerStars room into the same record, except for what a
 real export hides: opponents' down cards, and the hand's line numbers. `hero` chooses whose
 down cards are printed, as in a real export of that player's history.
 """
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from zoneinfo import ZoneInfo
 
-from studdraw.parsers.dialects.pokerstars import UNMARKED_DRAW
 from studdraw.parsers.model import Card, Event, EventKind, Game, HandRecord, Structure
 from studdraw.parsers.render.base import (
     CURRENCY_SYMBOLS,
@@ -21,6 +20,7 @@ from studdraw.parsers.render.base import (
     player_facts,
     pot_sizes,
 )
+from studdraw.parsers.rooms.pokerstars import UNMARKED_DRAW
 
 GAME_LABELS = {
     Game.STUD: "7 Card Stud",

@@ -146,7 +146,7 @@ room prints them, else the room's stake table (`pipeline/rules/stakes.toml`), el
 players posted (`studdraw.pipeline.rules.stakes`).
 
 Each section ends with a minimal PokerStars hand that triggers the code. The test
-`tests/pipeline/test_rules_docs.py` parses every one of them with the PokerStars dialect and
+`tests/pipeline/test_rules_docs.py` parses every one of them with the PokerStars room and
 asserts that the documented code fires. A hand may trigger other codes too, as consequences of
 the same mistake.
 

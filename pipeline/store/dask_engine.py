@@ -50,8 +50,6 @@ from typing import Any, BinaryIO, Final
 import pyarrow as pa
 from distributed import Client, Future, LocalCluster, wait
 
-from studdraw.parsers.dialects import BY_NAME
-from studdraw.parsers.dialects.base import Room
 from studdraw.parsers.files import (
     CHUNK_SIZE,
     Encoding,
@@ -61,6 +59,8 @@ from studdraw.parsers.files import (
 )
 from studdraw.parsers.model import HandText, SourceRef
 from studdraw.parsers.reader import HistoryFile, open_history
+from studdraw.parsers.rooms import BY_NAME
+from studdraw.parsers.rooms.base import Room
 from studdraw.pipeline.ingest_settings import DEFAULT_TASK_BYTES
 
 from .db import ImportRow, Key, Store, open_store, record_key

@@ -31,10 +31,10 @@ from typing import Any, Final
 
 import pyarrow as pa
 
-from studdraw.parsers.dialects import BY_NAME
 from studdraw.parsers.files import discover_files, display_path
 from studdraw.parsers.model import HandText
 from studdraw.parsers.reader import open_history
+from studdraw.parsers.rooms import BY_NAME
 from studdraw.pipeline.ingest_settings import DEFAULT_BATCH
 
 from .db import ImportRow, Key, KnownHands, Store, open_store, record_key

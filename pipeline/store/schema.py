@@ -156,7 +156,7 @@ HANDS = TableDef(
     "a changed hand. Amounts are exact integers " + MONEY + ".",
     (
         HAND_ID,
-        _c("site", STR, "Room that wrote the hand (dialect name, e.g. `pokerstars`).", False),
+        _c("site", STR, "Room that wrote the hand (room name, e.g. `pokerstars`).", False),
         _c("site_hand_id", STR, "The room's own hand id.", False),
         _c(
             "content_hash",
@@ -221,7 +221,7 @@ HANDS = TableDef(
             False,
         ),
         _c("hero", STR, "The player whose cards the export shows (the exporting account)."),
-        _c("notes", NAMES, "Oddities the dialect tolerated while reading the hand."),
+        _c("notes", NAMES, "Oddities the room's reader tolerated while reading the hand."),
         _c("source_path", STR, "File the hand was read from.", False),
         _c("source_offset", I64, "Byte offset of the hand's first line in that file.", False),
         _c("source_line", I32, "Line number (1-based) of the hand's first line.", False),
@@ -405,7 +405,7 @@ REJECTS = TableDef(
             False,
         ),
         _c("reason", STR, "What went wrong.", False),
-        _c("error_line", I32, "Line that stopped the dialect, for parse errors."),
+        _c("error_line", I32, "Line that stopped the room's reader, for parse errors."),
         _c("raw_text", STR, "The hand's text as split.", False),
         _c("source_path", STR, "File the hand was read from.", False),
         _c("source_offset", I64, "Byte offset of the hand's first line.", False),
@@ -417,7 +417,7 @@ REJECTS = TableDef(
 UNSUPPORTED = TableDef(
     "unsupported",
     "Hands counted but not stored because the game, or the whole room, is outside what studdraw "
-    "reads (hold'em in a mixed file, five-card draw, a room without a dialect, a file no room "
+    "reads (hold'em in a mixed file, five-card draw, a room studdraw does not read, a file no room "
     "recognises). Kept without the text: the file, line and offset say where to find it.",
     (
         _c("site", STR, "Room of the file, NULL when no room recognises it."),

@@ -21,7 +21,7 @@ SAMPLES = REPO / "sample_histories"
 
 @cache
 def real_hands() -> tuple[str, ...]:
-    """Hand texts of every room with a dialect, from the corpus (when present) and the
+    """Hand texts of every room studdraw reads, from the corpus (when present) and the
     samples: the seeds that mutations start from."""
     roots = [path for path in (CORPUS, SAMPLES) if path.is_dir()]
     texts: list[str] = []

@@ -9,9 +9,9 @@ hands must read to the same play, every line known.
 
 from __future__ import annotations
 
-from studdraw.parsers.dialects import BY_NAME
-from studdraw.parsers.dialects.base import Dialect
 from studdraw.parsers.model import Event, HandRecord
+from studdraw.parsers.rooms import BY_NAME
+from studdraw.parsers.rooms.base import TextRoom
 from tests.conftest import parse_record
 
 PLAIN = ("Alpha", "Bravo")
@@ -32,16 +32,16 @@ NAMES = [
 ]
 
 
-def dialect_of(room: str | Dialect) -> Dialect:
-    dialect = BY_NAME[room] if isinstance(room, str) else room
-    assert isinstance(dialect, Dialect)
-    return dialect
+def text_room(room: str | TextRoom) -> TextRoom:
+    """The room, given or named, as the text room it must be."""
+    found = BY_NAME[room] if isinstance(room, str) else room
+    assert isinstance(found, TextRoom)
+    return found
 
 
-def line_kinds(room: str | Dialect, text: str) -> set[str]:
+def line_kinds(room: str | TextRoom, text: str) -> set[str]:
     """The kinds the room's classifier gives the lines of a hand text (plain names only)."""
-    dialect = dialect_of(room)
-    classify = dialect.syntax.classifier.match
+    classify = text_room(room).syntax.classifier.match
     kinds = set()
     for line in text.splitlines():
         found = classify(line) if line.strip() else None
@@ -50,8 +50,8 @@ def line_kinds(room: str | Dialect, text: str) -> set[str]:
     return kinds
 
 
-def kinds_with_a_player(room: str | Dialect) -> frozenset[str]:
-    return dialect_of(room).syntax.with_player
+def kinds_with_a_player(room: str | TextRoom) -> frozenset[str]:
+    return text_room(room).syntax.with_player
 
 
 def played(record: HandRecord, rename: dict[str, str]) -> list[tuple[object, ...]]:

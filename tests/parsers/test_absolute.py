@@ -1,4 +1,4 @@
-"""Absolute dialect: concrete fields of concrete hands, real and handwritten.
+"""Absolute room: concrete fields of concrete hands, real and handwritten.
 
 The corpus holds one Absolute stud hand (../shared/corpus/cash/Absolute/Stud, stud hi/lo,
 2009). The handwritten hands cover the line forms it lacks, as FPDB's Absolute regression files
@@ -12,10 +12,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from studdraw.parsers.dialects import sniff
 from studdraw.parsers.files import discover_files, read_head
 from studdraw.parsers.model import EventKind, Game, Outcome, Structure
 from studdraw.parsers.reader import parse_file
+from studdraw.parsers.rooms import sniff
 from studdraw.pipeline.rules import replay
 from tests.conftest import CORPUS, corpus_file, parse_record, parse_text
 from tests.parsers.records import actions, net_results, of_kind

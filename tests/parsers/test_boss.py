@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from studdraw.parsers.dialects.boss import card
 from studdraw.parsers.model import EventKind, Game, Outcome, Structure
 from studdraw.parsers.reader import parse_file
+from studdraw.parsers.rooms.boss import card
 from studdraw.pipeline.rules import replay
 from tests.conftest import corpus_file, parse_text
 

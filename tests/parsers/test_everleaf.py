@@ -1,4 +1,4 @@
-"""Everleaf dialect: concrete fields of concrete hands, real and handwritten.
+"""Everleaf room: concrete fields of concrete hands, real and handwritten.
 
 The real hands come from ../shared/corpus/cash/Everleaf/Stud (the 2011 USD export, which prints
 no dealt cards). The corpus has no hand of the EUR export (cp1252, "€ 2.50 EURO", "Dealt to"
@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from studdraw.parsers.dialects import sniff
 from studdraw.parsers.files import discover_files, read_head
 from studdraw.parsers.model import EventKind, Game, HandRecord, Outcome, Structure
 from studdraw.parsers.reader import parse_file
+from studdraw.parsers.rooms import sniff
 from studdraw.pipeline.rules import replay
 from tests.conftest import CORPUS, corpus_file, parse_record, parse_text
 from tests.parsers import records

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from studdraw.parsers import files
-from studdraw.parsers.dialects import BY_NAME, sniff
 from studdraw.parsers.files import Encoding, detect_encoding, iter_lines
 from studdraw.parsers.reader import open_history, parse_file
+from studdraw.parsers.rooms import BY_NAME, sniff
 from tests.conftest import CORPUS, corpus_file
 from tests.parsers.test_pokerstars import CURRENT_STUD
 

@@ -1,4 +1,4 @@
-"""Full Tilt Poker dialect: concrete fields of concrete hands, real and handwritten.
+"""Full Tilt Poker room: concrete fields of concrete hands, real and handwritten.
 
 The real hands come from ../shared/corpus/{cash,tour}/FTP. The handwritten ones cover what the
 corpus lacks (play money, itemised tournament buy-ins, hi/lo pots, the 2010 long date, awkward
@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from studdraw.parsers import files
-from studdraw.parsers.dialects import BY_NAME
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.model import EventKind, Game, Outcome, Structure
 from studdraw.parsers.reader import open_history, parse_file, parse_hand
+from studdraw.parsers.rooms import BY_NAME
 from studdraw.pipeline.rules.validate import check_hand
 from tests.conftest import CORPUS, corpus_file, parse_record, parse_text
 from tests.parsers.records import actions, corpus_hand, net_results, of_kind

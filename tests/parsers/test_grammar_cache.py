@@ -12,21 +12,21 @@ import lark.lark
 import pytest
 
 from studdraw.parsers.cache import CACHE_DIR_ENV
-from studdraw.parsers.dialects import ROOMS
-from studdraw.parsers.dialects.base import GRAMMAR_DIR, Dialect
-from studdraw.parsers.dialects.grammar_cache import grammar_digest
-from studdraw.parsers.dialects.lines import LineSyntax
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.model import HandText
 from studdraw.parsers.reader import open_history
+from studdraw.parsers.rooms import ROOMS
+from studdraw.parsers.rooms.base import GRAMMAR_DIR, TextRoom
+from studdraw.parsers.rooms.grammar_cache import grammar_digest
+from studdraw.parsers.rooms.lines import LineSyntax
 from studdraw.parsers.serialize import parsed_hand_to_dict
 from tests.conftest import CORPUS
 
-TEXT_ROOMS = [room for room in ROOMS if isinstance(room, Dialect)]
+TEXT_ROOMS = [room for room in ROOMS if isinstance(room, TextRoom)]
 HANDS_PER_ROOM = 40
 
 
-def corpus_hands(room: Dialect) -> list[HandText]:
+def corpus_hands(room: TextRoom) -> list[HandText]:
     """Up to HANDS_PER_ROOM hands of the room from the shared corpus that it reads to a record
     (a hand of an unsupported game stops at its header, which would prove little)."""
     if not CORPUS.is_dir():
@@ -46,7 +46,7 @@ def corpus_hands(room: Dialect) -> list[HandText]:
     return hands[:HANDS_PER_ROOM]
 
 
-def read(room: Dialect, hands: list[HandText]) -> list[str]:
+def read(room: TextRoom, hands: list[HandText]) -> list[str]:
     """The hands as a fresh instance of the room reads them (a new process, in effect)."""
     fresh = type(room)()
     return [json.dumps(parsed_hand_to_dict(fresh.parse(hand)), sort_keys=True) for hand in hands]
@@ -67,7 +67,7 @@ def no_grammar_build(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 @pytest.mark.parametrize("room", TEXT_ROOMS, ids=lambda room: room.name)
 def test_a_room_loaded_from_the_cache_reads_hands_as_one_built_from_its_grammar(
-    room: Dialect, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+    room: TextRoom, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
 ) -> None:
     hands = corpus_hands(room)
     monkeypatch.setenv(CACHE_DIR_ENV, "")
@@ -123,3 +123,13 @@ def test_an_edited_grammar_is_not_read_from_the_old_cache(tmp_path: Path) -> Non
         edited.write_text(edited.read_text(encoding="utf-8") + "\n// edited\n", encoding="utf-8")
         digests.add(grammar_digest(grammar))
     assert len(digests) == 3
+
+
+def test_code_that_moved_is_not_read_from_the_old_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A saved syntax is a pickle naming `LineSyntax`'s module: the same grammars read by code
+    at another module path (moved to another package) name another pair, so neither install
+    loads the other's files."""
+    grammar = GRAMMAR_DIR / POKERSTARS.grammar_file
+    here = grammar_digest(grammar)
+    monkeypatch.setattr(LineSyntax, "__module__", "studdraw.parsers.moved.lines")
+    assert grammar_digest(grammar) != here

@@ -1,4 +1,4 @@
-"""KingsClub dialect: concrete fields of concrete hands, real and handwritten.
+"""KingsClub room: concrete fields of concrete hands, real and handwritten.
 
 The real hands come from ../shared/corpus/cash/KingsClub (one hand per file, 2020-2021, USD cash
 tables of the room's mixed games). The handwritten hands cover the line forms the corpus lacks
@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from studdraw.parsers.dialects import sniff
-from studdraw.parsers.dialects.kingsclub import DRAW_AS_DEAL, NOT_READ, RUN_TWICE
 from studdraw.parsers.files import discover_files, read_head
 from studdraw.parsers.model import EventKind, Game, HandRecord, Outcome, Structure
 from studdraw.parsers.reader import parse_file
+from studdraw.parsers.rooms import sniff
+from studdraw.parsers.rooms.kingsclub import DRAW_AS_DEAL, NOT_READ, RUN_TWICE
 from studdraw.pipeline.rules import replay
 from tests.conftest import CORPUS, corpus_file, parse_record, parse_text
 from tests.parsers.records import actions, net_results, of_kind
@@ -36,7 +36,7 @@ def corpus_record(*parts: str) -> HandRecord:
 
 def summary_nets(text: str) -> dict[str, int]:
     """Each player's net as the room's summary prints it ("Seat 1: Player0 (2,079.98) -66.32"),
-    in cents, read here independently of the dialect."""
+    in cents, read here independently of the room's reader."""
     return {
         found["player"]: round(float(found["net"].replace(",", "")) * 100)
         for found in _SUMMARY_NET.finditer(text)

@@ -14,9 +14,9 @@ from functools import cache
 
 import pytest
 
-from studdraw.parsers.dialects import BY_NAME
-from studdraw.parsers.dialects.base import Dialect
 from studdraw.parsers.model import Event, HandRecord
+from studdraw.parsers.rooms import BY_NAME
+from studdraw.parsers.rooms.base import TextRoom
 from tests.conftest import parse_text
 from tests.forms_manifest import parsed_hands
 from tests.parsers import test_contract
@@ -53,10 +53,10 @@ def played(record: HandRecord, rename: dict[str, str]) -> list[tuple[object, ...
 
 @pytest.mark.parametrize("room", ROOMS)
 def test_the_rooms_hands_name_a_player_on_every_line_kind(room: str) -> None:
-    room_dialect = BY_NAME[room]
-    assert isinstance(room_dialect, Dialect)
+    text_room = BY_NAME[room]
+    assert isinstance(text_room, TextRoom)
     seen = set().union(*(kinds_named(room, text) for text in hand_texts(room)))
-    assert room_dialect.syntax.with_player - seen == set()
+    assert text_room.syntax.with_player - seen == set()
 
 
 @pytest.mark.parametrize("name", NAMES)

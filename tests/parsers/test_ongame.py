@@ -1,4 +1,4 @@
-"""OnGame dialect: concrete fields of concrete hands, real and handwritten.
+"""OnGame room: concrete fields of concrete hands, real and handwritten.
 
 The real hands come from ../shared/corpus/cash/OnGame (2010-2012: five stud hands, fifteen
 five-card draw hands). The handwritten
@@ -15,10 +15,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from studdraw.parsers.dialects import sniff
 from studdraw.parsers.files import discover_files, read_head
 from studdraw.parsers.model import EventKind, Game, HandRecord, Outcome, Structure
 from studdraw.parsers.reader import parse_file
+from studdraw.parsers.rooms import sniff
 from studdraw.pipeline.rules import replay
 from tests.conftest import CORPUS, corpus_file, parse_record, parse_text
 from tests.parsers.records import actions, net_results, of_kind
@@ -31,7 +31,7 @@ _SUMMARY_NET = re.compile(r"^Seat \d+: (?P<player>.+?) \(\S+\), net: (?P<net>[+-
 
 def summary_nets(text: str) -> dict[str, int]:
     """Each player's net as the summary prints it ("net: -$0.77"), in cents, read here
-    independently of the dialect; a player without a net line is left out."""
+    independently of the room's reader; a player without a net line is left out."""
     return {
         found["player"]: round(float(found["net"].replace("$", "").replace(",", "")) * 100)
         for found in _SUMMARY_NET.finditer(text)

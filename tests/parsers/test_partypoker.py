@@ -1,4 +1,4 @@
-"""PartyPoker dialect: concrete fields of concrete hands, real and handwritten.
+"""PartyPoker room: concrete fields of concrete hands, real and handwritten.
 
 The real hands come from ../shared/corpus/{cash,tour}/PartyPoker (three hands; no FPDB .hp files
 lie beside them, so net results are checked against figures worked out from the hand texts).
@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 
 from studdraw.parsers import files
-from studdraw.parsers.dialects import BY_NAME
 from studdraw.parsers.files import discover_files, read_head
 from studdraw.parsers.model import EventKind, Game, Outcome, Structure
 from studdraw.parsers.reader import open_history, parse_file
+from studdraw.parsers.rooms import BY_NAME
 from tests.conftest import CORPUS, corpus_file, parse_record, parse_text
 from tests.parsers.records import actions, corpus_hand, net_results, of_kind
 

@@ -1,4 +1,4 @@
-"""PokerStars dialect: concrete fields of concrete hands, real and handwritten.
+"""PokerStars room: concrete fields of concrete hands, real and handwritten.
 
 The real hands come from ../shared/corpus/{cash,tour}/Stars. The handwritten ones cover what the
 corpus lacks (the current "PokerStars Hand #" header, 8-Game and HORSE rotations, home games,

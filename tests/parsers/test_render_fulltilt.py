@@ -1,4 +1,4 @@
-"""Round trips through the Full Tilt renderer and dialect.
+"""Round trips through the Full Tilt renderer and room.
 
 Corpus: parse(render(record)) equals the record for every parsed Full Tilt hand, on every field
 but the two that name a place in a file (each event's `line`, the record's `source`). One hand
@@ -154,9 +154,9 @@ def as_exported(record: HandRecord) -> HandRecord:
     hands, stud's 7th street) have no line at all; opponents' discards and stand-pats show no
     cards, their draws only a count. Not printed: the deck reshuffle (no Full Tilt line for it is
     known). Never stated: a full (8-seat) table's size, since only short tables are labelled;
-    in fixed limit the bring-in and blinds, which the dialect reads from the posts, so a blind
+    in fixed limit the bring-in and blinds, which the room reads from the posts, so a blind
     nobody posts in full is the largest all-in post or 0, and a bring-in posted all in is 0
-    (unknown: one player brings in, and the post may be short). Representation: the dialect gives
+    (unknown: one player brings in, and the post may be short). Representation: the room gives
     antes no `to` (the model defines it for bets) and draws a `count`.
     """
     events = [e for e in (_as_exported_event(e, record.hero) for e in record.events) if e]

@@ -7,11 +7,11 @@ import io
 
 import pytest
 
-from studdraw.parsers.dialects import BY_NAME
 from studdraw.parsers.files import detect_encoding, discover_files
 from studdraw.parsers.model import EventKind, Game, HandRecord, Structure
 from studdraw.parsers.reader import parse_file
 from studdraw.parsers.render.ipoker import render_ipoker
+from studdraw.parsers.rooms import BY_NAME
 from studdraw.pipeline.rules import replay
 from studdraw.pipeline.synth import SynthOptions, synthesize
 from tests.conftest import CORPUS, corpus_file

@@ -21,15 +21,15 @@ from hypothesis import strategies as st
 from lark import Token
 from lark.exceptions import UnexpectedToken
 
-from studdraw.parsers.dialects import ROOMS
-from studdraw.parsers.dialects.base import Dialect, RoomGrammar
-from studdraw.parsers.dialects.order import END, SectionOrder
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.model import HandText, ParsedHand
 from studdraw.parsers.reader import open_history
+from studdraw.parsers.rooms import ROOMS
+from studdraw.parsers.rooms.base import RoomGrammar, TextRoom
+from studdraw.parsers.rooms.order import END, SectionOrder
 from tests.conftest import CORPUS, SAMPLES
 
-TEXT_ROOMS = [room for room in ROOMS if isinstance(room, Dialect)]
+TEXT_ROOMS = [room for room in ROOMS if isinstance(room, TextRoom)]
 ROOM_NAMES = [room.name for room in TEXT_ROOMS]
 BY_ROOM = {room.name: room for room in TEXT_ROOMS}
 
@@ -102,7 +102,7 @@ def test_an_empty_hand_ends_early_as_lark_says() -> None:
 # --- whole hands: records and problems ----------------------------------------------------------
 
 
-def lark_parse(room: Dialect, hand: HandText, monkeypatch: pytest.MonkeyPatch) -> ParsedHand:
+def lark_parse(room: TextRoom, hand: HandText, monkeypatch: pytest.MonkeyPatch) -> ParsedHand:
     """The hand parsed with plain Lark checking the order of its lines."""
     with monkeypatch.context() as patch:
         patch.setattr(room.grammar.order, "check", lark_check(room.grammar))

@@ -1,4 +1,4 @@
-"""Winamax dialect: concrete fields of concrete hands, real and handwritten.
+"""Winamax room: concrete fields of concrete hands, real and handwritten.
 
 The real hands come from ../shared/corpus/cash/Winamax (8-Game real-money tables and play-money
 "export" files). The handwritten ones cover what the corpus lacks (tournaments, all-in markers,

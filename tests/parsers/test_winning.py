@@ -1,4 +1,4 @@
-"""Winning Poker Network dialect: concrete fields of concrete hands, real and handwritten.
+"""Winning Poker Network room: concrete fields of concrete hands, real and handwritten.
 
 The real hands come from ../shared/corpus/cash/Winning/Stud (two UTF-16 files of the 2016
 client, each ending in a stray odd byte; the hi/lo file is cut off inside its second hand).
@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from studdraw.parsers.dialects import sniff
-from studdraw.parsers.dialects.winning2019 import Winning2019
 from studdraw.parsers.files import discover_files, read_head
 from studdraw.parsers.model import EventKind, Game, HandRecord, Outcome, Structure
 from studdraw.parsers.reader import parse_file
+from studdraw.parsers.rooms import sniff
+from studdraw.parsers.rooms.winning2019 import Winning2019
 from studdraw.pipeline.rules import house_rules_for, replay
 from tests.conftest import CORPUS, REPO_ROOT, corpus_file, parse_record, parse_text
 from tests.parsers.names import (

@@ -13,11 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from studdraw.parsers.dialects import BY_NAME, sniff, xml_reader
-from studdraw.parsers.dialects.xml_room import REFUSED
 from studdraw.parsers.files import detect_encoding, discover_files
 from studdraw.parsers.model import HandText, Outcome, ParsedHand
 from studdraw.parsers.reader import open_history, parse_file, parse_hand
+from studdraw.parsers.rooms import BY_NAME, sniff, xml_reader
+from studdraw.parsers.rooms.xml_room import REFUSED
 from tests.conftest import CORPUS, corpus_file
 
 ROOM_FOLDERS = {

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import duckdb
 
-from studdraw.parsers.dialects.base import Dialect
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.reader import open_history, parse_hand
+from studdraw.parsers.rooms.base import TextRoom
 from studdraw.pipeline.store.schema import BATCH_TABLES, HAND_TABLES, TABLES
 
 SURROGATES = ("hand_id", "import_id")
@@ -23,7 +23,7 @@ def corpus_hand_texts(corpus: Path) -> dict[str, list[tuple[str, str]]]:
     seen: set[tuple[str, str]] = set()
     for path in discover_files([corpus]):
         history = open_history(path)
-        if not isinstance(history.room, Dialect):
+        if not isinstance(history.room, TextRoom):
             continue
         for hand in history.hand_texts():
             record = parse_hand(hand).record

@@ -1,6 +1,6 @@
 """Audit hands written from the rulebooks in ../shared/rules: each illegal hand gets exactly the
 code it should, and its legal twin (one line changed, or another house-rules profile) replays
-clean. Hands are PokerStars text, parsed by the room's dialect, so the whole path is tested.
+clean. Hands are PokerStars text, parsed by the room's reader, so the whole path is tested.
 """
 
 from __future__ import annotations

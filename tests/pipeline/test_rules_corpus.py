@@ -55,7 +55,7 @@ def stars_files() -> list[Path]:
 
 
 OTHER_ROOMS = ("FTP", "Bovada", "Everleaf", "PartyPoker", "Winamax", "Winning")
-# Anomalies of the other rooms' exports (their dialects are tested in tests/parsers).
+# Anomalies of the other rooms' exports (their readers are tested in tests/parsers).
 OTHER_ANOMALIES: dict[str, list[str]] = {}
 WINNING_SPLIT = ("cash", "Winning", "Stud", "7-Stud-HL-8max-USD-1.00-2.00-201608.HH00000000 G0.txt")
 
@@ -102,7 +102,7 @@ def test_the_corpus_has_stars_hands() -> None:
     ids=lambda p: f"{p.parent.parent.name}-{p.name}",
 )
 def test_other_rooms_replay_without_errors(path: Path) -> None:
-    """Every hand the other rooms' dialects read replays without errors under their profiles
+    """Every hand the other rooms read replays without errors under their profiles
     (the default profile where the corpus teaches nothing), except the listed anomalies."""
     for parsed in parse_file(path):
         record = parsed.record

@@ -1,5 +1,5 @@
 """docs/violations.md is proven: it is exactly what the code's catalogue generates, every code
-has its words, and every documented hand, parsed with the PokerStars dialect, triggers its
+has its words, and every documented hand, parsed with the PokerStars room, triggers its
 documented code."""
 
 from __future__ import annotations

@@ -98,7 +98,7 @@ def test_every_hand_gets_one_fate(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "engine bug" in rejects.column("reason")[0].as_py()
     assert batch.tables["hands"].num_rows == 2
     assert batch.tables["unsupported"].column("reason").to_pylist() == [
-        "no dialect recognises this file"
+        "no room recognises this file"
     ]
 
 

@@ -9,29 +9,29 @@ import re
 from collections.abc import Callable
 from typing import Final
 
-from studdraw.parsers.dialects.base import Dialect, LineToken, hand_start_pattern
-from studdraw.parsers.dialects.builder import (
-    HandParseError,
-    parse_amount,
-    parse_local_time,
-    to_utc,
-)
-from studdraw.parsers.dialects.transformer import (
-    BET,
-    CALL,
-    CHECK,
-    COMPLETE_TO,
-    FOLD,
-    RAISE_TO,
-    DialectTransformer,
-    Verb,
-)
 from studdraw.parsers.model import (
     EventKind,
     Game,
     Outcome,
     Structure,
     Tournament,
+)
+from studdraw.parsers.rooms.base import LineToken, TextRoom, hand_start_pattern
+from studdraw.parsers.rooms.builder import (
+    HandParseError,
+    parse_amount,
+    parse_local_time,
+    to_utc,
+)
+from studdraw.parsers.rooms.transformer import (
+    BET,
+    CALL,
+    CHECK,
+    COMPLETE_TO,
+    FOLD,
+    RAISE_TO,
+    LineReader,
+    Verb,
 )
 
 GAMES: Final = {
@@ -117,7 +117,7 @@ POSTS: Final = {
 }
 
 
-class PokerStarsTransformer(DialectTransformer):
+class PokerStarsTransformer(LineReader):
     site = "pokerstars"
     verbs = VERBS
     posts = POSTS
@@ -295,7 +295,7 @@ class PokerStarsTransformer(DialectTransformer):
         self.b.add(EventKind.MUCK, token.number, player, cards=cards)
 
 
-class PokerStars(Dialect):
+class PokerStars(TextRoom):
     name = "pokerstars"
     grammar_file = "pokerstars.lark"
     hand_start = hand_start_pattern(

@@ -22,22 +22,6 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
-from studdraw.parsers.dialects.base import Dialect, LineToken, hand_start_pattern
-from studdraw.parsers.dialects.builder import (
-    HandParseError,
-    parse_local_time,
-    stud_faces,
-    to_utc,
-)
-from studdraw.parsers.dialects.transformer import (
-    BET,
-    CHECK,
-    FOLD,
-    RAISE_TO,
-    DialectTransformer,
-    Reads,
-    Verb,
-)
 from studdraw.parsers.model import (
     Event,
     EventKind,
@@ -47,6 +31,22 @@ from studdraw.parsers.model import (
     Outcome,
     Structure,
     Tournament,
+)
+from studdraw.parsers.rooms.base import LineToken, TextRoom, hand_start_pattern
+from studdraw.parsers.rooms.builder import (
+    HandParseError,
+    parse_local_time,
+    stud_faces,
+    to_utc,
+)
+from studdraw.parsers.rooms.transformer import (
+    BET,
+    CHECK,
+    FOLD,
+    RAISE_TO,
+    LineReader,
+    Reads,
+    Verb,
 )
 
 GAMES: Final = {
@@ -124,7 +124,7 @@ POSTS: Final = {
 }
 
 
-class KingsClubTransformer(DialectTransformer):
+class KingsClubTransformer(LineReader):
     site = "kingsclub"
     verbs = VERBS
     posts = POSTS
@@ -343,7 +343,7 @@ class KingsClubTransformer(DialectTransformer):
         self.b.rake = self.amount(token, "rake")
 
 
-class KingsClub(Dialect):
+class KingsClub(TextRoom):
     name = "kingsclub"
     grammar_file = "kingsclub.lark"
     hand_start = re.compile(

@@ -13,14 +13,14 @@ from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Final
 
-from studdraw.parsers.dialects.base import HandParseError
-from studdraw.parsers.dialects.phh_format import (
+from studdraw.parsers.model import Card, Event, EventKind, Game, Seat, Stakes
+from studdraw.parsers.rooms.base import HandParseError
+from studdraw.parsers.rooms.phh_format import (
     RESHUFFLE_NOTE,
     blind_kind,
     parse_cards,
     to_units,
 )
-from studdraw.parsers.model import Card, Event, EventKind, Game, Seat, Stakes
 
 _PLAYER_ACTIONS: Final = frozenset({"pb", "cbr", "cc", "f", "sd", "sm"})
 

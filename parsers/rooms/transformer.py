@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar, Final
 
-from studdraw.parsers.dialects.base import LineToken, line_token
-from studdraw.parsers.dialects.builder import HandBuilder, HandParseError
-from studdraw.parsers.dialects.lines import LineSyntax
 from studdraw.parsers.findings import UNKNOWN_LINE, UNKNOWN_MONEY_LINE, Finding
 from studdraw.parsers.model import EventKind, HandRecord, HandText, Outcome
+from studdraw.parsers.rooms.base import LineToken, line_token
+from studdraw.parsers.rooms.builder import HandBuilder, HandParseError
+from studdraw.parsers.rooms.lines import LineSyntax
 
 
 class Reads(Enum):
@@ -58,7 +58,7 @@ _OVER_BRING_IN: Final = frozenset({EventKind.COMPLETE, EventKind.BET, EventKind.
 _MONEY_OR_CARDS: Final = re.compile(r"[\d\[\]]")
 
 
-class DialectTransformer:
+class LineReader:
     """The reader of one room: one `HandBuilder` per parse, reset by `begin`.
 
     Each line kind `KIND` is handled by a method `on_kind(token)`, run as the line is read

@@ -3,7 +3,7 @@ and EUR ("€ 2.50 EURO", cp1252, with "Dealt to" lines). Notes on the format ar
 docs/sites/everleaf.md.
 
 The room prints no uncalled-bet line and no pot or rake summary: a bet nobody called goes back
-silently (the next hand's stacks prove it), so the dialect adds the return as an UNCALLED event,
+silently (the next hand's stacks prove it), so the reader adds the return as an UNCALLED event,
 marked as inferred, on the line where the room starts settling the pot.
 """
 
@@ -13,18 +13,18 @@ import re
 from datetime import datetime
 from typing import Final
 
-from studdraw.parsers.dialects.base import Dialect, LineToken
-from studdraw.parsers.dialects.builder import HandParseError, stud_faces, to_utc
-from studdraw.parsers.dialects.transformer import (
+from studdraw.parsers.model import EventKind, Game, HandText, Outcome
+from studdraw.parsers.rooms.base import LineToken, TextRoom
+from studdraw.parsers.rooms.builder import HandParseError, stud_faces, to_utc
+from studdraw.parsers.rooms.transformer import (
     CALL,
     CHECK,
     COMPLETE_TO,
     FOLD,
-    DialectTransformer,
+    LineReader,
     Reads,
     Verb,
 )
-from studdraw.parsers.model import EventKind, Game, HandText, Outcome
 
 GAMES: Final = {"7 Card Stud": Game.STUD, "Razz": Game.RAZZ}
 CURRENCIES: Final = {"$": "USD", "€": "EUR"}
@@ -58,7 +58,7 @@ print their total, with a full stop."""
 _OPENING: Final = frozenset({EventKind.COMPLETE, EventKind.BET, EventKind.RAISE})
 
 
-class EverleafTransformer(DialectTransformer):
+class EverleafTransformer(LineReader):
     site = "everleaf"
     verbs = VERBS
 
@@ -216,7 +216,7 @@ class EverleafTransformer(DialectTransformer):
         description and best five, which the record does not keep."""
 
 
-class Everleaf(Dialect):
+class Everleaf(TextRoom):
     name = "everleaf"
     grammar_file = "everleaf.lark"
     hand_start = re.compile(r"\ufeff?Everleaf Gaming (?:- [^-\n]+ - )?Game #")

@@ -12,16 +12,6 @@ import re
 from dataclasses import replace
 from typing import Any, Final
 
-from studdraw.parsers.dialects.base import Dialect, LineToken, hand_start_pattern
-from studdraw.parsers.dialects.builder import HandParseError, parse_local_time, to_utc
-from studdraw.parsers.dialects.transformer import (
-    CALL,
-    CHECK,
-    FOLD,
-    DialectTransformer,
-    Reads,
-    Verb,
-)
 from studdraw.parsers.model import (
     Card,
     Event,
@@ -32,6 +22,16 @@ from studdraw.parsers.model import (
     Outcome,
     Structure,
     Tournament,
+)
+from studdraw.parsers.rooms.base import LineToken, TextRoom, hand_start_pattern
+from studdraw.parsers.rooms.builder import HandParseError, parse_local_time, to_utc
+from studdraw.parsers.rooms.transformer import (
+    CALL,
+    CHECK,
+    FOLD,
+    LineReader,
+    Reads,
+    Verb,
 )
 
 GAMES: Final = {"7CARD": Game.STUD, "7CARD HiLo": Game.STUD8, "7CARD_HL": Game.STUD8}
@@ -84,7 +84,7 @@ POSTS: Final = {
 }
 
 
-class BovadaTransformer(DialectTransformer):
+class BovadaTransformer(LineReader):
     site = "bovada"
     verbs = VERBS
     posts = POSTS
@@ -198,7 +198,7 @@ class BovadaTransformer(DialectTransformer):
         held.extend(cards)
         b.add(EventKind.DEAL, line, player, cards=cards, up=up)
 
-    on_bring_in = DialectTransformer.on_post  # "Bring_in chip $0.02": the posts table
+    on_bring_in = LineReader.on_post  # "Bring_in chip $0.02": the posts table
 
     def opening_bet(self, token: LineToken) -> None:
         """ "Bets": a bet, the completion over a lone bring-in, or (3rd street's first wager)
@@ -348,7 +348,7 @@ def _bet_sizes(events: list[Event], opener: int | None) -> tuple[int, int]:
     return small, big
 
 
-class Bovada(Dialect):
+class Bovada(TextRoom):
     name = "bovada"
     grammar_file = "bovada.lark"
     hand_start = hand_start_pattern(

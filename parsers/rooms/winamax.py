@@ -9,24 +9,24 @@ import re
 from collections.abc import Callable
 from typing import Final
 
-from studdraw.parsers.dialects.base import Dialect, LineToken, hand_start_pattern
-from studdraw.parsers.dialects.builder import (
+from studdraw.parsers.model import EventKind, Game, Outcome, Structure, Tournament
+from studdraw.parsers.rooms.base import LineToken, TextRoom, hand_start_pattern
+from studdraw.parsers.rooms.builder import (
     HandParseError,
     parse_amount,
     parse_local_time,
     to_utc,
 )
-from studdraw.parsers.dialects.transformer import (
+from studdraw.parsers.rooms.transformer import (
     BET,
     BRING_IN,
     CALL,
     CHECK,
     FOLD,
-    DialectTransformer,
+    LineReader,
     Reads,
     Verb,
 )
-from studdraw.parsers.model import EventKind, Game, Outcome, Structure, Tournament
 
 GAMES: Final = {
     "7-card stud": Game.STUD,
@@ -81,7 +81,7 @@ _TOURNAMENT_TABLE: Final = re.compile(r".*\((?P<tid>\d+)\)#\d+")
 _TIME_FORMAT: Final = ("%Y/%m/%d %H:%M:%S",)
 
 
-class WinamaxTransformer(DialectTransformer):
+class WinamaxTransformer(LineReader):
     site = "winamax"
     verbs = VERBS
     posts = POSTS
@@ -185,7 +185,7 @@ class WinamaxTransformer(DialectTransformer):
             b.wager(EventKind.POST, token.number, player, amount=amount, all_in=all_in)
 
     # --- streets and actions ----------------------------------------------------------------
-    on_draw = DialectTransformer.on_street  # "*** FIRST-DRAW ***" opens the draw's street
+    on_draw = LineReader.on_street  # "*** FIRST-DRAW ***" opens the draw's street
 
     def on_bet_round(self, token: LineToken) -> None:
         """The betting after a draw belongs to the draw's street; the marker must follow it."""
@@ -224,7 +224,7 @@ class WinamaxTransformer(DialectTransformer):
         """Summary lines repeat the showdown and the collections already read."""
 
 
-class Winamax(Dialect):
+class Winamax(TextRoom):
     name = "winamax"
     grammar_file = "winamax.lark"
     hand_start = hand_start_pattern("Winamax Poker - ")

@@ -9,18 +9,18 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from studdraw.parsers.dialects.base import Dialect, LineToken, hand_start_pattern
-from studdraw.parsers.dialects.builder import HandParseError, parse_local_time, to_utc
-from studdraw.parsers.dialects.transformer import (
+from studdraw.parsers.model import EventKind, Game, Outcome, Structure, Tournament
+from studdraw.parsers.rooms.base import LineToken, TextRoom, hand_start_pattern
+from studdraw.parsers.rooms.builder import HandParseError, parse_local_time, to_utc
+from studdraw.parsers.rooms.transformer import (
     BET,
     BRING_IN,
     CALL,
     CHECK,
     FOLD,
     RAISE_TO,
-    DialectTransformer,
+    LineReader,
 )
-from studdraw.parsers.model import EventKind, Game, Outcome, Structure, Tournament
 
 GAMES: Final = {"7Stud": Game.STUD, "7Stud H/L": Game.STUD8}
 STRUCTURES: Final = {
@@ -60,7 +60,7 @@ _SUMMARY_WON: Final = re.compile(
 )
 
 
-class Winning2019Transformer(DialectTransformer):
+class Winning2019Transformer(LineReader):
     site = "winning"
     verbs = VERBS
     posts = POSTS
@@ -141,7 +141,7 @@ class Winning2019Transformer(DialectTransformer):
         b.add(EventKind.COLLECT, token.number, player, amount=amount, pot="main")
 
 
-class Winning2019(Dialect):
+class Winning2019(TextRoom):
     """The 2019 export's reader; not in the registry: the Winning room sends it its hands."""
 
     name = "winning"

@@ -1,6 +1,6 @@
 """PartyPoker: the "Game #... starts." / "***** Hand History for Game ... *****" format, cash and
 tournaments. Party prints no summary: no total pot, no rake, and each win includes the winner's
-uncalled bet, which the dialect splits back out. Notes are in docs/sites/partypoker.md.
+uncalled bet, which the reader splits back out. Notes are in docs/sites/partypoker.md.
 """
 
 from __future__ import annotations
@@ -10,21 +10,6 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any, Final
 
-from studdraw.parsers.dialects.base import Dialect, LineToken
-from studdraw.parsers.dialects.builder import (
-    HandParseError,
-    parse_amount,
-    parse_local_time,
-    to_utc,
-)
-from studdraw.parsers.dialects.transformer import (
-    BRING_IN,
-    CALL,
-    CHECK,
-    FOLD,
-    DialectTransformer,
-    Verb,
-)
 from studdraw.parsers.files import without_blank_tail
 from studdraw.parsers.model import (
     Card,
@@ -35,6 +20,21 @@ from studdraw.parsers.model import (
     Outcome,
     Structure,
     Tournament,
+)
+from studdraw.parsers.rooms.base import LineToken, TextRoom
+from studdraw.parsers.rooms.builder import (
+    HandParseError,
+    parse_amount,
+    parse_local_time,
+    to_utc,
+)
+from studdraw.parsers.rooms.transformer import (
+    BRING_IN,
+    CALL,
+    CHECK,
+    FOLD,
+    LineReader,
+    Verb,
 )
 
 GAMES: Final = {"7 Card Stud": Game.STUD, "7 Card Stud Hi-Lo": Game.STUD8}
@@ -102,7 +102,7 @@ VERBS: Final = {
 """Party's bracketed amount is always the chips the action puts in."""
 
 
-class PartyPokerTransformer(DialectTransformer):
+class PartyPokerTransformer(LineReader):
     site = "partypoker"
     verbs = VERBS
 
@@ -375,7 +375,7 @@ class PartyPokerTransformer(DialectTransformer):
         self.b.add(EventKind.NOTE, token.number, text="no qualifying low hand")
 
 
-class PartyPoker(Dialect):
+class PartyPoker(TextRoom):
     name = "partypoker"
     grammar_file = "partypoker.lark"
     hand_start = re.compile(r"\x00*(?:" + _INTRO.pattern + r")\x00*(?![^\r\n])")

@@ -204,7 +204,7 @@ _STAKE_POSTS: Final = frozenset(
 class HandBuilder:
     """Collects a hand's parts while its lines are read, then makes the HandRecord.
 
-    It tracks each player's contribution on the current street, so that a dialect can give
+    It tracks each player's contribution on the current street, so that a room's reader can give
     whichever of "chips put in" and "total to" the room printed and get both on the event.
     """
 
@@ -263,7 +263,7 @@ class HandBuilder:
 
     def seated_name(self, player: str) -> None:
         """A name the seat list printed, whose lines are read against it (see
-        `DialectTransformer.pin`). In sorted order, the names a name begins follow it at once,
+        `LineReader.pin`). In sorted order, the names a name begins follow it at once,
         so only its neighbours can make it, or them, a prefix of another name."""
         if player in self.names:
             return

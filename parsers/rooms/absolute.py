@@ -12,17 +12,6 @@ import re
 from datetime import datetime
 from typing import Final
 
-from studdraw.parsers.dialects.base import Dialect, LineToken, hand_start_pattern
-from studdraw.parsers.dialects.builder import HandParseError, stud_faces, to_utc
-from studdraw.parsers.dialects.transformer import (
-    BET,
-    CALL,
-    CHECK,
-    COMPLETE_TO,
-    FOLD,
-    DialectTransformer,
-    Verb,
-)
 from studdraw.parsers.model import (
     Card,
     EventKind,
@@ -31,6 +20,17 @@ from studdraw.parsers.model import (
     Outcome,
     Structure,
     Tournament,
+)
+from studdraw.parsers.rooms.base import LineToken, TextRoom, hand_start_pattern
+from studdraw.parsers.rooms.builder import HandParseError, stud_faces, to_utc
+from studdraw.parsers.rooms.transformer import (
+    BET,
+    CALL,
+    CHECK,
+    COMPLETE_TO,
+    FOLD,
+    LineReader,
+    Verb,
 )
 
 GAMES: Final = {
@@ -77,7 +77,7 @@ VERBS: Final = {
 POSTS: Final = {"Ante": EventKind.ANTE}
 
 
-class AbsoluteTransformer(DialectTransformer):
+class AbsoluteTransformer(LineReader):
     site = "absolute"
     verbs = VERBS
     posts = POSTS
@@ -180,7 +180,7 @@ class AbsoluteTransformer(DialectTransformer):
         told again; the replay settles the pots from the events."""
 
 
-class Absolute(Dialect):
+class Absolute(TextRoom):
     name = "absolute"
     grammar_file = "absolute.lark"
     hand_start = hand_start_pattern("Stage #")

@@ -17,18 +17,6 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Final
 
-from studdraw.parsers.dialects.base import Dialect, LineToken
-from studdraw.parsers.dialects.builder import HandParseError, to_utc
-from studdraw.parsers.dialects.lines import LineSyntax
-from studdraw.parsers.dialects.transformer import (
-    BET,
-    CALL,
-    CHECK,
-    FOLD,
-    DialectTransformer,
-    Verb,
-)
-from studdraw.parsers.dialects.winning2019 import HAND_START, Winning2019
 from studdraw.parsers.model import (
     Card,
     Event,
@@ -39,6 +27,18 @@ from studdraw.parsers.model import (
     ParsedHand,
     Tournament,
 )
+from studdraw.parsers.rooms.base import LineToken, TextRoom
+from studdraw.parsers.rooms.builder import HandParseError, to_utc
+from studdraw.parsers.rooms.lines import LineSyntax
+from studdraw.parsers.rooms.transformer import (
+    BET,
+    CALL,
+    CHECK,
+    FOLD,
+    LineReader,
+    Verb,
+)
+from studdraw.parsers.rooms.winning2019 import HAND_START, Winning2019
 
 GAMES: Final = {"Seven Cards Stud": Game.STUD, "Seven Cards Stud HiLow": Game.STUD8}
 STREET_NAMES: Final = ("3rd street", "4th street", "5th street", "6th street", "7th street")
@@ -68,7 +68,7 @@ POSTS: Final = {
 }
 
 
-class WinningTransformer(DialectTransformer):
+class WinningTransformer(LineReader):
     site = "winning"
     verbs = VERBS
     posts = POSTS
@@ -139,7 +139,7 @@ class WinningTransformer(DialectTransformer):
                 for s in b.seats
             ]
 
-    on_bring_in = DialectTransformer.on_post  # "bring in (0.40)": the posts table
+    on_bring_in = LineReader.on_post  # "bring in (0.40)": the posts table
 
     # --- cards --------------------------------------------------------------------------------
     def on_card(self, token: LineToken) -> None:
@@ -307,7 +307,7 @@ def _put_in(event: Event) -> int:
     return 0
 
 
-class Winning(Dialect):
+class Winning(TextRoom):
     """Both exports of the room: the 2016 one read here, the 2019 one by `Winning2019`, each
     hand by its own header."""
 

@@ -6,8 +6,10 @@ again in every worker of an import (issue 15). Lark can save what it built and l
 (`cache=`, which checks that the file was built from the same grammar and options); the line
 syntax, which is read from the grammar's rules that a loaded parser no longer has, is saved
 beside it. Where and how: `studdraw.parsers.cache`. The names carry a digest of the room's
-grammar and the grammars it imports, the line syntax's code and the Lark version. Lark reads
-back a parser file that another process is still writing as damaged and builds instead.
+grammar and the grammars it imports, the line syntax's code and module path, and the Lark
+version: code that moved to another package names new files rather than meeting pickles of
+classes it no longer has. Lark reads back a parser file that another process is still writing
+as damaged and builds instead.
 """
 
 from __future__ import annotations
@@ -20,8 +22,8 @@ from lark import Lark
 from lark.lexer import Lexer
 
 from studdraw.parsers import cache
-from studdraw.parsers.dialects import lines
-from studdraw.parsers.dialects.lines import LineSyntax
+from studdraw.parsers.rooms import lines
+from studdraw.parsers.rooms.lines import LineSyntax
 
 
 def load_parser(
@@ -69,6 +71,7 @@ def _open(grammar: Path, lexer: type[Lexer], transformer: Any, saved: Path | Non
 
 def grammar_digest(grammar: Path) -> str:
     """What the saved parser and syntax are built from: the grammars (the room's and every
-    `.lark` beside it, which it may import), the code that reads the syntax, Lark's version."""
+    `.lark` beside it, which it may import), the code that reads the syntax and where it lives
+    (a pickled `LineSyntax` names its module), Lark's version."""
     sources = (grammar, *sorted(grammar.parent.glob("*.lark")), Path(lines.__file__))
-    return cache.digest(sources, lark_package.__version__)
+    return cache.digest(sources, LineSyntax.__module__, lark_package.__version__)

@@ -6,8 +6,8 @@ A room's hand texts are read in one pass over their lines (`read_lines`):
    from the line terminals of the room's `.lark` grammar (see `lines.py`; the first terminal
    that matches the whole line wins). The token carries its match, so fields are read once, and
    the player it names, pinned to the seat list;
-2. the room's reader (a `DialectTransformer`, see `transformer.py`) handles each token at
-   once, in text order, and feeds a `HandBuilder` that turns lines into site-neutral events;
+2. the room's reader (a `LineReader`, see `transformer.py`) handles each token at once, in
+   text order, and feeds a `HandBuilder` that turns lines into site-neutral events;
 3. the grammar's rules fix the order of a hand's sections (header, seats, forced bets, streets,
    showdown, summary): each token is checked against the table of moves of Lark's LALR parser
    for those rules (`order.py`), and the hand's end likewise.
@@ -15,7 +15,7 @@ A room's hand texts are read in one pass over their lines (`read_lines`):
 No line is read silently: a line no terminal knows is a finding (`parsers/findings.py`), a
 warning on the record, or an error of the hand when it could carry money or cards. A line in
 the wrong place stops the parse with its line number; semantic problems (an unsupported game, a
-cancelled hand) raise `HandParseError`. Nothing raises out of `Dialect.parse`: every hand text
+cancelled hand) raise `HandParseError`. Nothing raises out of `TextRoom.parse`: every hand text
 becomes a record or a `ParseProblem`.
 """
 
@@ -33,18 +33,6 @@ from lark.common import LexerConf
 from lark.exceptions import UnexpectedToken
 from lark.lexer import Lexer
 
-from studdraw.parsers.dialects.builder import (
-    HandBuilder,
-    HandParseError,
-    parse_amount,
-    parse_card,
-    parse_cards,
-    parse_local_time,
-    to_utc,
-)
-from studdraw.parsers.dialects.grammar_cache import load_parser
-from studdraw.parsers.dialects.lines import LineSyntax
-from studdraw.parsers.dialects.order import END, SectionOrder
 from studdraw.parsers.files import (
     Encoding,
     Line,
@@ -61,18 +49,30 @@ from studdraw.parsers.model import (
     ParsedHand,
     ParseProblem,
 )
+from studdraw.parsers.rooms.builder import (
+    HandBuilder,
+    HandParseError,
+    parse_amount,
+    parse_card,
+    parse_cards,
+    parse_local_time,
+    to_utc,
+)
+from studdraw.parsers.rooms.grammar_cache import load_parser
+from studdraw.parsers.rooms.lines import LineSyntax
+from studdraw.parsers.rooms.order import END, SectionOrder
 
 if TYPE_CHECKING:
-    from studdraw.parsers.dialects.transformer import DialectTransformer
+    from studdraw.parsers.rooms.transformer import LineReader
 
 __all__ = [  # the helpers every room, text or XML, reads money, cards and times with
     "GRAMMAR_DIR",
-    "Dialect",
     "HandBuilder",
     "HandParseError",
     "LineToken",
     "Room",
     "RoomGrammar",
+    "TextRoom",
     "hand_start_pattern",
     "line_token",
     "parse_amount",
@@ -122,7 +122,7 @@ def line_token(
     return token
 
 
-def read_lines(reader: DialectTransformer, lines: list[str], number: int) -> Iterator[LineToken]:
+def read_lines(reader: LineReader, lines: list[str], number: int) -> Iterator[LineToken]:
     """Classify each non-blank line of a hand (the first at file line `number`), pin the player
     it names and run the reader's handler for its kind, in text order; yield the tokens whose
     order the grammar checks.
@@ -246,15 +246,16 @@ class Room:
         raise NotImplementedError
 
 
-class Dialect(Room):
-    """A room with a text grammar: subclasses name the grammar file and the reader class.
+class TextRoom(Room):
+    """A room whose hands are lines read with a Lark grammar (the XML and PHH rooms are plain
+    `Room`s): subclasses name the grammar file and the reader class (a `LineReader`).
 
     The grammar is read once per room and shared; the reader holds one hand's state while it is
     read, so each thread has its own.
     """
 
     grammar_file: ClassVar[str]
-    transformer: ClassVar[type[DialectTransformer]]
+    transformer: ClassVar[type[LineReader]]
 
     def __init__(self) -> None:
         self._local = threading.local()
@@ -275,9 +276,9 @@ class Dialect(Room):
         """The line kinds of the room's grammar."""
         return self.grammar.syntax
 
-    def reader(self) -> DialectTransformer:
+    def reader(self) -> LineReader:
         """This thread's reader of the room, bound to the grammar's line kinds."""
-        reader: DialectTransformer | None = getattr(self._local, "reader", None)
+        reader: LineReader | None = getattr(self._local, "reader", None)
         if reader is None:
             reader = self._local.reader = self.transformer()
             reader.attach(self.syntax)

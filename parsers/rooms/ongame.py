@@ -18,17 +18,6 @@ import re
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Final
 
-from studdraw.parsers.dialects.base import Dialect, LineToken, hand_start_pattern
-from studdraw.parsers.dialects.builder import HandParseError, parse_amount, to_utc
-from studdraw.parsers.dialects.transformer import (
-    BET,
-    CALL,
-    CHECK,
-    COMPLETE_TO,
-    FOLD,
-    DialectTransformer,
-    Verb,
-)
 from studdraw.parsers.model import (
     Card,
     EventKind,
@@ -37,6 +26,17 @@ from studdraw.parsers.model import (
     Outcome,
     Structure,
     Tournament,
+)
+from studdraw.parsers.rooms.base import LineToken, TextRoom, hand_start_pattern
+from studdraw.parsers.rooms.builder import HandParseError, parse_amount, to_utc
+from studdraw.parsers.rooms.transformer import (
+    BET,
+    CALL,
+    CHECK,
+    COMPLETE_TO,
+    FOLD,
+    LineReader,
+    Verb,
 )
 
 GAMES: Final = {
@@ -91,7 +91,7 @@ def cards_text(text: str) -> str:
     return " ".join("X" if card == "-" else card for card in text.replace(",", " ").split())
 
 
-class OnGameTransformer(DialectTransformer):
+class OnGameTransformer(LineReader):
     site = "ongame"
     verbs = VERBS
     posts = POSTS
@@ -356,7 +356,7 @@ class OnGameTransformer(DialectTransformer):
         self.b.add(EventKind.SHOW, token.number, self.player(token), cards=cards, text=rank)
 
 
-class OnGame(Dialect):
+class OnGame(TextRoom):
     name = "ongame"
     grammar_file = "ongame.lark"
     hand_start = hand_start_pattern("***** History for hand ")

@@ -10,14 +10,16 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Final
 
-from studdraw.parsers.dialects.base import Dialect, LineToken, hand_start_pattern
-from studdraw.parsers.dialects.builder import (
+from studdraw.parsers.files import without_blank_tail
+from studdraw.parsers.model import EventKind, Game, HandText, Outcome, Structure, Tournament
+from studdraw.parsers.rooms.base import LineToken, TextRoom, hand_start_pattern
+from studdraw.parsers.rooms.builder import (
     HandParseError,
     parse_amount,
     parse_local_time,
     to_utc,
 )
-from studdraw.parsers.dialects.transformer import (
+from studdraw.parsers.rooms.transformer import (
     BET,
     BRING_IN,
     CALL,
@@ -25,10 +27,8 @@ from studdraw.parsers.dialects.transformer import (
     COMPLETE_TO,
     FOLD,
     RAISE_TO,
-    DialectTransformer,
+    LineReader,
 )
-from studdraw.parsers.files import without_blank_tail
-from studdraw.parsers.model import EventKind, Game, HandText, Outcome, Structure, Tournament
 
 GAMES: Final = {
     "stud hi": Game.STUD,
@@ -117,7 +117,7 @@ POSTS: Final = {
 }
 
 
-class FullTiltTransformer(DialectTransformer):
+class FullTiltTransformer(LineReader):
     site = "fulltilt"
     verbs = VERBS
     posts = POSTS
@@ -275,7 +275,7 @@ class FullTiltTransformer(DialectTransformer):
             b.add(EventKind.MUCK, token.number, seat.player, cards=cards)
 
 
-class FullTilt(Dialect):
+class FullTilt(TextRoom):
     name = "fulltilt"
     grammar_file = "fulltilt.lark"
     hand_start = hand_start_pattern("Full Tilt Poker Game #", "FullTiltPoker Game #")

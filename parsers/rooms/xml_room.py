@@ -17,15 +17,15 @@ from typing import BinaryIO, ClassVar, Final
 
 from defusedxml import DefusedXmlException
 
-from studdraw.parsers.dialects.base import HAND_ID_SPAN, HandBuilder, HandParseError, Room
-from studdraw.parsers.dialects.xml_reader import (
+from studdraw.parsers.files import Encoding
+from studdraw.parsers.model import HandText, Outcome, ParsedHand, ParseProblem, SourceRef
+from studdraw.parsers.rooms.base import HAND_ID_SPAN, HandBuilder, HandParseError, Room
+from studdraw.parsers.rooms.xml_reader import (
     PROLOG_SIZE,
     XmlReader,
     XmlSink,
     read_xml,
 )
-from studdraw.parsers.files import Encoding
-from studdraw.parsers.model import HandText, Outcome, ParsedHand, ParseProblem, SourceRef
 
 _WRAP_START: Final = b"<studdraw-hand>"
 _WRAP_END: Final = b"</studdraw-hand>"
