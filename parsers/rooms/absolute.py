@@ -23,7 +23,7 @@ from studdraw.parsers.model import (
 )
 from studdraw.parsers.rooms.base import LineToken, TextRoom, hand_start_pattern
 from studdraw.parsers.rooms.builder import HandParseError, stud_faces, to_utc
-from studdraw.parsers.rooms.transformer import (
+from studdraw.parsers.rooms.line_reader import (
     BET,
     CALL,
     CHECK,
@@ -77,7 +77,7 @@ VERBS: Final = {
 POSTS: Final = {"Ante": EventKind.ANTE}
 
 
-class AbsoluteTransformer(LineReader):
+class AbsoluteReader(LineReader):
     site = "absolute"
     verbs = VERBS
     posts = POSTS
@@ -185,4 +185,4 @@ class Absolute(TextRoom):
     grammar_file = "absolute.lark"
     hand_start = hand_start_pattern("Stage #")
     hand_id_pattern = re.compile(r"Stage #(?P<hand_id>\d+)")
-    transformer = AbsoluteTransformer
+    reader_class = AbsoluteReader

@@ -19,7 +19,7 @@ from studdraw.parsers.rooms.builder import (
     parse_local_time,
     to_utc,
 )
-from studdraw.parsers.rooms.transformer import (
+from studdraw.parsers.rooms.line_reader import (
     BET,
     BRING_IN,
     CALL,
@@ -117,7 +117,7 @@ POSTS: Final = {
 }
 
 
-class FullTiltTransformer(LineReader):
+class FullTiltReader(LineReader):
     site = "fulltilt"
     verbs = VERBS
     posts = POSTS
@@ -280,7 +280,7 @@ class FullTilt(TextRoom):
     grammar_file = "fulltilt.lark"
     hand_start = hand_start_pattern("Full Tilt Poker Game #", "FullTiltPoker Game #")
     hand_id_pattern = re.compile(r"Game #(?P<hand_id>\d+):")
-    transformer = FullTiltTransformer
+    reader_class = FullTiltReader
 
     def tidy(self, hands: Iterator[HandText]) -> Iterator[HandText]:
         """Blank the "**** # 2 ****" separators of archived exports, which belong to no hand

@@ -17,7 +17,7 @@ from studdraw.parsers.rooms.builder import (
     parse_local_time,
     to_utc,
 )
-from studdraw.parsers.rooms.transformer import (
+from studdraw.parsers.rooms.line_reader import (
     BET,
     BRING_IN,
     CALL,
@@ -81,7 +81,7 @@ _TOURNAMENT_TABLE: Final = re.compile(r".*\((?P<tid>\d+)\)#\d+")
 _TIME_FORMAT: Final = ("%Y/%m/%d %H:%M:%S",)
 
 
-class WinamaxTransformer(LineReader):
+class WinamaxReader(LineReader):
     site = "winamax"
     verbs = VERBS
     posts = POSTS
@@ -229,4 +229,4 @@ class Winamax(TextRoom):
     grammar_file = "winamax.lark"
     hand_start = hand_start_pattern("Winamax Poker - ")
     hand_id_pattern = re.compile(r"HandId: #(?P<hand_id>\d+-\d+-\d+)")
-    transformer = WinamaxTransformer
+    reader_class = WinamaxReader

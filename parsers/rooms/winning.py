@@ -29,8 +29,7 @@ from studdraw.parsers.model import (
 )
 from studdraw.parsers.rooms.base import LineToken, TextRoom
 from studdraw.parsers.rooms.builder import HandParseError, to_utc
-from studdraw.parsers.rooms.lines import LineSyntax
-from studdraw.parsers.rooms.transformer import (
+from studdraw.parsers.rooms.line_reader import (
     BET,
     CALL,
     CHECK,
@@ -38,6 +37,7 @@ from studdraw.parsers.rooms.transformer import (
     LineReader,
     Verb,
 )
+from studdraw.parsers.rooms.lines import LineSyntax
 from studdraw.parsers.rooms.winning2019 import HAND_START, Winning2019
 
 GAMES: Final = {"Seven Cards Stud": Game.STUD, "Seven Cards Stud HiLow": Game.STUD8}
@@ -68,7 +68,7 @@ POSTS: Final = {
 }
 
 
-class WinningTransformer(LineReader):
+class WinningReader(LineReader):
     site = "winning"
     verbs = VERBS
     posts = POSTS
@@ -315,7 +315,7 @@ class Winning(TextRoom):
     grammar_file = "winning.lark"
     hand_start = re.compile(r"\ufeff?(?:Game started at: |(?:Game )?Hand #\d+ - )")
     hand_id_pattern = _GAME_ID
-    transformer = WinningTransformer
+    reader_class = WinningReader
 
     def __init__(self) -> None:
         super().__init__()
