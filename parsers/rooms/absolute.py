@@ -1,5 +1,5 @@
 """Absolute Poker: the 2007-2011 "Stage #" exports. Notes on the format, and on what its single
-corpus stud hand leaves unproven, are in docs/sites/absolute.md.
+corpus stud hand leaves unproven, are in docs/rooms/absolute.md.
 
 Each stud street reprints every player's cards so far ("PLAYER1 - Pocket [H H Js 10d]", hidden
 cards as H, tens as 10), the hero's even after folding: the reader deals only the cards a line

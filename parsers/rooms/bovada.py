@@ -3,7 +3,7 @@
 Players are seat labels ("Seat+3"), the hero's carries "[ME]", every card dealt is printed, the
 header carries no stakes (they are read off the hand's own bets) and no time zone (ET assumed),
 and older exports print no street markers (streets follow from the deals). Notes are in
-docs/sites/bovada.md.
+docs/rooms/bovada.md.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Everleaf Gaming Network: the 2011 stud exports, USD ("$ 0.54 USD", no cards dealt printed)
 and EUR ("€ 2.50 EURO", cp1252, with "Dealt to" lines). Notes on the format are in
-docs/sites/everleaf.md.
+docs/rooms/everleaf.md.
 
 The room prints no uncalled-bet line and no pot or rake summary: a bet nobody called goes back
 silently (the next hand's stacks prove it), so the reader adds the return as an UNCALLED event,

@@ -1,6 +1,6 @@
 """Full Tilt Poker: cash games and tournaments (2008-2013), including the "FullTiltPoker Game #"
 headers and "# n" separators of archived exports. Notes on the format are in
-docs/sites/fulltilt.md.
+docs/rooms/fulltilt.md.
 """
 
 from __future__ import annotations
@@ -284,7 +284,7 @@ class FullTilt(TextRoom):
 
     def tidy(self, hands: Iterator[HandText]) -> Iterator[HandText]:
         """Blank the "**** # 2 ****" separators of archived exports, which belong to no hand
-        (every line keeps its number; see docs/sites/fulltilt.md): text before the first hand
+        (every line keeps its number; see docs/rooms/fulltilt.md): text before the first hand
         that holds nothing else is no finding."""
         for hand in hands:
             # The separator's middle, found at C speed, spares most hands the line search.

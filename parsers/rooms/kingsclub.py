@@ -1,5 +1,5 @@
 """KingsClub: the 2020-2021 exports ("#37581152: Limit Seven Card Stud - 44/88"), cash and
-tournament tables of the room's mixed games. Notes on the format are in docs/sites/kingsclub.md.
+tournament tables of the room's mixed games. Notes on the format are in docs/rooms/kingsclub.md.
 
 The room's habits that shape this module:
 

@@ -1,5 +1,5 @@
 """OnGame network: the 2010-2012 exports ("***** History for hand R5-82086688-607 *****"), cash
-stud and five-card draw. Notes on the format are in docs/sites/ongame.md.
+stud and five-card draw. Notes on the format are in docs/rooms/ongame.md.
 
 Habits of the room that shape this module:
 

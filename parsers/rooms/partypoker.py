@@ -1,6 +1,6 @@
 """PartyPoker: the "Game #... starts." / "***** Hand History for Game ... *****" format, cash and
 tournaments. Party prints no summary: no total pot, no rake, and each win includes the winner's
-uncalled bet, which the reader splits back out. Notes are in docs/sites/partypoker.md.
+uncalled bet, which the reader splits back out. Notes are in docs/rooms/partypoker.md.
 """
 
 from __future__ import annotations

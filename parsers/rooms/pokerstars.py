@@ -1,6 +1,6 @@
 """PokerStars: the legacy "PokerStars Game #" (2008-2013) and the current "PokerStars Hand #"
 formats, cash, tournaments, home games and mixed games (each hand takes its game from its own
-header). Notes on the format are in docs/sites/pokerstars.md.
+header). Notes on the format are in docs/rooms/pokerstars.md.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Winamax: cash games (real-money euro tables, the 8-Game rotation, play money) and
-tournaments. Notes on the format, its time zone and its quirks are in docs/sites/winamax.md.
+tournaments. Notes on the format, its time zone and its quirks are in docs/rooms/winamax.md.
 """
 
 from __future__ import annotations
@@ -195,7 +195,7 @@ class WinamaxReader(LineReader):
 
     def raise_to(self, token: LineToken) -> None:
         """ "raises X to Y": Y is the street total, except that the room leaves the raiser's
-        own bring-in out of it (docs/sites/winamax.md, "Quirks")."""
+        own bring-in out of it (docs/rooms/winamax.md, "Quirks")."""
         b = self.b
         player, line = self.player(token), token.number
         to = self.amount(token, "to" if token.field("to") is not None else "amount")

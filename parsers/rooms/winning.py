@@ -1,5 +1,5 @@
 """Winning Poker Network: the "Game started at:" exports of the 2016 client (UTF-16, a blank
-line after every line). Notes on the format are in docs/sites/winning.md.
+line after every line). Notes on the format are in docs/rooms/winning.md.
 
 Two habits of the room shape this module:
 
@@ -47,7 +47,7 @@ MARKERS: Final = {"Third": 1, "Fourth": 2, "Fifth": 3, "Sixth": 4}
 UP_CARDS: Final = ((False, False, True), (True,), (True,), (True,), (False,))
 """Which cards of each stud street are dealt face up, in the order the room deals them."""
 ZONE: Final = "ET"
-"""The room prints no zone; WPN runs on Eastern time (see docs/sites/winning.md)."""
+"""The room prints no zone; WPN runs on Eastern time (see docs/rooms/winning.md)."""
 _TIME_FORMAT: Final = "%Y/%m/%d %H:%M:%S"
 _TOURNAMENT_FILE: Final = re.compile(r"HH\d{8} T(?P<tid>\d+)-G\d+")
 _GAME_ID: Final = re.compile(r"(?:Game ID: |Hand #)(?P<hand_id>\d+)")

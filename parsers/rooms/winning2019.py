@@ -1,7 +1,7 @@
 """Winning Poker Network, the newer export (2019 on): "Hand #N - 7Stud(Fixed Limit) - $0.10/$0.20
 - 2019/07/28 17:00:00 UTC", PokerStars-like, read almost wholly by the shared reader. The room
 (`winning.py`) sends each hand to this reader or the 2016 one by its header. Notes on the
-format are in docs/sites/winning.md.
+format are in docs/rooms/winning.md.
 """
 
 from __future__ import annotations
