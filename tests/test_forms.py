@@ -18,7 +18,7 @@ from tests.conftest import REPO_ROOT
 from tests.forms_manifest import CLEAN, FORMS, manifest, parsed_hands, rooms
 from tests.parsers.records import net_results
 
-DOCS = REPO_ROOT / "docs" / "sites"
+DOCS = REPO_ROOT / "docs" / "rooms"
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """Write a HandRecord as a Full Tilt Poker hand history ("Full Tilt Poker Game #...") in the
-room's 2012-2013 format, the latest in the corpus (docs/sites/fulltilt.md).
+room's 2012-2013 format, the latest in the corpus (docs/rooms/fulltilt.md).
 
 The output reads back through the Full Tilt room into the same record, except for what a real
 export of the hero's history hides (opponents' down cards, their draw-game deals and discarded

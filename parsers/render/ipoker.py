@@ -1,6 +1,6 @@
 """Write a HandRecord as an iPoker XML session holding its one `<game>`.
 
-The inverse of `parsers/rooms/ipoker.py` (docs/sites/ipoker.md): the session `<general>`
+The inverse of `parsers/rooms/ipoker.py` (docs/rooms/ipoker.md): the session `<general>`
 carries the game, stakes, currency, table and hero; the `<game>` its players (stack, total bet
 and win), the antes, each street's cards and the actions numbered in order. As in a real export,
 only the hero's and the shown hands' down cards are printed by default; an uncalled bet is paid back

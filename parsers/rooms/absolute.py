@@ -1,5 +1,5 @@
 """Absolute Poker: the 2007-2011 "Stage #" exports. Notes on the format, and on what its single
-corpus stud hand leaves unproven, are in docs/sites/absolute.md.
+corpus stud hand leaves unproven, are in docs/rooms/absolute.md.
 
 Each stud street reprints every player's cards so far ("PLAYER1 - Pocket [H H Js 10d]", hidden
 cards as H, tens as 10), the hero's even after folding: the reader deals only the cards a line
@@ -23,7 +23,7 @@ from studdraw.parsers.model import (
 )
 from studdraw.parsers.rooms.base import LineToken, TextRoom, hand_start_pattern
 from studdraw.parsers.rooms.builder import HandParseError, stud_faces, to_utc
-from studdraw.parsers.rooms.transformer import (
+from studdraw.parsers.rooms.line_reader import (
     BET,
     CALL,
     CHECK,
@@ -77,7 +77,7 @@ VERBS: Final = {
 POSTS: Final = {"Ante": EventKind.ANTE}
 
 
-class AbsoluteTransformer(LineReader):
+class AbsoluteReader(LineReader):
     site = "absolute"
     verbs = VERBS
     posts = POSTS
@@ -185,4 +185,4 @@ class Absolute(TextRoom):
     grammar_file = "absolute.lark"
     hand_start = hand_start_pattern("Stage #")
     hand_id_pattern = re.compile(r"Stage #(?P<hand_id>\d+)")
-    transformer = AbsoluteTransformer
+    reader_class = AbsoluteReader

@@ -6,7 +6,7 @@ A room's hand texts are read in one pass over their lines (`read_lines`):
    from the line terminals of the room's `.lark` grammar (see `lines.py`; the first terminal
    that matches the whole line wins). The token carries its match, so fields are read once, and
    the player it names, pinned to the seat list;
-2. the room's reader (a `LineReader`, see `transformer.py`) handles each token at once, in
+2. the room's reader (a `LineReader`, see `line_reader.py`) handles each token at once, in
    text order, and feeds a `HandBuilder` that turns lines into site-neutral events;
 3. the grammar's rules fix the order of a hand's sections (header, seats, forced bets, streets,
    showdown, summary): each token is checked against the table of moves of Lark's LALR parser
@@ -63,7 +63,7 @@ from studdraw.parsers.rooms.lines import LineSyntax
 from studdraw.parsers.rooms.order import END, SectionOrder
 
 if TYPE_CHECKING:
-    from studdraw.parsers.rooms.transformer import LineReader
+    from studdraw.parsers.rooms.line_reader import LineReader
 
 __all__ = [  # the helpers every room, text or XML, reads money, cards and times with
     "GRAMMAR_DIR",
@@ -255,7 +255,7 @@ class TextRoom(Room):
     """
 
     grammar_file: ClassVar[str]
-    transformer: ClassVar[type[LineReader]]
+    reader_class: ClassVar[type[LineReader]]
 
     def __init__(self) -> None:
         self._local = threading.local()
@@ -280,7 +280,7 @@ class TextRoom(Room):
         """This thread's reader of the room, bound to the grammar's line kinds."""
         reader: LineReader | None = getattr(self._local, "reader", None)
         if reader is None:
-            reader = self._local.reader = self.transformer()
+            reader = self._local.reader = self.reader_class()
             reader.attach(self.syntax)
         return reader
 

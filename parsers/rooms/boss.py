@@ -1,5 +1,5 @@
 """Boss Media (Opoker and the other skins of the network): the XML export, `<HISTORY>` elements
-one after another or inside a `<ROOT>`. The schema is in docs/sites/boss.md.
+one after another or inside a `<ROOT>`. The schema is in docs/rooms/boss.md.
 
 Of the network's games (`GAME`: hold'em, Omaha, five-card draw, per its exports and FPDB-3's
 reader) five-card draw is in scope and read in full; the others are read as XML (so a malformed

@@ -3,7 +3,7 @@
 Players are seat labels ("Seat+3"), the hero's carries "[ME]", every card dealt is printed, the
 header carries no stakes (they are read off the hand's own bets) and no time zone (ET assumed),
 and older exports print no street markers (streets follow from the deals). Notes are in
-docs/sites/bovada.md.
+docs/rooms/bovada.md.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from studdraw.parsers.model import (
 )
 from studdraw.parsers.rooms.base import LineToken, TextRoom, hand_start_pattern
 from studdraw.parsers.rooms.builder import HandParseError, parse_local_time, to_utc
-from studdraw.parsers.rooms.transformer import (
+from studdraw.parsers.rooms.line_reader import (
     CALL,
     CHECK,
     FOLD,
@@ -84,7 +84,7 @@ POSTS: Final = {
 }
 
 
-class BovadaTransformer(LineReader):
+class BovadaReader(LineReader):
     site = "bovada"
     verbs = VERBS
     posts = POSTS
@@ -360,4 +360,4 @@ class Bovada(TextRoom):
         "Ignition Hand #",
     )
     hand_id_pattern = re.compile(r"Hand #C?(?P<hand_id>\d+)")
-    transformer = BovadaTransformer
+    reader_class = BovadaReader

@@ -1,6 +1,6 @@
 """Everleaf Gaming Network: the 2011 stud exports, USD ("$ 0.54 USD", no cards dealt printed)
 and EUR ("€ 2.50 EURO", cp1252, with "Dealt to" lines). Notes on the format are in
-docs/sites/everleaf.md.
+docs/rooms/everleaf.md.
 
 The room prints no uncalled-bet line and no pot or rake summary: a bet nobody called goes back
 silently (the next hand's stacks prove it), so the reader adds the return as an UNCALLED event,
@@ -16,7 +16,7 @@ from typing import Final
 from studdraw.parsers.model import EventKind, Game, HandText, Outcome
 from studdraw.parsers.rooms.base import LineToken, TextRoom
 from studdraw.parsers.rooms.builder import HandParseError, stud_faces, to_utc
-from studdraw.parsers.rooms.transformer import (
+from studdraw.parsers.rooms.line_reader import (
     CALL,
     CHECK,
     COMPLETE_TO,
@@ -58,7 +58,7 @@ print their total, with a full stop."""
 _OPENING: Final = frozenset({EventKind.COMPLETE, EventKind.BET, EventKind.RAISE})
 
 
-class EverleafTransformer(LineReader):
+class EverleafReader(LineReader):
     site = "everleaf"
     verbs = VERBS
 
@@ -221,4 +221,4 @@ class Everleaf(TextRoom):
     grammar_file = "everleaf.lark"
     hand_start = re.compile(r"\ufeff?Everleaf Gaming (?:- [^-\n]+ - )?Game #")
     hand_id_pattern = re.compile(r"Game #(?P<hand_id>\d+)")
-    transformer = EverleafTransformer
+    reader_class = EverleafReader

@@ -1,6 +1,6 @@
 """Full Tilt Poker: cash games and tournaments (2008-2013), including the "FullTiltPoker Game #"
 headers and "# n" separators of archived exports. Notes on the format are in
-docs/sites/fulltilt.md.
+docs/rooms/fulltilt.md.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from studdraw.parsers.rooms.builder import (
     parse_local_time,
     to_utc,
 )
-from studdraw.parsers.rooms.transformer import (
+from studdraw.parsers.rooms.line_reader import (
     BET,
     BRING_IN,
     CALL,
@@ -117,7 +117,7 @@ POSTS: Final = {
 }
 
 
-class FullTiltTransformer(LineReader):
+class FullTiltReader(LineReader):
     site = "fulltilt"
     verbs = VERBS
     posts = POSTS
@@ -280,11 +280,11 @@ class FullTilt(TextRoom):
     grammar_file = "fulltilt.lark"
     hand_start = hand_start_pattern("Full Tilt Poker Game #", "FullTiltPoker Game #")
     hand_id_pattern = re.compile(r"Game #(?P<hand_id>\d+):")
-    transformer = FullTiltTransformer
+    reader_class = FullTiltReader
 
     def tidy(self, hands: Iterator[HandText]) -> Iterator[HandText]:
         """Blank the "**** # 2 ****" separators of archived exports, which belong to no hand
-        (every line keeps its number; see docs/sites/fulltilt.md): text before the first hand
+        (every line keeps its number; see docs/rooms/fulltilt.md): text before the first hand
         that holds nothing else is no finding."""
         for hand in hands:
             # The separator's middle, found at C speed, spares most hands the line search.

@@ -1,6 +1,6 @@
 """iPoker: the network's XML export (`<session>` with a `<general>` header, then `<game>` after
 `<game>`, several of them possibly on one line), cash and tournaments. The schema, field by
-field, is in docs/sites/ipoker.md.
+field, is in docs/rooms/ipoker.md.
 
 Each hand text is the `<game>` element followed by its session's `<general>`: the game name,
 stakes, currency, table, hero and tournament live only there.

@@ -1,5 +1,5 @@
 """KingsClub: the 2020-2021 exports ("#37581152: Limit Seven Card Stud - 44/88"), cash and
-tournament tables of the room's mixed games. Notes on the format are in docs/sites/kingsclub.md.
+tournament tables of the room's mixed games. Notes on the format are in docs/rooms/kingsclub.md.
 
 The room's habits that shape this module:
 
@@ -39,7 +39,7 @@ from studdraw.parsers.rooms.builder import (
     stud_faces,
     to_utc,
 )
-from studdraw.parsers.rooms.transformer import (
+from studdraw.parsers.rooms.line_reader import (
     BET,
     CHECK,
     FOLD,
@@ -124,7 +124,7 @@ POSTS: Final = {
 }
 
 
-class KingsClubTransformer(LineReader):
+class KingsClubReader(LineReader):
     site = "kingsclub"
     verbs = VERBS
     posts = POSTS
@@ -350,4 +350,4 @@ class KingsClub(TextRoom):
         hand_start_pattern("#").pattern + r"\d+: +(?:Limit|No Limit|Pot Limit|Fixed Limit) "
     )
     hand_id_pattern = re.compile(r"#(?P<hand_id>\d+):")
-    transformer = KingsClubTransformer
+    reader_class = KingsClubReader

@@ -1,6 +1,6 @@
 """Merge Gaming (Carbon Poker and its skins): the XML export, a `<description>` followed by one
 `<game>` after another with no root element. The schema, field by field, is in
-docs/sites/merge.md.
+docs/rooms/merge.md.
 
 Each hand text is the `<game>` element followed by the `<description>` before it (game name and
 stakes are only there). Players are named by seat number in events; the money is exact decimal

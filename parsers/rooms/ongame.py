@@ -1,5 +1,5 @@
 """OnGame network: the 2010-2012 exports ("***** History for hand R5-82086688-607 *****"), cash
-stud and five-card draw. Notes on the format are in docs/sites/ongame.md.
+stud and five-card draw. Notes on the format are in docs/rooms/ongame.md.
 
 Habits of the room that shape this module:
 
@@ -29,7 +29,7 @@ from studdraw.parsers.model import (
 )
 from studdraw.parsers.rooms.base import LineToken, TextRoom, hand_start_pattern
 from studdraw.parsers.rooms.builder import HandParseError, parse_amount, to_utc
-from studdraw.parsers.rooms.transformer import (
+from studdraw.parsers.rooms.line_reader import (
     BET,
     CALL,
     CHECK,
@@ -91,7 +91,7 @@ def cards_text(text: str) -> str:
     return " ".join("X" if card == "-" else card for card in text.replace(",", " ").split())
 
 
-class OnGameTransformer(LineReader):
+class OnGameReader(LineReader):
     site = "ongame"
     verbs = VERBS
     posts = POSTS
@@ -361,4 +361,4 @@ class OnGame(TextRoom):
     grammar_file = "ongame.lark"
     hand_start = hand_start_pattern("***** History for hand ")
     hand_id_pattern = re.compile(r"History for hand (?P<hand_id>[\w-]+)")
-    transformer = OnGameTransformer
+    reader_class = OnGameReader

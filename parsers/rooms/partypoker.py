@@ -1,6 +1,6 @@
 """PartyPoker: the "Game #... starts." / "***** Hand History for Game ... *****" format, cash and
 tournaments. Party prints no summary: no total pot, no rake, and each win includes the winner's
-uncalled bet, which the reader splits back out. Notes are in docs/sites/partypoker.md.
+uncalled bet, which the reader splits back out. Notes are in docs/rooms/partypoker.md.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from studdraw.parsers.rooms.builder import (
     parse_local_time,
     to_utc,
 )
-from studdraw.parsers.rooms.transformer import (
+from studdraw.parsers.rooms.line_reader import (
     BRING_IN,
     CALL,
     CHECK,
@@ -102,7 +102,7 @@ VERBS: Final = {
 """Party's bracketed amount is always the chips the action puts in."""
 
 
-class PartyPokerTransformer(LineReader):
+class PartyPokerReader(LineReader):
     site = "partypoker"
     verbs = VERBS
 
@@ -381,7 +381,7 @@ class PartyPoker(TextRoom):
     hand_start = re.compile(r"\x00*(?:" + _INTRO.pattern + r")\x00*(?![^\r\n])")
     """A whole opening line (its NUL padding aside): what the room's readers take as one."""
     hand_id_pattern = re.compile(r"Game (?:#|No : )?(?P<hand_id>\d+)")
-    transformer = PartyPokerTransformer
+    reader_class = PartyPokerReader
 
     def tidy(self, hands: Iterator[HandText]) -> Iterator[HandText]:
         """The shared splitter's texts without Party's NUL padding, each hand's opening lines

@@ -1,6 +1,6 @@
 """PokerStars: the legacy "PokerStars Game #" (2008-2013) and the current "PokerStars Hand #"
 formats, cash, tournaments, home games and mixed games (each hand takes its game from its own
-header). Notes on the format are in docs/sites/pokerstars.md.
+header). Notes on the format are in docs/rooms/pokerstars.md.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from studdraw.parsers.rooms.builder import (
     parse_local_time,
     to_utc,
 )
-from studdraw.parsers.rooms.transformer import (
+from studdraw.parsers.rooms.line_reader import (
     BET,
     CALL,
     CHECK,
@@ -117,7 +117,7 @@ POSTS: Final = {
 }
 
 
-class PokerStarsTransformer(LineReader):
+class PokerStarsReader(LineReader):
     site = "pokerstars"
     verbs = VERBS
     posts = POSTS
@@ -311,4 +311,4 @@ class PokerStars(TextRoom):
         "POKERSTARS Hand #",
     )
     hand_id_pattern = re.compile(r"#(?P<hand_id>\d+):")
-    transformer = PokerStarsTransformer
+    reader_class = PokerStarsReader

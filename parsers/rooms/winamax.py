@@ -1,5 +1,5 @@
 """Winamax: cash games (real-money euro tables, the 8-Game rotation, play money) and
-tournaments. Notes on the format, its time zone and its quirks are in docs/sites/winamax.md.
+tournaments. Notes on the format, its time zone and its quirks are in docs/rooms/winamax.md.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from studdraw.parsers.rooms.builder import (
     parse_local_time,
     to_utc,
 )
-from studdraw.parsers.rooms.transformer import (
+from studdraw.parsers.rooms.line_reader import (
     BET,
     BRING_IN,
     CALL,
@@ -81,7 +81,7 @@ _TOURNAMENT_TABLE: Final = re.compile(r".*\((?P<tid>\d+)\)#\d+")
 _TIME_FORMAT: Final = ("%Y/%m/%d %H:%M:%S",)
 
 
-class WinamaxTransformer(LineReader):
+class WinamaxReader(LineReader):
     site = "winamax"
     verbs = VERBS
     posts = POSTS
@@ -195,7 +195,7 @@ class WinamaxTransformer(LineReader):
 
     def raise_to(self, token: LineToken) -> None:
         """ "raises X to Y": Y is the street total, except that the room leaves the raiser's
-        own bring-in out of it (docs/sites/winamax.md, "Quirks")."""
+        own bring-in out of it (docs/rooms/winamax.md, "Quirks")."""
         b = self.b
         player, line = self.player(token), token.number
         to = self.amount(token, "to" if token.field("to") is not None else "amount")
@@ -229,4 +229,4 @@ class Winamax(TextRoom):
     grammar_file = "winamax.lark"
     hand_start = hand_start_pattern("Winamax Poker - ")
     hand_id_pattern = re.compile(r"HandId: #(?P<hand_id>\d+-\d+-\d+)")
-    transformer = WinamaxTransformer
+    reader_class = WinamaxReader

@@ -1,5 +1,5 @@
 """Winning Poker Network: the "Game started at:" exports of the 2016 client (UTF-16, a blank
-line after every line). Notes on the format are in docs/sites/winning.md.
+line after every line). Notes on the format are in docs/rooms/winning.md.
 
 Two habits of the room shape this module:
 
@@ -29,8 +29,7 @@ from studdraw.parsers.model import (
 )
 from studdraw.parsers.rooms.base import LineToken, TextRoom
 from studdraw.parsers.rooms.builder import HandParseError, to_utc
-from studdraw.parsers.rooms.lines import LineSyntax
-from studdraw.parsers.rooms.transformer import (
+from studdraw.parsers.rooms.line_reader import (
     BET,
     CALL,
     CHECK,
@@ -38,6 +37,7 @@ from studdraw.parsers.rooms.transformer import (
     LineReader,
     Verb,
 )
+from studdraw.parsers.rooms.lines import LineSyntax
 from studdraw.parsers.rooms.winning2019 import HAND_START, Winning2019
 
 GAMES: Final = {"Seven Cards Stud": Game.STUD, "Seven Cards Stud HiLow": Game.STUD8}
@@ -47,7 +47,7 @@ MARKERS: Final = {"Third": 1, "Fourth": 2, "Fifth": 3, "Sixth": 4}
 UP_CARDS: Final = ((False, False, True), (True,), (True,), (True,), (False,))
 """Which cards of each stud street are dealt face up, in the order the room deals them."""
 ZONE: Final = "ET"
-"""The room prints no zone; WPN runs on Eastern time (see docs/sites/winning.md)."""
+"""The room prints no zone; WPN runs on Eastern time (see docs/rooms/winning.md)."""
 _TIME_FORMAT: Final = "%Y/%m/%d %H:%M:%S"
 _TOURNAMENT_FILE: Final = re.compile(r"HH\d{8} T(?P<tid>\d+)-G\d+")
 _GAME_ID: Final = re.compile(r"(?:Game ID: |Hand #)(?P<hand_id>\d+)")
@@ -68,7 +68,7 @@ POSTS: Final = {
 }
 
 
-class WinningTransformer(LineReader):
+class WinningReader(LineReader):
     site = "winning"
     verbs = VERBS
     posts = POSTS
@@ -315,7 +315,7 @@ class Winning(TextRoom):
     grammar_file = "winning.lark"
     hand_start = re.compile(r"\ufeff?(?:Game started at: |(?:Game )?Hand #\d+ - )")
     hand_id_pattern = _GAME_ID
-    transformer = WinningTransformer
+    reader_class = WinningReader
 
     def __init__(self) -> None:
         super().__init__()

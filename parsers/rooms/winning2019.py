@@ -1,7 +1,7 @@
 """Winning Poker Network, the newer export (2019 on): "Hand #N - 7Stud(Fixed Limit) - $0.10/$0.20
 - 2019/07/28 17:00:00 UTC", PokerStars-like, read almost wholly by the shared reader. The room
 (`winning.py`) sends each hand to this reader or the 2016 one by its header. Notes on the
-format are in docs/sites/winning.md.
+format are in docs/rooms/winning.md.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Final
 from studdraw.parsers.model import EventKind, Game, Outcome, Structure, Tournament
 from studdraw.parsers.rooms.base import LineToken, TextRoom, hand_start_pattern
 from studdraw.parsers.rooms.builder import HandParseError, parse_local_time, to_utc
-from studdraw.parsers.rooms.transformer import (
+from studdraw.parsers.rooms.line_reader import (
     BET,
     BRING_IN,
     CALL,
@@ -60,7 +60,7 @@ _SUMMARY_WON: Final = re.compile(
 )
 
 
-class Winning2019Transformer(LineReader):
+class Winning2019Reader(LineReader):
     site = "winning"
     verbs = VERBS
     posts = POSTS
@@ -148,4 +148,4 @@ class Winning2019(TextRoom):
     grammar_file = "winning2019.lark"
     hand_start = hand_start_pattern("Hand #", "Game Hand #")
     hand_id_pattern = re.compile(r"Hand #(?P<hand_id>\d+)")
-    transformer = Winning2019Transformer
+    reader_class = Winning2019Reader

@@ -3,7 +3,7 @@
 The corpus holds one Absolute stud hand (../shared/corpus/cash/Absolute/Stud, stud hi/lo,
 2009). The handwritten hands cover the line forms it lacks, as FPDB's Absolute regression files
 print them (a table line, a completion, a raise, an all-in, a returned bet, a fold that shows,
-a player who does not show; see docs/sites/absolute.md).
+a player who does not show; see docs/rooms/absolute.md).
 """
 
 from __future__ import annotations

@@ -83,7 +83,7 @@ def test_hand_lines_point_into_the_file() -> None:
 
 def test_rules_engine_finds_no_error_in_the_hands_it_can_check() -> None:
     """Hand 285999989 bets the big bet on 4th street, legal only with an open pair, and the USD
-    export shows no up cards: not checkable (docs/sites/everleaf.md), so it is left out here."""
+    export shows no up cards: not checkable (docs/rooms/everleaf.md), so it is left out here."""
     errors = {}
     for parsed in parse_file(corpus_file(*USD_FILE)):
         assert parsed.record is not None

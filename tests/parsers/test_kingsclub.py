@@ -3,7 +3,7 @@
 The real hands come from ../shared/corpus/cash/KingsClub (one hand per file, 2020-2021, USD cash
 tables of the room's mixed games). The handwritten hands cover the line forms the corpus lacks
 (an all-in, a split pot, side pots, an uncalled-bet line, table life, tournament tables, the
-older stud form whose markers name their own street); see docs/sites/kingsclub.md.
+older stud form whose markers name their own street); see docs/rooms/kingsclub.md.
 """
 
 from __future__ import annotations
@@ -122,7 +122,7 @@ def test_each_players_net_is_the_summarys(name: str) -> None:
 
 @pytest.mark.parametrize("name", PARSED_FILES)
 def test_rules_engine_errors_are_the_documented_ones(name: str) -> None:
-    """docs/sites/kingsclub.md: the 7-Stud hand's first raise over the completion is 33.16, not
+    """docs/rooms/kingsclub.md: the 7-Stud hand's first raise over the completion is 33.16, not
     a full bet of 44 (the room's own short raise); every other hand replays clean."""
     result = replay(corpus_record(*name.split("/")))
     errors = [(v.code, v.line) for v in result.violations if v.severity == "error"]
@@ -213,7 +213,7 @@ def test_an_uncalled_bet_is_returned_though_unprinted() -> None:
 def test_a_missed_small_blind_is_paid_dead_though_unprinted() -> None:
     """No-limit 2-7 single draw #3516416: Player0 (cutoff) raises to 500 and is folded to; the
     summary nets him +875 of the 1,350 pot, so he paid 475: ante 100, the 250 the big blind
-    matched, and an unprinted dead small blind of 125 (docs/sites/kingsclub.md)."""
+    matched, and an unprinted dead small blind of 125 (docs/rooms/kingsclub.md)."""
     r = corpus_record("Draw", "NL-2-7-SD-USD-125-250-202103.missed.sb.txt")
     assert (r.game, r.structure, r.stakes.small_blind, r.stakes.big_blind, r.stakes.ante) == (
         Game.SD27,

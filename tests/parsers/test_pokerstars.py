@@ -343,7 +343,7 @@ HEADERS: list[tuple[str, Expected]] = [
         "2012/09/18 21:36:37 ET",
         Expected(Game.STUD, structure=Structure.POT, small_bet=25, big_bet=25),
     ),
-    # --- the forms of docs/sites/pokerstars.md that the rows above do not show
+    # --- the forms of docs/rooms/pokerstars.md that the rows above do not show
     (
         "PokerStars Home Game Hand #250000000001: {Club Hearts}  Razz Limit ($0.10/$0.20 USD) - "
         "2020/05/01 12:00:00 ET",

@@ -1,4 +1,4 @@
-"""PokerStars line forms (docs/sites/pokerstars.md, "Line forms"): one handwritten line or hand
+"""PokerStars line forms (docs/rooms/pokerstars.md, "Line forms"): one handwritten line or hand
 per form the room has printed, beyond the header forms of test_pokerstars.HEADERS.
 
 The lines are read inside a small razz hand (Alice brings in, Bob folds) at the place the room

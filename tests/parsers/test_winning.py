@@ -268,7 +268,7 @@ def test_hi_lo_hand_groups_interleaved_card_lines() -> None:
 def test_rules_engine_allows_the_odd_cent_given_to_the_low_half() -> None:
     """The split pot of hand 693975843 gives the odd cent to the low half (3.53 low, 3.52
     high): the room's habit as far as one hand shows, so the `winning` profile allows it
-    (docs/sites/winning.md); under the rulebooks' rule it is SHW003. Every other corpus hand
+    (docs/rooms/winning.md); under the rulebooks' rule it is SHW003. Every other corpus hand
     replays without a finding."""
     findings = {}
     for parts in (STUD_FILE, STUD8_FILE):
