@@ -191,7 +191,7 @@ class RoomGrammar:
     @classmethod
     def open(cls, path: Path) -> RoomGrammar:
         """The room's grammar, from the per-machine cache when it holds it (grammar_cache)."""
-        lark, syntax = load_parser(path, TokenFeed, None, None)
+        lark, syntax = load_parser(path, TokenFeed)
         return cls(lark, syntax, SectionOrder(lark))
 
 

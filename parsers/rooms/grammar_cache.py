@@ -15,7 +15,6 @@ as damaged and builds instead.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import lark as lark_package
 from lark import Lark
@@ -26,45 +25,39 @@ from studdraw.parsers.rooms import lines
 from studdraw.parsers.rooms.lines import LineSyntax
 
 
-def load_parser(
-    grammar: Path, lexer: type[Lexer], transformer: Any, syntax: LineSyntax | None
-) -> tuple[Lark, LineSyntax]:
-    """The room's LALR parser (calling `transformer` inline) and its line syntax (the one
-    given, when the room already has it), from the cache when it holds them."""
+def load_parser(grammar: Path, lexer: type[Lexer]) -> tuple[Lark, LineSyntax]:
+    """The room's LALR parser and its line syntax, from the cache when it holds them."""
     folder = cache.cache_folder("grammars")
     if folder is None:
-        parser = _open(grammar, lexer, transformer, None)
-        return parser, syntax or LineSyntax.from_grammar(parser)
+        parser = _open(grammar, lexer, None)
+        return parser, LineSyntax.from_grammar(parser)
     stem = folder / f"{grammar.stem}-{grammar_digest(grammar)}"
     parser_file, syntax_file = stem.with_suffix(".lark"), stem.with_suffix(".syntax")
-    if syntax is None:
-        loaded = cache.load(syntax_file)
-        syntax = loaded if isinstance(loaded, LineSyntax) else None
-    if syntax is not None:
+    loaded = cache.load(syntax_file)
+    if isinstance(loaded, LineSyntax):
         # Lark loads its file, or builds from the grammar when the file is missing or damaged.
-        return _open(grammar, lexer, transformer, parser_file), syntax
+        return _open(grammar, lexer, parser_file), loaded
     # No syntax saved: build the parser from the grammar (a parser loaded from a file has no
     # rules to read the syntax from), let Lark save it, and save the syntax beside it.
     try:
         folder.mkdir(parents=True, exist_ok=True)
         parser_file.unlink(missing_ok=True)
     except OSError:
-        parser = _open(grammar, lexer, transformer, None)
+        parser = _open(grammar, lexer, None)
         return parser, LineSyntax.from_grammar(parser)
-    parser = _open(grammar, lexer, transformer, parser_file)
+    parser = _open(grammar, lexer, parser_file)
     syntax = LineSyntax.from_grammar(parser)
     cache.save(syntax_file, syntax)
     return parser, syntax
 
 
-def _open(grammar: Path, lexer: type[Lexer], transformer: Any, saved: Path | None) -> Lark:
+def _open(grammar: Path, lexer: type[Lexer], saved: Path | None) -> Lark:
     """Lark's parser; with a `saved` file, Lark loads it when it was built from this very
     grammar and these options, and otherwise builds and (re)writes it, ignoring errors."""
     return Lark.open(
         str(grammar),
         parser="lalr",
         lexer=lexer,
-        transformer=transformer,
         cache=str(saved) if saved else False,
     )
 
