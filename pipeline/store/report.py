@@ -180,7 +180,8 @@ def _ingest_dask(
 ) -> IngestSummary:
     """The Dask runner, imported only when asked for: Dask is an optional extra."""
     try:
-        from .dask_engine import ClusterError, DaskOptions, ingest_dask  # noqa: PLC0415
+        from .dask_cluster import ClusterError  # noqa: PLC0415
+        from .dask_engine import DaskOptions, ingest_dask  # noqa: PLC0415
     except ModuleNotFoundError as error:
         if error.name not in ("dask", "distributed"):
             raise

@@ -18,7 +18,8 @@ from typer.testing import CliRunner
 
 from studdraw.pipeline.cli import app
 from studdraw.pipeline.store import IngestOptions, IngestSummary, ingest
-from studdraw.pipeline.store.dask_engine import FAULT_ENV, DaskOptions, ingest_dask
+from studdraw.pipeline.store.dask_engine import DaskOptions, ingest_dask
+from studdraw.pipeline.store.dask_tasks import FAULT_ENV
 from studdraw.pipeline.store.schema import BATCH_TABLES
 from studdraw.pipeline.synth import SynthOptions, render, synthesize
 from tests.conftest import SAMPLES
@@ -285,6 +286,7 @@ def test_cli_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         away = runner.invoke(app, [*args, "--engine", "dask", "--scheduler", "tcp://127.0.0.1:9"])
     assert away.exit_code == 2 and "cannot reach the Dask scheduler" in away.output
     monkeypatch.setitem(sys.modules, "distributed", None)
+    monkeypatch.delitem(sys.modules, "studdraw.pipeline.store.dask_cluster")
     monkeypatch.delitem(sys.modules, "studdraw.pipeline.store.dask_engine")
     missing = runner.invoke(app, [*args, "--engine", "dask"])
     assert missing.exit_code == 2
