@@ -1,6 +1,7 @@
 """`studdraw ingest`'s shell: progress on stderr, then the summary as tables or one JSON object.
 
-Kept out of cli.py so the command there stays a thin declaration of its options.
+Kept out of the command line (`cli/storage.py`) so the command there stays a thin declaration of
+its options.
 """
 
 from __future__ import annotations
