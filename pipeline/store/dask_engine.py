@@ -51,7 +51,7 @@ from studdraw.parsers.files import discover_files, display_path
 from studdraw.parsers.reader import open_history
 from studdraw.pipeline.ingest_settings import DEFAULT_TASK_BYTES
 
-from .dask_cluster import cluster_client
+from .dask_cluster import cluster_client, settle
 from .dask_ranges import Segment, plan_ranges
 from .dask_tasks import (
     FAULT_ENV,
@@ -212,6 +212,14 @@ class _Importer:
             self.scratch = True
 
     def close(self) -> None:
+        """Stop the import's tasks (none runs on after it), then remove the scratch parts."""
+        futures = [
+            future
+            for task in self.queue
+            for future in (task.split, task.keys, task.finish, *task.processed, *task.fates)
+            if future is not None
+        ]
+        settle(self.client, futures, self.token)
         if self.scratch:
             shutil.rmtree(self.dataset.root, ignore_errors=True)
 
