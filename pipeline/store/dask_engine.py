@@ -25,405 +25,65 @@ deleted once loaded.
 A task that keeps failing (Dask retries it `RETRIES` times) is split up: each of its files is
 tried as a task of its own, and the hands of a file that fails again are stored as
 `internal_error` rejects with the failure as the reason; the rest of the job goes on.
+
+The workers' stages are in `dask_tasks`, the byte ranges in `dask_ranges`, the cluster in
+`dask_cluster`; this module is the client's loop.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import gc
 import hashlib
-import io
 import os
-import re
 import shutil
 import time
 import uuid
 from collections import Counter, deque
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import Enum
 from pathlib import Path
-from typing import Any, BinaryIO, Final
+from typing import Any, Final
 
-import pyarrow as pa
-from distributed import Client, Future, LocalCluster, wait
+from distributed import Client, Future, wait
 
-from studdraw.parsers.files import (
-    CHUNK_SIZE,
-    Encoding,
-    decode_line,
-    discover_files,
-    display_path,
-)
-from studdraw.parsers.model import HandText, SourceRef
-from studdraw.parsers.reader import HistoryFile, open_history
-from studdraw.parsers.rooms import BY_NAME
-from studdraw.parsers.rooms.base import Room
+from studdraw.parsers.files import discover_files, display_path
+from studdraw.parsers.reader import open_history
 from studdraw.pipeline.ingest_settings import DEFAULT_TASK_BYTES
 
+from .dask_cluster import cluster_client, settle
+from .dask_ranges import Segment, plan_ranges
+from .dask_tasks import (
+    FAULT_ENV,
+    Fates,
+    Finished,
+    FinishPlan,
+    HandKeys,
+    SplitHands,
+    fates_of,
+    finish_task,
+    join_splits,
+    keys_of,
+    process_task,
+    split_segment,
+    split_task,
+)
 from .db import ImportRow, Key, Store, open_store, record_key
 from .ingest import (
     ImportInterruptedError,
     IngestOptions,
     IngestSummary,
     apply_counts,
-    changed_reject,
-    collect_garbage_less,
     ledger_path,
     mark_interrupted,
     name_note,
-    quality,
     summarize,
 )
-from .normalize import Reject, Tables, keep_hands, normalize_rejects, shift_hand_ids
-from .parquet import ParquetDataset, Part
-from .process import (
-    REJECTED,
-    STORED,
-    STRAY_FATE,
-    PendingHand,
-    ProcessedBatch,
-    content_hash,
-    join_batches,
-    process_hands,
-)
-from .schema import HANDS, REJECTS
+from .parquet import ParquetDataset
+from .process import REJECTED, STORED, STRAY_FATE, ProcessedBatch
 from .stopping import StopRequested, signals_ignored, stop_on_signals
 
 RETRIES: Final = 2
-FAULT_ENV: Final = "STUDDRAW_DASK_FAULT"
-"""Fault drill, read when an import starts and sent with its tasks: comma-separated
-`STAGE:TEXT[:FOLDER]` items make the `split`, `process` or `finish` task of any file whose path
-contains TEXT raise; with FOLDER, only its first attempt (a marker file there remembers it)."""
-_LINE_END: Final = re.compile(rb"\r\n|\r|\n")
-
-
-class ClusterError(Exception):
-    """The Dask scheduler given cannot be reached."""
-
-
-class InjectedFailureError(RuntimeError):
-    """A failure asked for through `FAULT_ENV`."""
-
-
-# -- the client's plan: byte ranges cut at hand starts --------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Segment:
-    """Hands of one file for a worker to split: the whole file (`end` None from `start` 0), or
-    the bytes [start, end) (end None: to the end), `start` being a hand start on line `line`."""
-
-    path: str  # as found: what the hands' `source_path` says
-    location: str  # absolute: what a worker opens
-    import_id: int
-    start: int = 0
-    end: int | None = None
-    line: int = 1
-
-
-def can_cut(history: HistoryFile) -> bool:
-    """Whether a file's hands can be split from any hand start on: a room using the shared
-    chunked splitter as it is (a room's `tidy` may join texts: a hand start that continues a
-    hand), in a byte encoding where a line end is one byte (not UTF-16)."""
-    room = history.room
-    return (
-        room is not None
-        and history.single_room
-        and not history.encoding.is_utf16
-        and not room.whole_files
-        and type(room).split is Room.split
-        and type(room).tidy is Room.tidy
-    )
-
-
-def plan_ranges(history: HistoryFile, size: int, task_bytes: int) -> list[tuple[int, int]]:
-    """(start, first line) of each byte range a file is cut into, about `task_bytes` apart,
-    each starting at a hand start; one range (0, 1) for a file that is small or cannot be cut."""
-    if size < task_bytes * 3 // 2 or not can_cut(history):
-        return [(0, 1)]
-    assert history.room is not None
-    cuts = [0]
-    with history.path.open("rb") as stream:
-        target = task_bytes
-        while size - target >= task_bytes // 2:
-            found = _hand_start_from(stream, target, history.room.hand_start)
-            if found is None:
-                break
-            cuts.append(found)
-            target = found + task_bytes
-        return list(zip(cuts, _line_numbers(stream, cuts), strict=True))
-
-
-def _hand_start_from(stream: BinaryIO, target: int, hand_start: re.Pattern[str]) -> int | None:
-    """Offset of the first line at or after byte `target` (> 0) that starts a hand, judged as
-    the splitter judges a line (decoded, `hand_start.match`); None if no hand starts there."""
-    stream.seek(target - 1)  # the byte before tells whether `target` itself starts a line
-    base, data = target - 1, b""
-    while True:
-        chunk = stream.read(1 << 16)
-        data += chunk
-        position = 0  # where the line holding `position` begins its search for its end
-        while True:
-            end = _LINE_END.search(data, position)
-            if end is None or (chunk and end.end() == len(data)):
-                break  # the line end, or a CR's LF, may be in the next chunk
-            start = end.end()
-            following = _LINE_END.search(data, start)
-            if following is None and chunk:
-                break  # the line is not whole yet
-            line = data[start : following.start() if following else len(data)]
-            if hand_start.match(decode_line(line)):
-                return base + start
-            position = start
-        if not chunk:
-            return None
-        data, base = data[position:], base + position
-
-
-def _line_numbers(stream: BinaryIO, cuts: Sequence[int]) -> list[int]:
-    """The line number at each cut (line ends as the splitter counts them: LF, CRLF, lone CR)."""
-    numbers, count, position, after_cr = [], 0, 0, False
-    stream.seek(0)
-    for cut in cuts:
-        while position < cut:
-            data = stream.read(min(CHUNK_SIZE, cut - position))
-            if not data:
-                break
-            count += data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n")
-            count -= after_cr and data.startswith(b"\n")
-            after_cr, position = data.endswith(b"\r"), position + len(data)
-        numbers.append(count + 1)
-    return numbers
-
-
-# -- the workers' stages ----------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class HandKeys:
-    """What the client needs of each split hand to decide its fate, in split order; `poison`:
-    the hands of a file whose tasks kept failing, with the failure."""
-
-    sites: list[str | None] = field(default_factory=list)
-    hand_ids: list[str | None] = field(default_factory=list)
-    digests: list[int] = field(default_factory=list)
-    import_ids: list[int] = field(default_factory=list)
-    paths: list[str] = field(default_factory=list)
-    poison: dict[int, str] = field(default_factory=dict)
-    strays: set[int] = field(default_factory=set)  # positions of stray texts (not hands)
-
-
-@dataclass(slots=True)
-class SplitHands:
-    """A task's hand texts (they stay on the worker) and their keys."""
-
-    hands: list[HandText] = field(default_factory=list)
-    keys: HandKeys = field(default_factory=HandKeys)
-
-    def extend(self, other: SplitHands) -> None:
-        offset = len(self.hands)
-        self.hands += other.hands
-        keys, more = self.keys, other.keys
-        keys.sites += more.sites
-        keys.hand_ids += more.hand_ids
-        keys.digests += more.digests
-        keys.import_ids += more.import_ids
-        keys.paths += more.paths
-        keys.poison.update({offset + i: reason for i, reason in more.poison.items()})
-        keys.strays.update(offset + i for i in more.strays)
-
-
-def split_segment(segment: Segment) -> SplitHands:
-    """The segment's hand texts, identical (offsets and lines included) to those the reader
-    cuts from the whole file, with their first-line ids and content hashes."""
-    location = Path(segment.location)
-    history = open_history(location)
-    room = history.room
-    if room is None or (segment.start == 0 and segment.end is None):
-        texts = list(history.hand_texts(segment.path))
-    else:
-        with location.open("rb") as stream:
-            stream.seek(segment.start)
-            size = -1 if segment.end is None else segment.end - segment.start
-            window = io.BytesIO(stream.read(size))
-        encoding = history.encoding if segment.start == 0 else Encoding(history.encoding.name, 0)
-        texts = [
-            dataclasses.replace(
-                hand,
-                source=SourceRef(
-                    hand.source.path,
-                    hand.source.offset + segment.start,
-                    hand.source.line + segment.line - 1,
-                ),
-            )
-            for hand in room.hand_texts(window, encoding, segment.path)
-        ]
-    count = len(texts)
-    keys = HandKeys(
-        [hand.site for hand in texts],
-        [_hand_id(hand) for hand in texts],
-        [content_hash(hand.text) for hand in texts],
-        [segment.import_id] * count,
-        [segment.path] * count,
-        strays={i for i, hand in enumerate(texts) if hand.stray},
-    )
-    return SplitHands(texts, keys)
-
-
-def _hand_id(hand: HandText) -> str | None:
-    """The id read from a hand's first line by its own room (a file may hold several)."""
-    room = BY_NAME.get(hand.site) if hand.site and not hand.stray else None
-    return room.hand_id(hand.text) if room else None
-
-
-def split_task(segments: Sequence[Segment], fault: str, key: str) -> SplitHands:
-    """Round 1 on a worker: cut the task's files and ranges into hand texts."""
-    _inject(fault, "split", [segment.path for segment in segments], key)
-    split = SplitHands()
-    for segment in segments:
-        split.extend(split_segment(segment))
-    return split
-
-
-def join_splits(parts: Sequence[SplitHands]) -> SplitHands:
-    """One task's hands again, after its files were split one by one."""
-    split = SplitHands()
-    for part in parts:
-        split.extend(part)
-    return split
-
-
-def keys_of(split: SplitHands) -> HandKeys:
-    return split.keys
-
-
-def process_task(
-    split: SplitHands, positions: Sequence[int], fault: str, key: str, rules: str | None = None
-) -> ProcessedBatch:
-    """Round 2 on a worker: parse, replay and normalize the hands at `positions`."""
-    keys = split.keys
-    _inject(fault, "process", sorted({keys.paths[i] for i in positions}), key)
-    items = [
-        PendingHand(split.hands[i], keys.hand_ids[i], keys.digests[i], keys.import_ids[i])
-        for i in positions
-    ]
-    with _garbage_collected_less():
-        return process_hands(items, rules)
-
-
-@dataclass(frozen=True, slots=True)
-class Fates:
-    """A processed batch's fate per hand and the parsed (site, id) of each stored one."""
-
-    fates: bytes
-    sites: list[str]
-    hand_ids: list[str]
-
-
-def fates_of(batch: ProcessedBatch) -> Fates:
-    hands = batch.tables[HANDS.name]
-    return Fates(
-        batch.fates, hands.column("site").to_pylist(), hands.column("site_hand_id").to_pylist()
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class FinishPlan:
-    """What the client decided about a task's hands, for the worker that writes its parts."""
-
-    root: str
-    token: str
-    import_id: int  # the first import the parts hold rows of
-    offset: int  # store id of the first stored hand
-    keep: list[int] | None  # batch-local ids of the processed hands to store; None: all
-    changed: list[tuple[int, str]]  # (position, id) of hands whose id is stored otherwise
-    poisoned: list[tuple[int, str]]  # (position, reason) of hands whose tasks kept failing
-
-
-@dataclass(frozen=True, slots=True)
-class Finished:
-    """A finished task: its staged parts and what the import counts of them."""
-
-    parts: list[Part]
-    with_errors: Counter[int]
-    reasons: Counter[tuple[str, str, str]]
-
-
-def finish_task(
-    split: SplitHands,
-    processed: Sequence[ProcessedBatch],
-    plan: FinishPlan,
-    fault: str = "",
-    key: str = "",
-) -> Finished:
-    """Round 3 on a worker: the task's rows as the local engine's writer makes them (stored
-    hands only, store ids, changed and failed hands as rejects), staged as Parquet parts."""
-    _inject(fault, "finish", sorted(set(split.keys.paths)), key)
-    tables: Tables = dict(join_batches(processed).tables) if processed else {}
-    with_errors: Counter[int] = Counter()
-    reasons: Counter[tuple[str, str, str]] = Counter()
-    if tables:
-        if plan.keep is not None:
-            tables = keep_hands(tables, plan.keep)
-        with_errors, reasons = quality(tables)
-    keys = split.keys
-    extra = [
-        changed_reject(split.hands[i], hand_id, keys.digests[i], keys.import_ids[i])
-        for i, hand_id in plan.changed
-    ] + [
-        Reject(
-            split.hands[i],
-            keys.hand_ids[i],
-            keys.digests[i],
-            "internal_error",
-            reason,
-            None,
-            keys.import_ids[i],
-        )
-        for i, reason in plan.poisoned
-    ]
-    if extra:
-        rows = normalize_rejects(extra)
-        if REJECTS.name in tables:
-            rows = pa.concat_tables([tables[REJECTS.name], rows])
-        tables[REJECTS.name] = rows
-    if HANDS.name in tables:
-        tables = shift_hand_ids(tables, plan.offset)
-    parts = ParquetDataset(Path(plan.root)).stage(tables, plan.token, plan.import_id)
-    return Finished(parts, with_errors, reasons)
-
-
-@contextmanager
-def _garbage_collected_less() -> Iterator[None]:
-    """The local engine's collector setting (`collect_garbage_less`), for this task only: a
-    worker may be shared with other jobs."""
-    thresholds = gc.get_threshold()
-    collect_garbage_less()
-    try:
-        yield
-    finally:
-        gc.set_threshold(*thresholds)
-
-
-def _inject(spec: str, stage: str, paths: Sequence[str], key: str) -> None:
-    """Raise `InjectedFailureError` where the fault drill (`FAULT_ENV`) asks for it."""
-    for item in filter(None, spec.split(",")):
-        wanted, text, folder = [*item.split(":", 2), ""][:3]
-        if wanted != stage or not any(text in path for path in paths):
-            continue
-        if folder:
-            marker = Path(folder) / hashlib.sha1(key.encode()).hexdigest()
-            try:
-                marker.touch(exist_ok=False)
-            except FileExistsError:
-                continue
-        raise InjectedFailureError(f"injected {stage} failure for {text!r}")
-
-
-# -- the client ---------------------------------------------------------------------------------
 
 
 @dataclass(slots=True)
@@ -452,7 +112,7 @@ def ingest_dask(
         files = list(discover_files(paths, lambda path, why: path_problems.append((path, why))))
     store = open_store(options.db, options.wait_seconds, on_wait)
     try:
-        with _cluster(dask.scheduler, options.workers) as client:
+        with cluster_client(dask.scheduler, options.workers) as client:
             threads = max(1, sum(client.nthreads().values()))  # type: ignore[no-untyped-call]
             importer = _Importer(store, options, dask, client, threads)
             importer.problems = list(path_problems or ())
@@ -474,25 +134,6 @@ def ingest_dask(
     summary.files = len(files)
     summary.seconds = time.perf_counter() - start
     return summary
-
-
-@contextmanager
-def _cluster(scheduler: str | None, workers: int) -> Iterator[Client]:
-    """A client of the scheduler at `scheduler`, or of a LocalCluster of `workers` processes
-    of one thread each (the stages hold the GIL: threads would not run them in parallel)."""
-    if scheduler is not None:
-        try:
-            remote = Client(scheduler)  # type: ignore[no-untyped-call]
-        except OSError as error:
-            raise ClusterError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
-        with remote:
-            yield remote
-        return
-    cluster = LocalCluster(  # type: ignore[no-untyped-call]
-        n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
-    )
-    with cluster, Client(cluster) as client:  # type: ignore[no-untyped-call]
-        yield client
 
 
 class _Stage(Enum):
@@ -571,6 +212,14 @@ class _Importer:
             self.scratch = True
 
     def close(self) -> None:
+        """Stop the import's tasks (none runs on after it), then remove the scratch parts."""
+        futures = [
+            future
+            for task in self.queue
+            for future in (task.split, task.keys, task.finish, *task.processed, *task.fates)
+            if future is not None
+        ]
+        settle(self.client, futures, self.token)
         if self.scratch:
             shutil.rmtree(self.dataset.root, ignore_errors=True)
 

@@ -1,6 +1,7 @@
 """`studdraw ingest`'s shell: progress on stderr, then the summary as tables or one JSON object.
 
-Kept out of cli.py so the command there stays a thin declaration of its options.
+Kept out of the command line (`cli/storage.py`) so the command there stays a thin declaration of
+its options.
 """
 
 from __future__ import annotations
@@ -180,7 +181,8 @@ def _ingest_dask(
 ) -> IngestSummary:
     """The Dask runner, imported only when asked for: Dask is an optional extra."""
     try:
-        from .dask_engine import ClusterError, DaskOptions, ingest_dask  # noqa: PLC0415
+        from .dask_cluster import ClusterError  # noqa: PLC0415
+        from .dask_engine import DaskOptions, ingest_dask  # noqa: PLC0415
     except ModuleNotFoundError as error:
         if error.name not in ("dask", "distributed"):
             raise

@@ -4,7 +4,9 @@ row and id for id; idempotent; dedupe against the store; retried and poisoned ta
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -13,12 +15,15 @@ from pathlib import Path
 import dask
 import duckdb
 import pytest
-from distributed import LocalCluster
+from distributed import Client, LocalCluster
 from typer.testing import CliRunner
 
 from studdraw.pipeline.cli import app
 from studdraw.pipeline.store import IngestOptions, IngestSummary, ingest
-from studdraw.pipeline.store.dask_engine import FAULT_ENV, DaskOptions, ingest_dask
+from studdraw.pipeline.store.dask_cluster import running_tasks
+from studdraw.pipeline.store.dask_engine import DaskOptions, ingest_dask
+from studdraw.pipeline.store.dask_tasks import FAULT_ENV
+from studdraw.pipeline.store.ingest import ImportInterruptedError
 from studdraw.pipeline.store.schema import BATCH_TABLES
 from studdraw.pipeline.synth import SynthOptions, render, synthesize
 from tests.conftest import SAMPLES
@@ -221,6 +226,33 @@ def test_parts_the_workers_cannot_write_are_written_by_the_client(
     assert len(list(parquet.rglob("part-*.parquet"))) > 20
 
 
+def test_a_stopped_import_leaves_no_task_running_nor_scratch_parts(
+    imported: Imported, tmp_path: Path
+) -> None:
+    """A stop signal ends the import only once none of its tasks runs on a worker: a task left
+    running wrote its parts into the scratch folder being removed, or had the cluster closed
+    under it, and the workers logged tracebacks on the import's stderr (seen after SIGTERM).
+    Six files, a task each: the signal comes while they are planned, so the import stops with
+    their splits sent, the first ones running on the workers."""
+    files = [synthesised(tmp_path / "in" / f"{n}.txt", 400, seed=n) for n in range(6)]
+    db = tmp_path / "stopped.duckdb"
+
+    def stop_at_the_last(path: Path) -> None:
+        if path == files[2]:
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    with Client(imported.scheduler) as client:
+        with pytest.raises(ImportInterruptedError):
+            ingest_dask(
+                files,
+                IngestOptions(db, None),
+                DaskOptions(imported.scheduler, min(f.stat().st_size for f in files)),
+                advance=stop_at_the_last,
+            )
+        assert client.run(running_tasks, "") == dict.fromkeys(client.nthreads(), 0)
+    assert not db.with_name(f".{db.name}.parts").exists()
+
+
 @pytest.mark.parametrize("stage", ["split", "process"])
 def test_a_poisoned_file_ends_in_rejects(
     imported: Imported,
@@ -285,6 +317,7 @@ def test_cli_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         away = runner.invoke(app, [*args, "--engine", "dask", "--scheduler", "tcp://127.0.0.1:9"])
     assert away.exit_code == 2 and "cannot reach the Dask scheduler" in away.output
     monkeypatch.setitem(sys.modules, "distributed", None)
+    monkeypatch.delitem(sys.modules, "studdraw.pipeline.store.dask_cluster")
     monkeypatch.delitem(sys.modules, "studdraw.pipeline.store.dask_engine")
     missing = runner.invoke(app, [*args, "--engine", "dask"])
     assert missing.exit_code == 2

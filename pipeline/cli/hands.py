@@ -1,0 +1,286 @@
+"""The commands on hand-history files, which need no store: `parse`, `validate`, `synth`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from studdraw.parsers.model import Game, Outcome, ParsedHand, Structure
+from studdraw.pipeline.console import console
+
+from .shared import PathsArgument, RulesOption, chosen_rules
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+
+
+class UnreadableFiles:
+    """Files that could not be read: reported on stderr, and the command exits non-zero."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self.count = 0
+
+    def report(self, path: Path, error: OSError) -> None:
+        self.problem(path, error.strerror or str(error))
+
+    def problem(self, path: Path, reason: str) -> None:
+        from rich.markup import escape
+
+        from studdraw.parsers.files import display_path
+
+        self.count += 1
+        self.console.print(f"[red]error:[/red] cannot read {escape(display_path(path))}: {reason}")
+
+
+def iter_parsed(paths: list[Path], unreadable: UnreadableFiles) -> Iterator[ParsedHand]:
+    """Every hand (and stray text) of every file under `paths`, parsed, in a stable order; a
+    file with nothing to read, or no room's hand, is said so on stderr."""
+    from rich.markup import escape
+
+    from studdraw.parsers.files import discover_files, display_path
+    from studdraw.parsers.reader import open_history, parse_hand
+    from studdraw.pipeline.progress import file_progress
+
+    files = list(discover_files(paths, unreadable.problem))
+    with file_progress(files, unreadable.console) as advance:
+        for path in files:
+            try:
+                history = open_history(path)
+                note = history.note
+                if note:
+                    shown = escape(display_path(path))
+                    unreadable.console.print(f"[yellow]note:[/yellow] {shown}: {note}")
+                for hand in history.hand_texts():
+                    yield parse_hand(hand)
+            except OSError as error:
+                unreadable.report(path, error)
+            advance(path)
+
+
+def parse(
+    paths: PathsArgument,
+    jsonl: Annotated[
+        bool, typer.Option("--jsonl", help="One JSON object per hand on stdout.")
+    ] = False,
+) -> None:
+    """Parse hand histories and summarise them per site and game (or print them as JSON)."""
+    from studdraw.parsers.serialize import parsed_hand_to_dict
+
+    stderr = console(stderr=True)
+    unreadable = UnreadableFiles(stderr)
+    counts: Counter[tuple[str, str, Outcome]] = Counter()
+    warnings: Counter[tuple[str, str]] = Counter()
+    strays = 0
+    out = sys.stdout
+    for parsed in iter_parsed(paths, unreadable):
+        source = parsed.hand.source
+        if jsonl:
+            out.write(json.dumps(parsed_hand_to_dict(parsed), ensure_ascii=False) + "\n")
+        elif parsed.problem is not None and parsed.outcome in (Outcome.ERROR, Outcome.STRAY):
+            stderr.print(
+                f"{source.path}:{parsed.problem.line}: {parsed.problem.message}",
+                markup=False,
+                highlight=False,
+            )
+        if parsed.outcome is Outcome.STRAY:
+            strays += 1
+            continue
+        game = str(parsed.record.game) if parsed.record else _label(parsed)
+        site = parsed.hand.site or "unknown"
+        counts[(site, game, parsed.outcome)] += 1
+        if parsed.record:
+            warnings[(site, game)] += len(parsed.record.findings)
+    if not jsonl:
+        table = _summary_table(counts, warnings)
+        table.caption = stray_caption(strays)
+        console().print(table)
+    if unreadable.count:
+        raise typer.Exit(code=1)
+
+
+def validate(
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(
+            help="Hand-history files or folders, searched recursively.", show_default=False
+        ),
+    ] = None,
+    jsonl: Annotated[
+        bool, typer.Option("--jsonl", help="One JSON object per violation on stdout.")
+    ] = False,
+    rules: RulesOption = None,
+    explain: Annotated[
+        str | None,
+        typer.Option(
+            "--explain",
+            metavar="CODE",
+            help="Print what a violation code means, why it matters and a hand that shows it.",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """Replay hands through the rules engine; print each violation as `file:line: CODE message`
+    (warnings and defects of the export marked) and a summary per file. Exits 1 if any
+    error-severity violation (or unreadable file), 2 on a wrong option."""
+    stderr = console(stderr=True)
+    if explain is not None:
+        from studdraw.pipeline.rules.explain import parse_code, section
+
+        code = parse_code(explain)
+        if code is None:
+            stderr.print(f"[red]error:[/red] no violation code {explain!r}", markup=False)
+            raise typer.Exit(code=2)
+        sys.stdout.write(section(code))
+        return
+    if not paths:
+        stderr.print("[red]error:[/red] give hand-history files or folders, or --explain CODE")
+        raise typer.Exit(code=2)
+    from studdraw.pipeline.rules.validate import Validation
+
+    profile = chosen_rules(rules)
+    unreadable = UnreadableFiles(stderr)
+    validation = Validation(jsonl=jsonl, rules=profile)
+    strays: list[ParsedHand] = []
+    hands = _without_strays(iter_parsed(paths, unreadable), strays, jsonl)
+    for line, is_summary in validation.lines(hands):
+        if is_summary and jsonl:
+            stderr.print(line, markup=False, highlight=False)
+        else:
+            sys.stdout.write(line + "\n")
+    total = validation.total.summary()
+    if jsonl:
+        stderr.print(total, markup=False, highlight=False)
+    else:
+        sys.stdout.write(total + "\n")
+    if strays:
+        stderr.print(stray_caption(len(strays)))
+    if validation.failed or unreadable.count:
+        raise typer.Exit(code=1)
+
+
+def stray_caption(count: int) -> str:
+    texts = "stray text" if count == 1 else "stray texts"
+    return f"{count} {texts} (text that starts no room's hand; not counted as hands)"
+
+
+def _without_strays(
+    parsed: Iterator[ParsedHand], strays: list[ParsedHand], jsonl: bool
+) -> Iterator[ParsedHand]:
+    """The hands for the validation; each stray text is printed as a finding of its own (a
+    warning at its line: it is no hand, so neither replayed nor counted as one)."""
+    for item in parsed:
+        if item.outcome is not Outcome.STRAY:
+            yield item
+            continue
+        strays.append(item)
+        problem = item.problem
+        message = problem.message if problem else "stray text"
+        source = item.hand.source
+        if jsonl:
+            record = {
+                "source": source.path,
+                "line": source.line,
+                "code": "STRAY",
+                "message": message,
+            }
+            sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
+        else:
+            sys.stdout.write(f"{source.path}:{source.line}: STRAY [warning] {message}\n")
+
+
+def synth(
+    game: Annotated[Game, typer.Option(help="The game to deal.")],
+    hands: Annotated[int, typer.Option(help="How many hands.", min=1)],
+    *,
+    site: Annotated[
+        str, typer.Option(help="The room whose export format to write.")
+    ] = "pokerstars",
+    structure: Annotated[Structure, typer.Option(help="Betting structure.")] = Structure.FIXED,
+    players: Annotated[
+        str, typer.Option(help="Players per hand: a number or a range like 2-8.")
+    ] = "2-8",
+    seed: Annotated[int, typer.Option(help="Random seed: the same seed gives the same file.")] = 0,
+    hero: Annotated[str, typer.Option(help="The player seated in every hand.")] = "Hero",
+    session_hands: Annotated[
+        int, typer.Option(help="Hands per session; sessions are hours apart (0: one session).")
+    ] = 0,
+    start: Annotated[
+        datetime | None,
+        typer.Option(
+            help="Time of the first hand, UTC (default 2026-03-02 18:00).",
+            formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d"],
+        ),
+    ] = None,
+    out: Annotated[Path | None, typer.Option(help="Write to this file instead of stdout.")] = None,
+) -> None:
+    """Deal random legal hands with the rules engine and write them as a room's export."""
+    from studdraw.pipeline.synth import DEFAULT_START, SynthOptions, render, synthesize
+
+    low, _, high = players.partition("-")
+    try:
+        options = SynthOptions(
+            site=site,
+            game=game,
+            structure=structure,
+            hands=hands,
+            min_players=int(low),
+            max_players=int(high or low),
+            seed=seed,
+            hero=hero,
+            session_hands=session_hands,
+            start=start.replace(tzinfo=UTC) if start else DEFAULT_START,
+        )
+        texts = (render(record, site) for record in synthesize(options))
+        target = out.open("w", encoding="utf-8") if out else sys.stdout
+        try:
+            for text in texts:
+                target.write(text + "\n\n\n")
+        finally:
+            if out:
+                target.close()
+    except ValueError as error:
+        console(stderr=True).print(f"[red]error:[/red] {error}")
+        raise typer.Exit(code=2) from None
+
+
+def _label(parsed: ParsedHand) -> str:
+    problem = parsed.problem
+    if problem is not None and problem.game_label:
+        return problem.game_label
+    return "?"
+
+
+def _summary_table(
+    counts: Counter[tuple[str, str, Outcome]], warnings: Counter[tuple[str, str]]
+) -> Table:
+    """Hands per site and game by outcome, and the parse warnings (lines read as unknown,
+    codes in studdraw.parsers.findings) of the parsed ones."""
+    from rich.table import Table
+
+    table = Table(title="Hands per site and game")
+    for column in ("site", "game", "hands", "parsed", "unsupported", "errors", "warnings"):
+        table.add_column(column, justify="left" if column in ("site", "game") else "right")
+    groups = sorted({(site, game) for site, game, _ in counts})
+    totals = Counter[Outcome]()
+    for site, game in groups:
+        row = {outcome: counts[(site, game, outcome)] for outcome in Outcome}
+        totals.update(row)
+        cells = (*_columns(row), warnings[(site, game)])
+        table.add_row(site, game, *(str(n) for n in cells))
+    table.add_section()
+    table.add_row("total", "", *(str(n) for n in (*_columns(totals), warnings.total())))
+    return table
+
+
+def _columns(row: dict[Outcome, int] | Counter[Outcome]) -> tuple[int, int, int, int]:
+    parsed, unsupported, errors = row[Outcome.PARSED], row[Outcome.UNSUPPORTED], row[Outcome.ERROR]
+    return parsed + unsupported + errors, parsed, unsupported, errors

@@ -1,0 +1,228 @@
+"""The reports on a store: `stats`, `leaks`, `tournaments`."""
+
+from __future__ import annotations
+
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from studdraw.parsers.model import Game
+from studdraw.pipeline.console import console
+
+from .shared import check_store
+
+if TYPE_CHECKING:
+    import duckdb
+
+    from studdraw.pipeline import analytics
+
+
+class Kind(StrEnum):
+    CASH = "cash"
+    TOURNAMENT = "tournament"
+
+
+class TableSize(StrEnum):
+    HEADS_UP = "heads-up"
+    SHORT_HANDED = "short-handed"
+    FULL_RING = "full ring"
+
+
+StoreOption = Annotated[
+    Path, typer.Option("--db", help="DuckDB store, or a folder holding its Parquet dataset.")
+]
+JsonOption = Annotated[
+    bool, typer.Option("--json", help="Print JSON records (one object per row) on stdout.")
+]
+
+
+CurrencyOption = Annotated[
+    str | None,
+    typer.Option(help="Only hands of this currency: USD, EUR, GBP, PLAY (play money), CHIPS."),
+]
+KindOption = Annotated[Kind | None, typer.Option(help="Only cash games or only tournaments.")]
+TableSizeOption = Annotated[TableSize | None, typer.Option(help="Only tables of this size.")]
+DoubtfulOption = Annotated[
+    bool,
+    typer.Option(
+        "--include-doubtful",
+        help="Count hands with an error-severity violation too (left out by default: their "
+        "facts are in doubt).",
+    ),
+]
+
+
+def _filters(
+    *,
+    player: str | None,
+    game: Game | None,
+    currency: str | None,
+    kind: Kind | None,
+    table_size: TableSize | None,
+    include_doubtful: bool,
+) -> analytics.Filters:
+    from studdraw.pipeline import analytics
+
+    return analytics.Filters(
+        player=player,
+        game=str(game) if game else None,
+        currency=currency.upper() if currency else None,
+        kind=kind.value if kind else None,
+        table_size=table_size.value if table_size else None,
+        include_doubtful=include_doubtful,
+    )
+
+
+def stats(
+    *,
+    db: StoreOption = Path("studdraw.duckdb"),
+    player: Annotated[str | None, typer.Option(help="Only this player (all stats).")] = None,
+    game: Annotated[Game | None, typer.Option(help="Only this game.")] = None,
+    currency: CurrencyOption = None,
+    kind: KindOption = None,
+    table_size: TableSizeOption = None,
+    include_doubtful: DoubtfulOption = False,
+    json_output: JsonOption = False,
+) -> None:
+    """Player statistics per game and currency (definitions: docs/stats.md): every stat of one
+    player, or a summary line per player, game and currency. Money is never added across
+    currencies (tournament chips and play money are currencies of their own)."""
+    from studdraw.pipeline import analytics
+    from studdraw.pipeline.analytics import report as analytics_report
+
+    con = _open_analytics(db)
+    _known_player(con, player)
+    filters = _filters(
+        player=player,
+        game=game,
+        currency=currency,
+        kind=kind,
+        table_size=table_size,
+        include_doubtful=include_doubtful,
+    )
+    frame = analytics.player_stats(con, filters)
+    if json_output:
+        sys.stdout.write(frame.write_json() + "\n")
+        return
+    if player is not None:
+        console().print(analytics_report.player_table(frame, player))
+    else:
+        console().print(analytics_report.players_table(frame))
+    _doubtful_note(con, filters)
+
+
+def leaks(
+    *,
+    player: Annotated[str, typer.Option(help="The player to report on.", show_default=False)],
+    db: StoreOption = Path("studdraw.duckdb"),
+    game: Annotated[Game | None, typer.Option(help="Only this game.")] = None,
+    currency: CurrencyOption = None,
+    kind: KindOption = None,
+    table_size: TableSizeOption = None,
+    include_doubtful: DoubtfulOption = False,
+    json_output: JsonOption = False,
+) -> None:
+    """A player's leaks: stats outside a solid player's reference range (full-ring tables) or
+    far from the pool of the same table size and currency, ranked by severity and money at
+    stake (big bets per 100 hands), with a 95% interval; says when the sample is too small."""
+    from studdraw.pipeline import analytics
+    from studdraw.pipeline.analytics import report as analytics_report
+
+    con = _open_analytics(db)
+    _known_player(con, player)
+    filters = _filters(
+        player=player,
+        game=game,
+        currency=currency,
+        kind=kind,
+        table_size=table_size,
+        include_doubtful=include_doubtful,
+    )
+    checked = analytics.assess(con, filters)
+    found = checked.filter(checked["verdict"] == "leak")
+    if json_output:
+        sys.stdout.write(found.write_json() + "\n")
+        return
+    if found.height:
+        console().print(analytics_report.leaks_table(found, player))
+    console().print(analytics_report.verdict_note(checked, analytics.MIN_OPPORTUNITIES))
+    _doubtful_note(con, filters)
+
+
+def tournaments(
+    *,
+    db: StoreOption = Path("studdraw.duckdb"),
+    player: Annotated[str | None, typer.Option(help="Only this player.")] = None,
+    include_doubtful: DoubtfulOption = False,
+    json_output: JsonOption = False,
+) -> None:
+    """Tournament results per player and buy-in currency: tournaments played, results known
+    (from the hands' finishing lines and the rooms' summary files), cost, winnings, ROI and
+    in-the-money share; with --json and --player, one record per tournament."""
+    from studdraw.pipeline import analytics
+    from studdraw.pipeline.analytics import report as analytics_report
+
+    con = _open_analytics(db)
+    _known_player(con, player)
+    filters = analytics.Filters(player=player, include_doubtful=include_doubtful)
+    if json_output:
+        frame = (
+            analytics.tournament_results(con, filters)
+            if player
+            else analytics.tournament_summary(con, filters)
+        )
+        sys.stdout.write(frame.write_json() + "\n")
+        return
+    console().print(analytics_report.tournaments_table(analytics.tournament_summary(con, filters)))
+
+
+def _known_player(con: duckdb.DuckDBPyConnection, player: str | None) -> None:
+    """Exit 1 with the nearest names when the store has no player of that name."""
+    if player is None:
+        return
+    import difflib
+
+    from studdraw.pipeline import analytics
+
+    names = analytics.player_names(con)
+    if player in names:
+        return
+    same = [name for name in names if name.casefold() == player.casefold()]
+    close = same or difflib.get_close_matches(player, names, n=3, cutoff=0.6)
+    hint = f"; did you mean {' or '.join(repr(name) for name in close)}?" if close else ""
+    console(stderr=True).print(
+        f"[red]error:[/red] no player named {player!r}{hint}", markup=True, highlight=False
+    )
+    raise typer.Exit(code=1)
+
+
+def _doubtful_note(con: duckdb.DuckDBPyConnection, filters: analytics.Filters) -> None:
+    """Say how many hands the default left out for their rule errors."""
+    if filters.include_doubtful:
+        return
+    from studdraw.pipeline import analytics
+
+    left_out = analytics.doubtful_hands(con, filters)
+    if left_out:
+        console(stderr=True).print(
+            f"{left_out} hands with rule errors (facts in doubt) left out; "
+            "--include-doubtful counts them."
+        )
+
+
+def _open_analytics(db: Path) -> duckdb.DuckDBPyConnection:
+    """The store for a report, or exit 2 with the reason."""
+    import duckdb
+
+    from studdraw.pipeline import analytics
+    from studdraw.pipeline.store.db import one_line
+
+    check_store(db, write=False)
+    try:
+        return analytics.open_store(db)
+    except (OSError, duckdb.Error) as error:
+        console(stderr=True).print(f"[red]error:[/red] cannot open {db}: {one_line(error)}")
+        raise typer.Exit(code=2) from None
