@@ -93,8 +93,7 @@ def stats(
     from studdraw.pipeline import analytics
     from studdraw.pipeline.analytics import report as analytics_report
 
-    con = _open_analytics(db)
-    _known_player(con, player)
+    con = _open_report(db, player)
     filters = _filters(
         player=player,
         game=game,
@@ -131,8 +130,7 @@ def leaks(
     from studdraw.pipeline import analytics
     from studdraw.pipeline.analytics import report as analytics_report
 
-    con = _open_analytics(db)
-    _known_player(con, player)
+    con = _open_report(db, player)
     filters = _filters(
         player=player,
         game=game,
@@ -165,8 +163,7 @@ def tournaments(
     from studdraw.pipeline import analytics
     from studdraw.pipeline.analytics import report as analytics_report
 
-    con = _open_analytics(db)
-    _known_player(con, player)
+    con = _open_report(db, player)
     filters = analytics.Filters(player=player, include_doubtful=include_doubtful)
     if json_output:
         frame = (
@@ -179,10 +176,16 @@ def tournaments(
     console().print(analytics_report.tournaments_table(analytics.tournament_summary(con, filters)))
 
 
-def _known_player(con: duckdb.DuckDBPyConnection, player: str | None) -> None:
+def _open_report(db: Path, player: str | None) -> duckdb.DuckDBPyConnection:
+    """The store a report reads, once it is known to hold the player asked for (if any)."""
+    con = _open_analytics(db)
+    if player is not None:
+        _known_player(con, player)
+    return con
+
+
+def _known_player(con: duckdb.DuckDBPyConnection, player: str) -> None:
     """Exit 1 with the nearest names when the store has no player of that name."""
-    if player is None:
-        return
     import difflib
 
     from studdraw.pipeline import analytics
