@@ -9,7 +9,6 @@ adds. "All-In $X" names no action: it is a bet, a call or a raise by what it put
 from __future__ import annotations
 
 import re
-from datetime import datetime
 from typing import Final
 
 from studdraw.parsers.model import (
@@ -22,7 +21,7 @@ from studdraw.parsers.model import (
     Tournament,
 )
 from studdraw.parsers.rooms.base import LineToken, TextRoom, hand_start_pattern
-from studdraw.parsers.rooms.builder import HandParseError, stud_faces, to_utc
+from studdraw.parsers.rooms.builder import HandParseError, parse_local_time, stud_faces, to_utc
 from studdraw.parsers.rooms.line_reader import (
     BET,
     CALL,
@@ -59,7 +58,7 @@ STUD_STREETS: Final = {
     "6TH STREET": 3,
     "RIVER": 4,
 }
-_TIME_FORMAT: Final = "%Y-%m-%d %H:%M:%S"
+_TIME_FORMATS: Final = ("%Y-%m-%d %H:%M:%S",)
 _HIDDEN: Final = re.compile(r"(?<!\S)H(?!\S)")
 
 VERBS: Final = {
@@ -120,7 +119,7 @@ class AbsoluteReader(LineReader):
         zone = found("zone") or ""
         b.site_time = f"{found('time')} ({zone})"
         try:
-            b.started_at = to_utc(datetime.strptime(found("time") or "", _TIME_FORMAT), zone)
+            b.started_at = to_utc(parse_local_time(found("time") or "", _TIME_FORMATS), zone)
         except ValueError as error:
             raise HandParseError(str(error), token.number) from None
 

@@ -221,7 +221,7 @@ class _Actions:
         b, line = self.b, showdown.line
         put_in: dict[str, int] = {}
         for event in b.events:
-            if event.player is not None and (event.kind.is_forced or event.kind.is_betting):
+            if event.player is not None and event.kind.puts_in:
                 put_in[event.player] = put_in.get(event.player, 0) + event.amount
         ranked = sorted(put_in.items(), key=lambda item: item[1], reverse=True)
         if len(ranked) > 1 and ranked[0][1] > ranked[1][1]:

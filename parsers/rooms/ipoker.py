@@ -287,7 +287,7 @@ def _settle(players: dict[str, Node], b: HandBuilder) -> None:
     _stakes(b)
     put_in: dict[str, int] = {}
     for event in b.events:
-        if event.player is not None and (event.kind.is_forced or event.kind.is_betting):
+        if event.player is not None and event.kind.puts_in:
             put_in[event.player] = put_in.get(event.player, 0) + event.amount
     folded = {e.player for e in b.events if e.kind is EventKind.FOLD}
     live = [name for name in players if name not in folded and name in put_in]

@@ -353,7 +353,7 @@ class _Rounds:
             half = {"h": ":hi", "l": ":lo"}.get(node.get("pottype"), "")
             b.add(EventKind.COLLECT, node.line, player, amount=amount, pot=pot + half)
             total_win += amount
-        put_in = sum(e.amount for e in b.events if e.kind.is_forced or e.kind.is_betting)
+        put_in = sum(e.amount for e in b.events if e.kind.puts_in)
         returned = sum(e.amount for e in b.events if e.kind is EventKind.UNCALLED)
         b.total_pot = put_in - returned
         if b.currency != "CHIPS" and self.wins:

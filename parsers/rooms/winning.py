@@ -14,7 +14,6 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable
-from datetime import datetime
 from typing import Final
 
 from studdraw.parsers.model import (
@@ -28,7 +27,7 @@ from studdraw.parsers.model import (
     Tournament,
 )
 from studdraw.parsers.rooms.base import LineToken, TextRoom
-from studdraw.parsers.rooms.builder import HandParseError, to_utc
+from studdraw.parsers.rooms.builder import HandParseError, parse_local_time, to_utc
 from studdraw.parsers.rooms.line_reader import (
     BET,
     CALL,
@@ -48,7 +47,7 @@ UP_CARDS: Final = ((False, False, True), (True,), (True,), (True,), (False,))
 """Which cards of each stud street are dealt face up, in the order the room deals them."""
 ZONE: Final = "ET"
 """The room prints no zone; WPN runs on Eastern time (see docs/rooms/winning.md)."""
-_TIME_FORMAT: Final = "%Y/%m/%d %H:%M:%S"
+_TIME_FORMATS: Final = ("%Y/%m/%d %H:%M:%S",)
 _TOURNAMENT_FILE: Final = re.compile(r"HH\d{8} T(?P<tid>\d+)-G\d+")
 _GAME_ID: Final = re.compile(r"(?:Game ID: |Hand #)(?P<hand_id>\d+)")
 
@@ -100,7 +99,7 @@ class WinningReader(LineReader):
         b = self.b
         b.site_time = token.field("time") or ""
         try:
-            local = datetime.strptime(b.site_time, _TIME_FORMAT)
+            local = parse_local_time(b.site_time, _TIME_FORMATS)
         except ValueError as error:
             raise HandParseError(str(error), token.number) from None
         b.started_at = to_utc(local, ZONE)
@@ -300,7 +299,7 @@ def _pots(events: list[Event]) -> list[_Pot]:
 
 def _put_in(event: Event) -> int:
     """Chips an event moves from the player into the pot (negative for a returned bet)."""
-    if event.kind.is_forced or event.kind.is_betting:
+    if event.kind.puts_in:
         return event.amount
     if event.kind is EventKind.UNCALLED:
         return -event.amount
