@@ -206,6 +206,9 @@ class Room:
     whole_files: bool = False
     """Whether the room's files hold its hands only, in a form of their own (XML, PHH): a file
     it sniffs goes to it whole, never searched for other rooms' hand starts line by line."""
+    tidy_per_hand: bool = True
+    """Whether `tidy` reads each text on its own (never joins texts): then the hands of a file
+    cut at any hand start are those of the whole file (the Dask engine's byte ranges)."""
 
     def sniff(self, head: str) -> bool:
         """Whether a file whose decoded start is `head` was written by this room."""

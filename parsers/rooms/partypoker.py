@@ -382,6 +382,7 @@ class PartyPoker(TextRoom):
     """A whole opening line (its NUL padding aside): what the room's readers take as one."""
     hand_id_pattern = re.compile(r"Game (?:#|No : )?(?P<hand_id>\d+)")
     reader_class = PartyPokerReader
+    tidy_per_hand = False  # a hand's opening lines are texts of their own, joined here
 
     def tidy(self, hands: Iterator[HandText]) -> Iterator[HandText]:
         """The shared splitter's texts without Party's NUL padding, each hand's opening lines

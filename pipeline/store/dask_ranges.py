@@ -30,8 +30,9 @@ class Segment:
 
 def can_cut(history: HistoryFile) -> bool:
     """Whether a file's hands can be split from any hand start on: a room using the shared
-    chunked splitter as it is (a room's `tidy` may join texts: a hand start that continues a
-    hand), in a byte encoding where a line end is one byte (not UTF-16)."""
+    chunked splitter, whose `tidy` reads each hand on its own (Party's joins a hand's opening
+    lines: a hand start that continues a hand), in a byte encoding where a line end is one byte
+    (not UTF-16)."""
     room = history.room
     return (
         room is not None
@@ -39,7 +40,7 @@ def can_cut(history: HistoryFile) -> bool:
         and not history.encoding.is_utf16
         and not room.whole_files
         and type(room).split is Room.split
-        and type(room).tidy is Room.tidy
+        and room.tidy_per_hand
     )
 
 

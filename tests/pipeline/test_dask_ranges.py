@@ -12,7 +12,7 @@ from studdraw.parsers.model import HandText
 from studdraw.parsers.reader import open_history
 from studdraw.pipeline.store.dask_ranges import Segment, can_cut, plan_ranges
 from studdraw.pipeline.store.dask_tasks import split_segment
-from tests.conftest import SAMPLES
+from tests.conftest import SAMPLES, corpus_file
 
 STUD = SAMPLES / "pokerstars" / "stud.txt"
 TASK_BYTES = 20_000
@@ -84,12 +84,31 @@ def test_small_and_uncuttable_files_are_one_range(tmp_path: Path) -> None:
     ]
     utf16 = tmp_path / "utf16.txt"
     utf16.write_bytes(codecs.BOM_UTF16_LE + STUD.read_text().encode("utf-16-le"))
-    fulltilt = SAMPLES / "fulltilt" / "razz.txt"  # Full Tilt tidies the splitter's texts
-    for path in (utf16, fulltilt):
+    # Party joins each hand's opening lines, which its hand start also matches.
+    party = corpus_file("cash", "PartyPoker", "Stud", "7-Stud-USD-1-2-201104.txt")
+    for path in (utf16, party):
         assert not can_cut(open_history(path))
         [segment] = ranges_of(path)
         assert (segment.start, segment.end) == (0, None)
         assert split_segment(segment).hands == whole(path)
+
+
+def test_full_tilt_archives_are_cut_with_their_separators_blanked(tmp_path: Path) -> None:
+    """Full Tilt's archives print a "**** # N ****" line between hands, which its `tidy` blanks
+    hand by hand: cut at any hand start, the file gives the hands of the whole file."""
+    text = (SAMPLES / "fulltilt" / "razz.txt").read_text(encoding="utf-8")
+    hands = [hand for hand in text.split("\n\n\n") if hand.strip()]
+    path = tmp_path / "archive.txt"
+    path.write_text(
+        "".join(f"{'*' * 20} # {n} {'*' * 25}\n{hand}\n\n\n" for n, hand in enumerate(hands, 1)),
+        encoding="utf-8",
+    )
+    assert can_cut(open_history(path))
+    segments = ranges_of(path)
+    assert len(segments) >= 4, "the file should be cut in several ranges"
+    cut = [hand for segment in segments for hand in split_segment(segment).hands]
+    assert cut == whole(path)
+    assert len(cut) == len(hands) and not any(" # " in hand.text for hand in cut)
 
 
 def test_no_cut_without_a_hand_start(tmp_path: Path) -> None:
