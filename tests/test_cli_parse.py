@@ -56,7 +56,7 @@ def test_jsonl_has_the_contract_keys(tmp_path: Path) -> None:
     assert unsupported["error"] == "Hold'em No Limit is not a stud or triple-draw game"
 
 
-def test_summary_counts_per_site_and_game() -> None:
+def test_summary_counts_per_room_and_game() -> None:
     corpus_file("cash", "Stars")
     result = runner.invoke(app, ["parse", str(CORPUS / "cash" / "Stars" / "Stud")])
     assert result.exit_code == 0
@@ -65,6 +65,16 @@ def test_summary_counts_per_site_and_game() -> None:
         for line in result.stdout.splitlines()
         if "│" in line
     }
+    [header] = [line for line in result.stdout.splitlines() if "┃" in line]
+    assert [cell.strip() for cell in header.split("┃")[1:-1]] == [
+        "room",
+        "game",
+        "hands",
+        "parsed",
+        "unsupported",
+        "errors",
+        "warnings",
+    ]
     assert ("pokerstars", "stud", "12", "12", "0", "0", "0") in rows
     assert ("pokerstars", "razz", "9", "9", "0", "0", "0") in rows
     assert ("total", "", "29", "29", "0", "0", "0") in rows

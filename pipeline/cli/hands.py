@@ -262,13 +262,13 @@ def _label(parsed: ParsedHand) -> str:
 def _summary_table(
     counts: Counter[tuple[str, str, Outcome]], warnings: Counter[tuple[str, str]]
 ) -> Table:
-    """Hands per site and game by outcome, and the parse warnings (lines read as unknown,
+    """Hands per room and game by outcome, and the parse warnings (lines read as unknown,
     codes in studdraw.parsers.findings) of the parsed ones."""
     from rich.table import Table
 
-    table = Table(title="Hands per site and game")
-    for column in ("site", "game", "hands", "parsed", "unsupported", "errors", "warnings"):
-        table.add_column(column, justify="left" if column in ("site", "game") else "right")
+    table = Table(title="Hands per room and game")
+    for column in ("room", "game", "hands", "parsed", "unsupported", "errors", "warnings"):
+        table.add_column(column, justify="left" if column in ("room", "game") else "right")
     groups = sorted({(site, game) for site, game, _ in counts})
     totals = Counter[Outcome]()
     for site, game in groups:

@@ -215,7 +215,7 @@ def summary_table(summary: IngestSummary, db: Path) -> Table:
             f"{len(summary.failed_files)} paths not read"
         ),
     )
-    table.add_column("site")
+    table.add_column("room")
     for column in COUNTS:
         table.add_column(column.replace("_", " "), justify="right")
     for site, counts in sorted(summary.by_site.items()):
@@ -228,7 +228,7 @@ def summary_table(summary: IngestSummary, db: Path) -> Table:
 def unsupported_table(summary: IngestSummary) -> Table:
     """What was skipped and why, so 'unsupported' is never a silent loss."""
     table = Table(title="Unsupported hands (counted, not stored; see the `unsupported` table)")
-    for column in ("site", "game", "reason", "hands"):
+    for column in ("room", "game", "reason", "hands"):
         table.add_column(column, justify="right" if column == "hands" else "left")
     for (site, game, reason), hands in sorted(summary.unsupported_reasons.items()):
         table.add_row(site, game, reason, f"{hands:,}")
