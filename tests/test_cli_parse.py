@@ -56,25 +56,19 @@ def test_jsonl_has_the_contract_keys(tmp_path: Path) -> None:
     assert unsupported["error"] == "Hold'em No Limit is not a stud or triple-draw game"
 
 
+def cells(line: str, bar: str = "│") -> list[str]:
+    """The cells of a row of a rich table (`bar` divides them; the header's is heavier)."""
+    return [cell.strip() for cell in line.split(bar)[1:-1]]
+
+
 def test_summary_counts_per_room_and_game() -> None:
     corpus_file("cash", "Stars")
     result = runner.invoke(app, ["parse", str(CORPUS / "cash" / "Stars" / "Stud")])
     assert result.exit_code == 0
-    rows = {
-        tuple(cell.strip() for cell in line.split("│")[1:-1])
-        for line in result.stdout.splitlines()
-        if "│" in line
-    }
+    rows = {tuple(cells(line)) for line in result.stdout.splitlines() if "│" in line}
     [header] = [line for line in result.stdout.splitlines() if "┃" in line]
-    assert [cell.strip() for cell in header.split("┃")[1:-1]] == [
-        "room",
-        "game",
-        "hands",
-        "parsed",
-        "unsupported",
-        "errors",
-        "warnings",
-    ]
+    columns = ["room", "game", "hands", "parsed", "unsupported", "errors", "warnings"]
+    assert cells(header, "┃") == columns
     assert ("pokerstars", "stud", "12", "12", "0", "0", "0") in rows
     assert ("pokerstars", "razz", "9", "9", "0", "0", "0") in rows
     assert ("total", "", "29", "29", "0", "0", "0") in rows
@@ -88,15 +82,7 @@ def test_summary_counts_the_lines_read_as_unknown(tmp_path: Path) -> None:
     result = runner.invoke(app, ["parse", str(path)])
     assert result.exit_code == 0, result.output
     [total] = [line for line in result.stdout.splitlines() if "total" in line]
-    assert [cell.strip() for cell in total.split("│")[1:-1]] == [
-        "total",
-        "",
-        "1",
-        "1",
-        "0",
-        "0",
-        "1",
-    ]
+    assert cells(total) == ["total", "", "1", "1", "0", "0", "1"]
 
 
 def test_unreadable_path_exits_non_zero(tmp_path: Path) -> None:
