@@ -17,6 +17,7 @@ from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import chain
 from pathlib import Path
 from typing import Final
 
@@ -82,15 +83,24 @@ def watch_folders(
     """Import everything under `folders`, then each file as it changes, until `stop` is set
     (or Ctrl-C). `on_import` hears of every import; `on_busy` of a store held by another
     process past `options.wait_seconds` (the files are tried again later)."""
-    on_import(import_files(list(discover_files(folders)), options))
     changed: dict[Path, float] = {}  # file -> when it last changed (monotonic)
-    for changes in watch(
-        *folders,
-        stop_event=stop,
-        rust_timeout=POLL_MS,
-        yield_on_timeout=True,
-        debounce=POLL_MS,
-    ):
+
+    def attempt(files: list[Path]) -> None:
+        try:
+            on_import(import_files(files, options))
+        except StoreLockedError as error:  # another writer (or reader) holds the store
+            if on_busy is not None:
+                on_busy(str(error))
+            changed.update(dict.fromkeys(files, time.monotonic()))  # tried again on a later wake
+
+    wakes = watch(
+        *folders, stop_event=stop, rust_timeout=POLL_MS, yield_on_timeout=True, debounce=POLL_MS
+    )
+    # The first wake starts the watcher; only then is the folder scanned, so a file written
+    # while the first import runs is caught as a change, never lost between scan and watch.
+    first = next(wakes, set())
+    attempt(list(discover_files(folders)))
+    for changes in chain([first], wakes):
         now = time.monotonic()
         for change, name in changes:
             path = Path(name)
@@ -99,18 +109,11 @@ def watch_folders(
         ready = sorted(
             path for path, when in changed.items() if hand_closed(path) or now - when >= settle
         )
-        if ready:
-            for path in ready:
-                del changed[path]
-            files = [path for path in ready if _history_like(path)]
-            if not files:
-                continue
-            try:
-                on_import(import_files(files, options))
-            except StoreLockedError as error:  # another writer (or reader) holds the store
-                if on_busy is not None:
-                    on_busy(str(error))
-                changed.update(dict.fromkeys(files, now))  # try again on a later wake
+        for path in ready:
+            del changed[path]
+        files = [path for path in ready if _history_like(path)]
+        if files:
+            attempt(files)
 
 
 def run_watch(paths: list[Path], options: IngestOptions, settle: float) -> int:

@@ -4,6 +4,8 @@ written waiting for its end (a thread watches a folder while the test appends to
 from __future__ import annotations
 
 import queue
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -74,6 +76,78 @@ def test_watch_imports_appended_hands_and_waits_for_a_half_written_one(tmp_path:
     with duckdb.connect(str(db), read_only=True) as con:
         assert con.execute("SELECT count(*) FROM hands").fetchall() == [(3,)]
         assert con.execute("SELECT count(*) FROM rejects").fetchall() == [(0,)]
+
+
+def test_a_file_written_while_the_first_import_runs_is_imported(tmp_path: Path) -> None:
+    """The watch is running before the folder is scanned: a file the client writes between the
+    scan and the end of the first import is caught as a change, not lost."""
+    text = render(next(synthesize(SynthOptions(game=Game.RAZZ, hands=1))), "pokerstars")
+    folder = tmp_path / "client"
+    folder.mkdir()
+    late = folder / "HH20260302 Razz.txt"
+    imports: queue.Queue[Imported] = queue.Queue()
+
+    def heard(done: Imported) -> None:
+        if imports.empty():  # the first import has scanned the folder: the client writes now
+            late.write_text(text + "\n\n\n", encoding="utf-8")
+        imports.put(done)
+
+    stop = threading.Event()
+    options = IngestOptions(tmp_path / "watch.duckdb", workers=1)
+    watcher = threading.Thread(
+        target=watch_folders, args=([folder], options, heard), kwargs={"stop": stop}
+    )
+    watcher.start()
+    try:
+        assert imports.get(timeout=WAIT).hands.stored == 0
+        second = imports.get(timeout=WAIT)
+        assert (second.files, second.hands.stored) == ([late], 1)
+    finally:
+        stop.set()
+        watcher.join(timeout=WAIT)
+    assert not watcher.is_alive()
+
+
+def test_a_store_held_by_another_process_is_waited_for(tmp_path: Path) -> None:
+    """The first import finds the store held: the watch says so and imports the files once the
+    other process lets go, instead of stopping."""
+    text = render(next(synthesize(SynthOptions(game=Game.RAZZ, hands=1))), "pokerstars")
+    folder = tmp_path / "client"
+    folder.mkdir()
+    history = folder / "HH20260302 Razz.txt"
+    history.write_text(text + "\n\n\n", encoding="utf-8")
+    db = tmp_path / "held.duckdb"
+    hold = (
+        "import duckdb, sys; con = duckdb.connect(sys.argv[1]); print('held', flush=True); input()"
+    )
+    holder = subprocess.Popen(
+        [sys.executable, "-c", hold, str(db)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+    imports: queue.Queue[Imported] = queue.Queue()
+    busy: queue.Queue[str] = queue.Queue()
+    stop = threading.Event()
+    watcher = threading.Thread(
+        target=watch_folders,
+        args=([folder], IngestOptions(db, workers=1, wait_seconds=0), imports.put),
+        kwargs={"stop": stop, "on_busy": busy.put},
+    )
+    watcher.start()
+    try:
+        assert "in use by another process" in busy.get(timeout=WAIT)
+        assert imports.empty()
+        holder.communicate(input="\n", timeout=WAIT)  # the other process lets go
+        done = imports.get(timeout=WAIT)
+        assert (done.files, done.hands.stored) == ([history], 1)
+    finally:
+        stop.set()
+        watcher.join(timeout=WAIT)
+        holder.kill()
+        holder.wait()
+    assert not watcher.is_alive()
 
 
 def test_watch_runs_the_local_engine_into_duckdb_only(tmp_path: Path) -> None:
