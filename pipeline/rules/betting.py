@@ -343,8 +343,20 @@ class BettingState(ForcedBetState):
                     Code.SIZ007, event, index, f"{name} bets {amount} into a pot of {self.pot}"
                 )
 
+    def _check_someone_answers(self, i: int, event: Event, index: int | None) -> None:
+        """A raise or completion needs an opponent who can still answer it: with every other
+        player in the hand all-in, the only choices are to call or to fold."""
+        if self.can_act < 2:
+            self.flag(
+                Code.SIZ015,
+                event,
+                index,
+                f"{self.names[i]} raises, but every opponent is all-in: only a call or a fold",
+            )
+
     def _complete(self, i: int, event: Event, index: int | None) -> None:
         name = self.names[i]
+        self._check_someone_answers(i, event, index)
         to = self.bet[i] + event.amount
         target, most, _ = self._raise_options(i)
         short = event.amount >= self.stack[i]
@@ -370,6 +382,7 @@ class BettingState(ForcedBetState):
             self.flag(
                 Code.CAP001, event, index, f"{name} raises after the cap of {self.cap_bets} bets"
             )
+        self._check_someone_answers(i, event, index)
         if self.acted[i] and self.bet[i] < current:
             self.flag(
                 Code.ORD009,

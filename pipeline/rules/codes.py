@@ -102,6 +102,7 @@ class Code(StrEnum):
     SIZ012 = "SIZ012", "Wrong ante", ERROR, PLAY
     SIZ013 = "SIZ013", "Wrong blind", ERROR, PLAY
     SIZ014 = "SIZ014", "All-in with chips behind", ERROR, EXPORT
+    SIZ015 = "SIZ015", "Raise with every opponent all-in", ERROR, PLAY
     # the raise cap
     CAP001 = "CAP001", "Raise after the cap", ERROR, PLAY
     CAP002 = "CAP002", "Cap announcement disagrees with the raise count", WARNING, EXPORT
