@@ -228,6 +228,12 @@ def player_stats(ref: StoreRef, filters: Filters) -> pl.DataFrame:
 
 
 @st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False, hash_funcs=_HASH)
+def session_starts(ref: StoreRef, player: str) -> pl.DataFrame:
+    with connection(ref) as con:
+        return analytics.session_starts(con, player)
+
+
+@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False, hash_funcs=_HASH)
 def sessions(ref: StoreRef, filters: Filters) -> pl.DataFrame:
     with connection(ref) as con:
         return analytics.sessions(con, filters)

@@ -217,12 +217,9 @@ def filters_sidebar(ref: StoreRef, key: str, player: str | None) -> Filters:
     date_from, date_to = _date_range(days)
     session = None
     if player:
-        sessions = store.sessions(ref, Filters(player=player, include_doubtful=True))
         labels = {
             row["session"]: _session_label(row, zone)
-            for row in sessions.unique("session", keep="first", maintain_order=True).iter_rows(
-                named=True
-            )
+            for row in store.session_starts(ref, player).iter_rows(named=True)
         }
         session = side.selectbox(
             "Session",

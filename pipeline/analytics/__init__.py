@@ -11,7 +11,7 @@ from .features import TABLE_SIZES
 from .filters import KINDS, SESSION_GAP_MINUTES, Filters
 from .leaks import MIN_OPPORTUNITIES, Reference, assess, leaks, reference_ranges
 from .registry import STATS, Stat
-from .results import results_over_time, sessions
+from .results import results_over_time, session_starts, sessions
 from .source import Prepared, open_store, prepare
 from .stats import (
     door_cards,
@@ -48,6 +48,7 @@ __all__ = [
     "prepare",
     "reference_ranges",
     "results_over_time",
+    "session_starts",
     "sessions",
     "starting_hands",
     "tournament_chips",

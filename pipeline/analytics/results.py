@@ -24,6 +24,31 @@ EXACT: pl.Decimal = pl.Decimal(18, 4)
 """Money in currency units, as in every other frame."""
 
 
+def _numbered(hands: pl.DataFrame) -> pl.DataFrame:
+    """A player's hands in time order with their session numbers: a session ends after
+    `SESSION_GAP_MINUTES` without a hand."""
+    gap = timedelta(minutes=SESSION_GAP_MINUTES)
+    step = pl.col("started_at").diff().fill_null(gap)
+    return hands.with_columns(session=(step >= gap).cast(pl.Int64).cum_sum())
+
+
+def session_starts(con: duckdb.DuckDBPyConnection, player: str) -> pl.DataFrame:
+    """Each session of `player`, numbered as `sessions` numbers them, and when its first hand
+    started: what a session picker lists, read without the hands' results (on a million hands
+    a tenth of the time of `sessions`)."""
+    ensure_features(con)
+    times = run(
+        con,
+        "SELECT started_at FROM player_hands WHERE name = $player ORDER BY started_at, hand_id",
+        {"player": player},
+    )
+    return (
+        _numbered(times)
+        .group_by("session", maintain_order=True)
+        .agg(start=pl.col("started_at").first())
+    )
+
+
 def _timeline(con: duckdb.DuckDBPyConnection, filters: Filters) -> pl.DataFrame:
     """The player's hands passing the filters, in time order, each with its session number
     (counted over all the player's hands) and its results."""
@@ -37,9 +62,7 @@ def _timeline(con: duckdb.DuckDBPyConnection, filters: Filters) -> pl.DataFrame:
 FROM player_hands WHERE name = $player ORDER BY started_at, hand_id""",
         params,
     )
-    gap = timedelta(minutes=SESSION_GAP_MINUTES)
-    step = pl.col("started_at").diff().fill_null(gap)
-    hands = hands.with_columns(session=(step >= gap).cast(pl.Int64).cum_sum())
+    hands = _numbered(hands)
     kept = pl.col("kept")
     if filters.session is not None:
         kept &= pl.col("session") == filters.session

@@ -137,6 +137,16 @@ def test_sessions_and_results_agree(con: duckdb.DuckDBPyConnection) -> None:
         assert in_session["net"].sum() == row["net"]
 
 
+def test_session_starts_are_the_sessions_first_hands(con: duckdb.DuckDBPyConnection) -> None:
+    """The session picker's list: every session `sessions` numbers (all the player's hands,
+    rule errors included), each with its first hand's start, whatever currencies it holds."""
+    found = sessions(con, Filters(player="Hero", include_doubtful=True))
+    expected = found.group_by("session").agg(pl.col("start").min()).sort("session")
+    starts = analytics.session_starts(con, "Hero")
+    assert starts.height > 1
+    assert_frame_equal(starts, expected)
+
+
 def test_hands_behind_count_the_stat(con: duckdb.DuckDBPyConnection) -> None:
     row = player_stats(con, Filters(player="Hero", game="stud")).row(0, named=True)
     for name in ("vpip", "steal", "fold_to_bet_4th", "went_to_showdown"):
