@@ -17,7 +17,10 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 ONE_HAND = REPO / "sample_histories" / "pokerstars" / "handwritten" / "td27-showdown.txt"
 
-LIBRARIES = ("duckdb", "polars", "pyarrow", "numpy", "streamlit", "dask", "distributed", "pokerkit")
+LIBRARIES = (
+    *("duckdb", "polars", "pyarrow", "numpy", "streamlit", "dask", "distributed", "pokerkit"),
+    "pydantic",  # typer 0.29 loads it to read parameters: pyproject keeps typer below 0.29
+)
 STORE = ("studdraw.pipeline.store", "studdraw.pipeline.analytics", "studdraw.dashboard")
 RULES = ("studdraw.pipeline.rules",)
 PARSERS = ("lark", "studdraw.parsers.reader")
