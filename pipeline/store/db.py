@@ -44,9 +44,10 @@ of RAM by default), so an import's memory would grow with the store."""
 CHECKPOINT_THRESHOLD = "256MB"
 """How much write-ahead log DuckDB gathers before it folds the log into the database file. Each
 fold costs more as the store grows: at DuckDB's 16 MB an import folded every other batch, and
-storing a second and third 100,000 hands took 18 s each against 14.5 s for the first. At 256 MB
-the same 300,000 hands take 31 s to store instead of 50 (docs/scaling.md); memory stays within
-`MEMORY_LIMIT`, and the log a crash leaves is replayed when the store is next opened."""
+storing a second 100,000 hands took 18.9 s against 16.7 s for the first. At 256 MB the same
+200,000 hands take 20.7 s to store instead of 35.6 (benchmarks/store_write.py, docs/scaling.md);
+memory stays within `MEMORY_LIMIT`, and the log a crash leaves is replayed when the store is
+next opened."""
 
 Key = tuple[str | None, str, int]
 """How a reject or unsupported hand is recognised again: (site, "", content hash), or for a file
