@@ -16,14 +16,15 @@ $(STAMP): pyproject.toml
 	STUDDRAW_PURE=1 $(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
 
-# The rules engine's and the PHH exporter's hot modules compiled by mypyc beside their sources
-# (setup.py lists them; Python imports the compiled module first), again whenever their sources
-# change. Without a C compiler, or with STUDDRAW_PURE=1, nothing is compiled and the sources
-# run as they are.
-ENGINE_SOURCES := setup.py pipeline/phh.py $(wildcard pipeline/rules/*.py pipeline/evaluators/*.py)
+# The hot modules of the parsers, the rules engine, normalize and the PHH exporter compiled by
+# mypyc beside their sources (setup.py lists them; Python imports the compiled module first),
+# again whenever a source they may read changes. Without a C compiler, or with STUDDRAW_PURE=1,
+# nothing is compiled and the sources run as they are.
+COMPILED_SOURCES := setup.py pipeline/phh.py pipeline/store/normalize.py \
+	$(wildcard parsers/*.py parsers/rooms/*.py pipeline/rules/*.py pipeline/evaluators/*.py)
 COMPILED_STAMP := build/.compiled-stamp
 
-$(COMPILED_STAMP): $(STAMP) $(ENGINE_SOURCES)
+$(COMPILED_STAMP): $(STAMP) $(COMPILED_SOURCES)
 	$(BIN)/python setup.py --quiet build_ext --inplace
 	@touch $(COMPILED_STAMP)
 

@@ -21,10 +21,14 @@ from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
 # What replay spends its time in (benchmarks/replay.py): the state's layers, the showdown, the
-# house rules and stakes it reads, and the evaluators it calls; and the PHH exporter's walk over
-# a hand's events (benchmarks/export.py: a third less time compiled). Left out on purpose: result.py
-# (its dataclasses are built faster by the interpreter than through a compiled class's setters)
-# and the modules mypyc cannot compile as they are (codes.py's enum with its own __new__,
+# house rules and stakes it reads, and the evaluators it calls; the PHH exporter's walk over
+# a hand's events (benchmarks/export.py: a third less time compiled); and what an import spends
+# the rest of its time in (benchmarks/ingest.py): the line readers (the shared one, each text
+# room's, the builder, the section order) and normalize. Left out on purpose: result.py and
+# model.py (their dataclasses are built faster by the interpreter than through a compiled
+# class's setters), base.py (the XML and PHH rooms and the tests subclass its `Room`),
+# tokens.py and lines.py (a subclass of `str`; a syntax pickled to the grammar cache) and
+# the modules mypyc cannot compile as they are (codes.py's enum with its own __new__,
 # specs.py's slice-typed field). This list is the one place that says what is compiled.
 COMPILED = (
     "pipeline/rules/betting.py",
@@ -40,6 +44,21 @@ COMPILED = (
     "pipeline/rules/state.py",
     "pipeline/evaluators/_hands.py",
     "pipeline/phh.py",
+    "parsers/rooms/builder.py",
+    "parsers/rooms/line_reader.py",
+    "parsers/rooms/order.py",
+    "parsers/rooms/pokerstars.py",
+    "parsers/rooms/fulltilt.py",
+    "parsers/rooms/winamax.py",
+    "parsers/rooms/partypoker.py",
+    "parsers/rooms/bovada.py",
+    "parsers/rooms/everleaf.py",
+    "parsers/rooms/winning.py",
+    "parsers/rooms/winning2019.py",
+    "parsers/rooms/kingsclub.py",
+    "parsers/rooms/ongame.py",
+    "parsers/rooms/absolute.py",
+    "pipeline/store/normalize.py",
 )
 # mypy reads the sources through the installed layout (studdraw/pipeline -> pipeline, ...),
 # as `make typecheck` does, so that the compiled modules get their installed names.
@@ -81,7 +100,7 @@ def compiled_extensions() -> list[Extension]:
     from mypyc.build import mypycify  # noqa: PLC0415 (only a compiled build needs mypyc)
 
     paths = [str(LAYOUT.relative_to(ROOT) / path) for path in COMPILED]
-    return mypycify(paths, group_name="studdraw.pipeline.engine", target_dir="build/mypyc")
+    return mypycify(paths, group_name="studdraw.parsers.compiled", target_dir="build/mypyc")
 
 
 class OptionalBuildExt(build_ext):

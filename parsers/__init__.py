@@ -1,0 +1,13 @@
+"""The parsers: every room's hand histories read into site-neutral hand records.
+
+Some of its modules may be installed compiled by mypyc beside their sources (setup.py says
+which). STUDDRAW_PURE=1 in the environment makes every process import the Python sources
+instead, as in `studdraw.pipeline`.
+"""
+
+import os
+
+if os.environ.get("STUDDRAW_PURE") == "1":
+    from ._sources import import_sources_only
+
+    import_sources_only(__name__)

@@ -8,6 +8,6 @@ instead: to compare the two builds, or to read a traceback with the sources' lin
 import os
 
 if os.environ.get("STUDDRAW_PURE") == "1":
-    from ._sources import import_sources_only
+    from studdraw.parsers._sources import import_sources_only
 
     import_sources_only(__name__)

@@ -43,7 +43,8 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     stale = sorted(
         str(compiled.relative_to(REPO_ROOT))
-        for compiled in (REPO_ROOT / "pipeline").rglob("*.so")
+        for package in ("parsers", "pipeline")
+        for compiled in (REPO_ROOT / package).rglob("*.so")
         if (source := compiled.with_name(compiled.name.split(".")[0] + ".py")).exists()
         and source.stat().st_mtime > compiled.stat().st_mtime
     )

@@ -1,11 +1,13 @@
-"""The mypyc-compiled engine and exporter and their Python sources give the same replays and
-write the same PHH.
+"""The mypyc-compiled engine, exporter, parsers and normalize and their Python sources give the
+same replays, write the same PHH, parse the same hands and store the same rows.
 
 The installed build (compiled where a C compiler was found: setup.py) replays the real corpus,
 the bundled samples, every violation code's documented hand, and random legal hands with their
 mutations in this process, and writes each as PHH; a second interpreter with STUDDRAW_PURE=1
 does the same from the sources. Their results (streets, players, pots, settlement, violations)
-must be equal and their PHH texts byte-identical, hand by hand.
+must be equal and their PHH texts byte-identical, hand by hand. Likewise every file of the
+corpus and the samples is parsed and its records normalized in both (`tests.parse_digest`): the
+parsed hands must be equal, hand by hand, and the store's tables equal.
 """
 
 from __future__ import annotations
@@ -25,9 +27,12 @@ import pytest
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.model import HandRecord
 from studdraw.parsers.reader import parse_file
+from studdraw.parsers.rooms import line_reader
 from studdraw.pipeline import phh
 from studdraw.pipeline.rules import state
 from studdraw.pipeline.rules.explain import explanations
+from studdraw.pipeline.store import normalize
+from tests import parse_digest
 from tests.conftest import CORPUS, REPO_ROOT, SAMPLES, parse_text
 from tests.replay_digest import digest
 
@@ -57,15 +62,20 @@ def records() -> list[HandRecord]:
     return found
 
 
-def sources_digest(hands: list[HandRecord], work: Path) -> dict[str, object]:
-    """`replay_digest.digest` run by the Python sources in another interpreter."""
-    (work / "records.pickle").write_bytes(pickle.dumps(hands))
+def in_sources(module: str, arguments: list[str], work: Path) -> None:
+    """Run `python -m module arguments` in `work` on the Python sources (STUDDRAW_PURE=1)."""
     subprocess.run(
-        [sys.executable, "-m", "tests.replay_digest", "records.pickle", "digest.json"],
+        [sys.executable, "-m", module, *arguments],
         cwd=work,
         env={**os.environ, "STUDDRAW_PURE": "1", "PYTHONPATH": str(REPO_ROOT)},
         check=True,
     )
+
+
+def sources_digest(hands: list[HandRecord], work: Path) -> dict[str, object]:
+    """`replay_digest.digest` run by the Python sources in another interpreter."""
+    (work / "records.pickle").write_bytes(pickle.dumps(hands))
+    in_sources("tests.replay_digest", ["records.pickle", "digest.json"], work)
     result: dict[str, object] = json.loads((work / "digest.json").read_text(encoding="utf-8"))
     return result
 
@@ -75,10 +85,12 @@ def sources_digest(hands: list[HandRecord], work: Path) -> dict[str, object]:
     reason="the pure-Python build: no C compiler, or STUDDRAW_PURE=1",
 )
 def test_the_engine_runs_compiled_where_a_compiler_exists() -> None:
-    """`make install` (and `pip install` with a compiler) installs the compiled engine and
-    exporter."""
+    """`make install` (and `pip install` with a compiler) installs the compiled engine,
+    exporter, line readers and normalize."""
     assert is_compiled(state.__file__ or ""), state.__file__
     assert is_compiled(phh.__file__ or ""), phh.__file__
+    assert is_compiled(line_reader.__file__ or ""), line_reader.__file__
+    assert is_compiled(normalize.__file__ or ""), normalize.__file__
 
 
 def test_compiled_and_pure_engines_replay_alike(tmp_path: Path) -> None:
@@ -95,3 +107,24 @@ def test_compiled_and_pure_engines_replay_alike(tmp_path: Path) -> None:
         assert len(mine) == len(theirs)
         for number, (compiled_text, pure_text) in enumerate(zip(mine, theirs, strict=True)):
             assert compiled_text == pure_text, f"{part} #{number} differs"
+
+
+def test_compiled_and_pure_parsers_read_alike(tmp_path: Path) -> None:
+    installed = parse_digest.digest()
+    in_sources("tests.parse_digest", ["parsed.pickle"], tmp_path)
+    pure = pickle.loads((tmp_path / "parsed.pickle").read_bytes())
+    assert not any(is_compiled(module) for module in pure["modules"]), pure["modules"]
+    mine, theirs = installed["parsed"], pure["parsed"]
+    assert isinstance(mine, dict)
+    assert sum(len(hands) for hands in mine.values()) > 300
+    assert list(mine) == list(theirs)
+    for path, hands in mine.items():
+        assert len(hands) == len(theirs[path]), path
+        for number, (compiled_hand, pure_hand) in enumerate(zip(hands, theirs[path], strict=True)):
+            assert compiled_hand == pure_hand, f"{path}: hand #{number} differs"
+    tables = installed["tables"]
+    assert isinstance(tables, dict)
+    assert sorted(tables) == sorted(pure["tables"])
+    for name, table in tables.items():
+        assert table.num_rows > 0, name
+        assert table.equals(pure["tables"][name]), f"the {name} rows differ"

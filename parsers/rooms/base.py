@@ -1,6 +1,6 @@
 """The shared base of every room with a text grammar.
 
-A room's hand texts are read in one pass over their lines (`read_lines`):
+A room's hand texts are read in one pass over their lines (`line_reader.read_lines`):
 
 1. each non-blank line becomes one token, classified by one compiled regular expression built
    from the line terminals of the room's `.lark` grammar (see `lines.py`; the first terminal
@@ -26,7 +26,7 @@ import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, ClassVar, Final
+from typing import Any, BinaryIO, ClassVar, Final
 
 from lark import Lark, Token
 from lark.common import LexerConf
@@ -59,11 +59,10 @@ from studdraw.parsers.rooms.builder import (
     to_utc,
 )
 from studdraw.parsers.rooms.grammar_cache import load_parser
+from studdraw.parsers.rooms.line_reader import LineReader, read_lines
 from studdraw.parsers.rooms.lines import LineSyntax
 from studdraw.parsers.rooms.order import END, SectionOrder
-
-if TYPE_CHECKING:
-    from studdraw.parsers.rooms.line_reader import LineReader
+from studdraw.parsers.rooms.tokens import LineToken
 
 __all__ = [  # the helpers every room, text or XML, reads money, cards and times with
     "GRAMMAR_DIR",
@@ -74,97 +73,15 @@ __all__ = [  # the helpers every room, text or XML, reads money, cards and times
     "RoomGrammar",
     "TextRoom",
     "hand_start_pattern",
-    "line_token",
     "parse_amount",
     "parse_card",
     "parse_cards",
     "parse_local_time",
-    "read_lines",
     "to_utc",
 ]
 
 GRAMMAR_DIR: Final = Path(__file__).parent
 HAND_ID_SPAN: Final = 400
-
-
-class LineToken(str):
-    """One whole line of a hand (the str is its text): its kind (`type`), the match of its
-    kind's own pattern, its line number, and the player it names, pinned to the seat list.
-
-    Lark's parser takes it as a token (it reads `type`); the positions Lark copies onto its
-    end-of-input token are class defaults, since lines have no column.
-    """
-
-    __slots__ = ("match", "number", "parts", "player", "type")
-    type: str  # the line kind: the name of its terminal in the room's grammar
-    match: re.Match[str]  # the match of the line's kind's own pattern
-    number: int  # the line's number in the source file
-    parts: frozenset[str]  # the named groups of that pattern
-    player: str | None  # the player the line names, pinned to the seat list
-    line = end_line = column = end_column = start_pos = end_pos = None
-
-    def field(self, part: str) -> str | None:
-        """A part of the line by its name (`amount`, `cards`); None when the line's terminal
-        has no such part or the line leaves it out."""
-        return self.match[part] if part in self.parts else None
-
-
-def line_token(
-    kind: str, text: str, found: re.Match[str], number: int, parts: frozenset[str]
-) -> LineToken:
-    """A line's token (built without an `__init__` call: this runs once per line)."""
-    token: LineToken = str.__new__(LineToken, text)
-    token.type = kind
-    token.match = found
-    token.number = number
-    token.parts = parts
-    token.player = None
-    return token
-
-
-def read_lines(reader: LineReader, lines: list[str], number: int) -> Iterator[LineToken]:
-    """Classify each non-blank line of a hand (the first at file line `number`), pin the player
-    it names and run the reader's handler for its kind, in text order; yield the tokens whose
-    order the grammar checks.
-
-    The grammar places some kinds singly (header, street markers); every other kind only ever
-    repeats (`LineSyntax.repeating`, read from the rules). A run of consecutive lines of such a
-    kind yields a single token (each line still goes through its handler): the grammar accepts
-    exactly the same hands, with a third of the steps.
-    """
-    syntax = reader.syntax
-    classify = syntax.classifier.match
-    matchers = syntax.matchers
-    parts_of = syntax.parts
-    with_player = syntax.with_player
-    repeating = syntax.repeating
-    handlers = reader.handlers
-    names, prefixes = reader.b.names, reader.b.prefixes  # filled as the seat lines are read
-    previous = ""
-    for text in lines:
-        if text and not text.isspace():
-            found = classify(text)
-            token: LineToken | None
-            if found is not None:
-                kind = found.lastgroup or ""
-                own = matchers[kind](text)
-                assert own is not None  # the same pattern, with capturing groups
-                token = line_token(kind, text, own, number, parts_of[kind])
-                if kind in with_player:
-                    player = own["player"]
-                    if player in names and player not in prefixes:
-                        token.player = player  # the common case: a seated name
-                    else:
-                        kind = reader.pin(token)
-            else:  # a finding, or a line whose seated player broke the classifier's guess
-                token = reader.unknown_line(text, number)
-                kind = "" if token is None else token.type
-            if token is not None:
-                handlers[kind](token)
-                if kind != previous or kind not in repeating:
-                    yield token
-                previous = kind
-        number += 1
 
 
 class TokenFeed(Lexer):
@@ -199,14 +116,14 @@ class Room:
     """What every room entry in the registry can do: recognise its files, cut them into hand
     texts, read a hand's id cheaply from its first line, and parse a hand (never raising)."""
 
-    name: str
-    hand_start: re.Pattern[str]
+    name: ClassVar[str]
+    hand_start: ClassVar[re.Pattern[str]]
     """Matches at the start of a hand's first line; must not match line ends (no bare \\s)."""
-    hand_id_pattern: re.Pattern[str]
-    whole_files: bool = False
+    hand_id_pattern: ClassVar[re.Pattern[str]]
+    whole_files: ClassVar[bool] = False
     """Whether the room's files hold its hands only, in a form of their own (XML, PHH): a file
     it sniffs goes to it whole, never searched for other rooms' hand starts line by line."""
-    tidy_per_hand: bool = True
+    tidy_per_hand: ClassVar[bool] = True
     """Whether `tidy` reads each text on its own (never joins texts): then the hands of a file
     cut at any hand start are those of the whole file (the Dask engine's byte ranges)."""
 

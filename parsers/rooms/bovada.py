@@ -198,7 +198,9 @@ class BovadaReader(LineReader):
         held.extend(cards)
         b.add(EventKind.DEAL, line, player, cards=cards, up=up)
 
-    on_bring_in = LineReader.on_post  # "Bring_in chip $0.02": the posts table
+    def on_bring_in(self, token: LineToken) -> None:
+        """ "Bring_in chip $0.02": read as the posts table says."""
+        self.on_post(token)
 
     def opening_bet(self, token: LineToken) -> None:
         """ "Bets": a bet, the completion over a lone bring-in, or (3rd street's first wager)

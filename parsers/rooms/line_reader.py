@@ -11,15 +11,16 @@ so one handler serves rooms whose lines say more or less.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar, Final
 
 from studdraw.parsers.findings import UNKNOWN_LINE, UNKNOWN_MONEY_LINE, Finding
 from studdraw.parsers.model import EventKind, HandRecord, HandText, Outcome
-from studdraw.parsers.rooms.base import LineToken, line_token
 from studdraw.parsers.rooms.builder import HandBuilder, HandParseError
 from studdraw.parsers.rooms.lines import LineSyntax
+from studdraw.parsers.rooms.tokens import LineToken
 
 
 class Reads(Enum):
@@ -58,11 +59,69 @@ _OVER_BRING_IN: Final = frozenset({EventKind.COMPLETE, EventKind.BET, EventKind.
 _MONEY_OR_CARDS: Final = re.compile(r"[\d\[\]]")
 
 
+def line_token(
+    kind: str, text: str, found: re.Match[str], number: int, parts: frozenset[str]
+) -> LineToken:
+    """A line's token (built without an `__init__` call: this runs once per line)."""
+    token: LineToken = str.__new__(LineToken, text)
+    token.type = kind
+    token.match = found
+    token.number = number
+    token.parts = parts
+    token.player = None
+    return token
+
+
+def read_lines(reader: LineReader, lines: list[str], number: int) -> Iterator[LineToken]:
+    """Classify each non-blank line of a hand (the first at file line `number`), pin the player
+    it names and run the reader's handler for its kind, in text order; yield the tokens whose
+    order the grammar checks.
+
+    The grammar places some kinds singly (header, street markers); every other kind only ever
+    repeats (`LineSyntax.repeating`, read from the rules). A run of consecutive lines of such a
+    kind yields a single token (each line still goes through its handler): the grammar accepts
+    exactly the same hands, with a third of the steps.
+    """
+    syntax = reader.syntax
+    classify = syntax.classifier.match
+    matchers = syntax.matchers
+    parts_of = syntax.parts
+    with_player = syntax.with_player
+    repeating = syntax.repeating
+    handlers = reader.handlers
+    names, prefixes = reader.b.names, reader.b.prefixes  # filled as the seat lines are read
+    previous = ""
+    for text in lines:
+        if text and not text.isspace():
+            found = classify(text)
+            token: LineToken | None
+            if found is not None:
+                kind = found.lastgroup or ""
+                own = matchers[kind](text)
+                assert own is not None  # the same pattern, with capturing groups
+                token = line_token(kind, text, own, number, parts_of[kind])
+                if kind in with_player:
+                    player = own["player"]
+                    if player in names and player not in prefixes:
+                        token.player = player  # the common case: a seated name
+                    else:
+                        kind = reader.pin(token)
+            else:  # a finding, or a line whose seated player broke the classifier's guess
+                token = reader.unknown_line(text, number)
+                kind = "" if token is None else token.type
+            if token is not None:
+                handlers[kind](token)
+                if kind != previous or kind not in repeating:
+                    yield token
+                previous = kind
+        number += 1
+
+
 class LineReader:
     """The reader of one room: one `HandBuilder` per parse, reset by `begin`.
 
     Each line kind `KIND` is handled by a method `on_kind(token)`, run as the line is read
-    (`base.read_lines`), so handlers see the lines in text order. Once every line is read and
+    (`read_lines`), so handlers see the lines in text order. Once every line is read and
     the grammar has accepted their order, `start` (named after the grammar's start rule)
     finishes the record.
     """
@@ -76,6 +135,7 @@ class LineReader:
     """Stud street marker as printed (the `street` part) -> betting round index."""
     draw_streets: ClassVar[dict[str, int]] = {}
     """Draw street marker as printed -> betting round index."""
+    __deletable__ = ("b",)  # mypyc: a parse drops its builder when it ends (`TextRoom`)
     counts_known_draws: ClassVar[bool] = False
     """Whether a draw whose cards are shown also states their `count` (Full Tilt's records do,
     as its "is dealt 2 cards" lines for the opponents do)."""
@@ -271,7 +331,9 @@ class LineReader:
         else:
             b.wager(kind, token.number, player, amount=amount, all_in=all_in)
 
-    on_ante = on_post
+    def on_ante(self, token: LineToken) -> None:
+        """An ante line: read as the posts table says."""
+        self.on_post(token)
 
     def on_action(self, token: LineToken) -> None:
         """An action line: `verb` looked up in the room's verb table, `amount` (and `to`)

@@ -185,7 +185,9 @@ class WinamaxReader(LineReader):
             b.wager(EventKind.POST, token.number, player, amount=amount, all_in=all_in)
 
     # --- streets and actions ----------------------------------------------------------------
-    on_draw = LineReader.on_street  # "*** FIRST-DRAW ***" opens the draw's street
+    def on_draw(self, token: LineToken) -> None:
+        """ "*** FIRST-DRAW ***" opens the draw's street."""
+        self.on_street(token)
 
     def on_bet_round(self, token: LineToken) -> None:
         """The betting after a draw belongs to the draw's street; the marker must follow it."""

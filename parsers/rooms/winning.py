@@ -138,7 +138,9 @@ class WinningReader(LineReader):
                 for s in b.seats
             ]
 
-    on_bring_in = LineReader.on_post  # "bring in (0.40)": the posts table
+    def on_bring_in(self, token: LineToken) -> None:
+        """ "bring in (0.40)": read as the posts table says."""
+        self.on_post(token)
 
     # --- cards --------------------------------------------------------------------------------
     def on_card(self, token: LineToken) -> None:

@@ -1,7 +1,8 @@
 """Importing a package's Python sources where compiled modules sit beside them.
 
 Python's own finder prefers an extension module to a `.py` file of the same name; this finder,
-placed first, finds the package's modules among its `.py` files only (see `__init__.py`).
+placed first, finds a package's modules among its `.py` files only (see the `__init__.py` of
+`studdraw.parsers` and `studdraw.pipeline`).
 """
 
 from __future__ import annotations
@@ -34,5 +35,8 @@ class SourcesOnly(MetaPathFinder):
 
 def import_sources_only(package: str) -> None:
     """From now on, import the modules under `package` from their sources."""
-    if not any(isinstance(finder, SourcesOnly) for finder in sys.meta_path):
+    prefix = package + "."
+    if not any(
+        isinstance(finder, SourcesOnly) and finder.prefix == prefix for finder in sys.meta_path
+    ):
         sys.meta_path.insert(0, SourcesOnly(package))
