@@ -346,7 +346,7 @@ class BettingState(ForcedBetState):
     def _check_someone_answers(self, i: int, event: Event, index: int | None) -> None:
         """A raise or completion needs an opponent who can still answer it: with every other
         player in the hand all-in, the only choices are to call or to fold."""
-        if self.can_act < 2:
+        if not self._contested():
             self.flag(
                 Code.SIZ015,
                 event,

@@ -300,18 +300,23 @@ class StateCore:
         before = [i for i, seat in enumerate(self.seat_numbers) if seat <= button]
         return before[-1] if before else len(self.seat_numbers) - 1
 
+    def _contested(self) -> bool:
+        """Whether two or more players can still put chips in (neither folded nor all-in):
+        with fewer, no bet or raise can be answered, and a player left alone owes no action."""
+        return self.can_act >= 2
+
     def _needs(self, j: int) -> bool:
         return (
             not self.folded[j]
             and not self.all_in[j]
-            and (self.bet[j] < self.current or (not self.acted[j] and self.can_act >= 2))
+            and (self.bet[j] < self.current or (not self.acted[j] and self._contested()))
         )
 
     def _next_needing(self, i: int) -> int:
         """The first player after `i` (clockwise, `i` last) who must still act, or NO_ONE."""
         folded, all_in, bet, acted = self.folded, self.all_in, self.bet, self.acted
         current = self.current
-        open_ = self.can_act >= 2
+        open_ = self._contested()
         n = len(folded)
         j = i
         for _ in range(n):
@@ -456,7 +461,7 @@ class StateCore:
     def _start_betting(self) -> None:
         self.phase = _BETTING
         self.pointer = UNRESOLVED
-        if self._awaiting_bring_in() and self.can_act < 2:
+        if self._awaiting_bring_in() and not self._contested():
             self.bring_in_done = True  # all-in on the antes: no one to bet against
         if self._awaiting_bring_in():
             return

@@ -96,7 +96,7 @@ class HandState(BettingState):
             return LegalActions(name, kinds, 0, bet + bring, complete, (bet + bring, complete), 0)
         to_call = min(self.current - bet, stack)
         allowed = [_FOLD, _CALL if to_call > 0 else _CHECK]
-        if most > self.current and not self._capped() and not self.acted[i] and self.can_act >= 2:
+        if most > self.current and not self._capped() and not self.acted[i] and self._contested():
             low, high, exact = self._raise_options(i)
             if self.current == 0:
                 allowed.append(_BET)
