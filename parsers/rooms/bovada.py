@@ -199,7 +199,7 @@ class BovadaReader(LineReader):
         b.add(EventKind.DEAL, line, player, cards=cards, up=up)
 
     def on_bring_in(self, token: LineToken) -> None:
-        """ "Bring_in chip $0.02": read as the posts table says."""
+        """Read "Bring_in chip $0.02" as the posts table says."""
         self.on_post(token)
 
     def opening_bet(self, token: LineToken) -> None:

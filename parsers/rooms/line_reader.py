@@ -135,10 +135,11 @@ class LineReader:
     """Stud street marker as printed (the `street` part) -> betting round index."""
     draw_streets: ClassVar[dict[str, int]] = {}
     """Draw street marker as printed -> betting round index."""
-    __deletable__ = ("b",)  # mypyc: a parse drops its builder when it ends (`TextRoom`)
     counts_known_draws: ClassVar[bool] = False
     """Whether a draw whose cards are shown also states their `count` (Full Tilt's records do,
     as its "is dealt 2 cards" lines for the opponents do)."""
+
+    __deletable__ = ("b",)  # mypyc: a parse drops its builder when it ends (`TextRoom`)
 
     def __init__(self) -> None:
         self.b: HandBuilder  # the hand being read, set by `begin`

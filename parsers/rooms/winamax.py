@@ -186,7 +186,7 @@ class WinamaxReader(LineReader):
 
     # --- streets and actions ----------------------------------------------------------------
     def on_draw(self, token: LineToken) -> None:
-        """ "*** FIRST-DRAW ***" opens the draw's street."""
+        """Open the draw's street at "*** FIRST-DRAW ***"."""
         self.on_street(token)
 
     def on_bet_round(self, token: LineToken) -> None:

@@ -139,7 +139,7 @@ class WinningReader(LineReader):
             ]
 
     def on_bring_in(self, token: LineToken) -> None:
-        """ "bring in (0.40)": read as the posts table says."""
+        """Read "bring in (0.40)" as the posts table says."""
         self.on_post(token)
 
     # --- cards --------------------------------------------------------------------------------
