@@ -8,12 +8,10 @@ this module, which imports no Dask, so every worker can import it on its own.
 from __future__ import annotations
 
 import dataclasses
-import gc
 import hashlib
 import io
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
@@ -26,7 +24,7 @@ from studdraw.parsers.reader import open_history
 from studdraw.parsers.rooms import BY_NAME
 
 from .dask_ranges import Segment
-from .ingest import changed_reject, collect_garbage_less, quality
+from .ingest import changed_reject, quality
 from .normalize import Reject, Tables, keep_hands, normalize_rejects, shift_hand_ids
 from .parquet import ParquetDataset, Part
 from .process import PendingHand, ProcessedBatch, content_hash, join_batches, process_hands
@@ -150,8 +148,7 @@ def process_task(
         PendingHand(split.hands[i], keys.hand_ids[i], keys.digests[i], keys.import_ids[i])
         for i in positions
     ]
-    with _garbage_collected_less():
-        return process_hands(items, rules)
+    return process_hands(items, rules)
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,18 +231,6 @@ def finish_task(
         tables = shift_hand_ids(tables, plan.offset)
     parts = ParquetDataset(Path(plan.root)).stage(tables, plan.token, plan.import_id)
     return Finished(parts, with_errors, reasons)
-
-
-@contextmanager
-def _garbage_collected_less() -> Iterator[None]:
-    """The local engine's collector setting (`collect_garbage_less`), for this task only: a
-    worker may be shared with other jobs."""
-    thresholds = gc.get_threshold()
-    collect_garbage_less()
-    try:
-        yield
-    finally:
-        gc.set_threshold(*thresholds)
 
 
 def _inject(spec: str, stage: str, paths: Sequence[str], key: str) -> None:

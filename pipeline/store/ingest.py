@@ -15,7 +15,6 @@ unsupported, counted per file in the `imports` table.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import os
 import signal
@@ -37,6 +36,7 @@ from studdraw.parsers.reader import open_history
 from studdraw.parsers.rooms import BY_NAME
 from studdraw.pipeline.ingest_settings import DEFAULT_BATCH
 
+from .collector import collect_batch, collected_per_batch
 from .db import ImportRow, Key, KnownHands, Store, open_store, record_key
 from .normalize import Reject, Tables, keep_hands, normalize_rejects, shift_hand_ids
 from .parquet import ParquetDataset, Part
@@ -143,32 +143,30 @@ def ingest(
         path_problems = []
         files = list(discover_files(paths, lambda path, why: path_problems.append((path, why))))
     store = open_store(options.db, options.wait_seconds, on_wait)
-    thresholds = gc.get_threshold()
-    collect_garbage_less()
     importer: _Importer | None = None
     executor = _executor(options.workers)
-    try:
-        importer = _Importer(store, options)
-        for path, reason in path_problems or ():
-            importer.unreadable(path, reason)
-        with stop_on_signals() as switch:
-            importer.check_stop = switch.check
-            importer.run(files, executor, advance)
-        executor.shutdown()
-        summary = summarize(importer.rows.values(), importer.reasons, options.workers)
-    except BaseException as error:
-        signum = stop_signal(error)
-        with signals_ignored():
-            stop_workers(executor)
-            if signum is None or importer is None:
-                raise
-            importer.mark_interrupted()
-        summary = summarize(importer.rows.values(), importer.reasons, options.workers)
-        summary.files, summary.seconds = len(files), time.perf_counter() - start
-        raise ImportInterruptedError(signum, summary) from None
-    finally:
-        gc.set_threshold(*thresholds)
-        store.close()
+    with collected_per_batch():
+        try:
+            importer = _Importer(store, options)
+            for path, reason in path_problems or ():
+                importer.unreadable(path, reason)
+            with stop_on_signals() as switch:
+                importer.check_stop = switch.check
+                importer.run(files, executor, advance)
+            executor.shutdown()
+            summary = summarize(importer.rows.values(), importer.reasons, options.workers)
+        except BaseException as error:
+            signum = stop_signal(error)
+            with signals_ignored():
+                stop_workers(executor)
+                if signum is None or importer is None:
+                    raise
+                importer.mark_interrupted()
+            summary = summarize(importer.rows.values(), importer.reasons, options.workers)
+            summary.files, summary.seconds = len(files), time.perf_counter() - start
+            raise ImportInterruptedError(signum, summary) from None
+        finally:
+            store.close()
     summary.files = len(files)
     summary.seconds = time.perf_counter() - start
     return summary
@@ -193,13 +191,6 @@ class _InProcess(Executor):
         return future
 
 
-def collect_garbage_less() -> None:
-    """Parsing and replaying allocate many short-lived, acyclic objects, freed by reference
-    counting; the cyclic collector's default 700-allocation trigger spends ~10% of the time
-    scanning them for nothing."""
-    gc.set_threshold(50_000, 50, 100)
-
-
 def _executor(workers: int) -> Executor:
     if workers <= 1:
         return _InProcess()
@@ -212,7 +203,6 @@ def _executor(workers: int) -> Executor:
 
 
 def _worker_init(main: int) -> None:
-    collect_garbage_less()
     # pyarrow's default pool (mimalloc) keeps the memory of freed tables for reuse: a worker
     # would hold ~20 MB more for the whole import. The system pool gives it back.
     pa.set_memory_pool(pa.system_memory_pool())
@@ -290,6 +280,7 @@ class _Importer:
         while len(self.inflight) > limit:
             self.check_stop()
             self._write(self.inflight.popleft())
+            collect_batch()
 
     # -- the main process's side: cut files, recognise known hands --------------------------
 

@@ -20,6 +20,7 @@ from studdraw.parsers.reader import describe_failure, parse_hand
 from studdraw.pipeline.rules import HouseRules, replay
 from studdraw.pipeline.rules.house import house_rules_named
 
+from .collector import collected_per_batch
 from .normalize import (
     Reject,
     Replayed,
@@ -70,14 +71,16 @@ class ProcessedBatch:
 def process_hands(items: Sequence[PendingHand], rules: str | None = None) -> ProcessedBatch:
     """Parse, replay and normalize a batch of hand texts, CHUNK hands at a time: only a chunk's
     records and replays are alive at once, while the batch (one transaction) can be larger.
-    `rules` names the house-rules profile to replay under (None: each hand's room's)."""
+    `rules` names the house-rules profile to replay under (None: each hand's room's). Python's
+    cyclic collector runs once, at the end (`collector`)."""
     profile = house_rules_named(rules) if rules else None
-    return join_batches(
-        [
-            _process_chunk(items[start : start + CHUNK], profile)
-            for start in range(0, len(items), CHUNK)
-        ]
-    )
+    with collected_per_batch():
+        return join_batches(
+            [
+                _process_chunk(items[start : start + CHUNK], profile)
+                for start in range(0, len(items), CHUNK)
+            ]
+        )
 
 
 def join_batches(parts: Sequence[ProcessedBatch]) -> ProcessedBatch:
