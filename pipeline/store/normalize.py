@@ -14,11 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
 from operator import attrgetter
+from typing import Final
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from studdraw.parsers.model import Event, HandRecord, HandText, Seat
+from studdraw.parsers.model import Event, HandRecord, HandText, Outcome, ParseProblem, Seat
 from studdraw.pipeline.rules import ReplayResult
 from studdraw.pipeline.rules.codes import Violation, from_finding
 
@@ -35,6 +36,10 @@ from .schema import (
     VIOLATIONS,
     TableDef,
 )
+
+AMOUNT_BOUND: Final = (1 << 63) // 1024
+"""The largest amount stored, in smallest units: sums of a hand's amounts (pots, nets) must stay
+within DuckDB's 64-bit integers, and no real stake comes near (9 * 10**15 cents)."""
 
 Tables = dict[str, pa.Table]
 """Rows per table name (a table may hold several chunks, never copied to join them)."""
@@ -360,3 +365,50 @@ def keep_hands(tables: Tables, keep: Sequence[int]) -> Tables:
         ids = pa.array([renumber[i] for i in batch.column(0).to_pylist()], type=pa.int64())
         out[table.name] = batch.set_column(0, batch.schema.field(0), ids)
     return out
+
+
+def out_of_range(record: HandRecord) -> ParseProblem | None:
+    """The first amount of a hand too large for the store, as a problem naming it and its line
+    (a corrupted or hostile export), or None. Every amount of every hand goes through here,
+    so the common case is a bare comparison each (this module is compiled)."""
+    stakes = record.stakes
+    head: list[int | None] = [
+        record.total_pot,
+        record.rake,
+        stakes.small_bet,
+        stakes.big_bet,
+        stakes.ante,
+        stakes.bring_in,
+        stakes.small_blind,
+        stakes.big_blind,
+    ]
+    if record.tournament is not None:
+        head += [record.tournament.buy_in, record.tournament.fee]
+    head += [seat.stack for seat in record.seats]
+    for value in head:
+        if _beyond(value):
+            return _too_big(value, None, record)
+    for event in record.events:
+        if _beyond(event.amount):
+            return _too_big(event.amount, event.line, record)
+        if _beyond(event.to):
+            return _too_big(event.to, event.line, record)
+    return None
+
+
+def _beyond(value: int | None) -> bool:
+    return value is not None and not -AMOUNT_BOUND <= value <= AMOUNT_BOUND
+
+
+def _too_big(value: int | None, event_line: int | None, record: HandRecord) -> ParseProblem:
+    line = record.source.line
+    where = (
+        f"in the header or seats of the hand starting on line {line}"
+        if event_line is None
+        else f"on line {event_line}"
+    )
+    message = (
+        f"an amount of {value:,} smallest units {where} is beyond what the store holds "
+        f"(at most {AMOUNT_BOUND:,}); the hand is kept as a reject"
+    )
+    return ParseProblem(Outcome.ERROR, message, event_line or line)

@@ -15,7 +15,7 @@ from typing import Final
 
 import pyarrow as pa
 
-from studdraw.parsers.model import HandRecord, HandText, Outcome, ParseProblem
+from studdraw.parsers.model import HandText, Outcome
 from studdraw.parsers.reader import describe_failure, parse_hand
 from studdraw.pipeline.rules import HouseRules, replay
 from studdraw.pipeline.rules.house import house_rules_named
@@ -29,6 +29,7 @@ from .normalize import (
     normalize_hands,
     normalize_rejects,
     normalize_unsupported,
+    out_of_range,
     shift_hand_ids,
 )
 from .schema import BATCH_TABLES, HANDS, REJECTS, UNSUPPORTED
@@ -38,9 +39,6 @@ REJECTED: Final = ord("R")
 UNSUPPORTED_FATE: Final = ord("U")
 STRAY_FATE: Final = ord("T")
 CHUNK: Final = 500
-AMOUNT_BOUND: Final = (1 << 63) // 1024
-"""The largest amount stored, in smallest units: sums of a hand's amounts (pots, nets) must stay
-within DuckDB's 64-bit integers, and no real stake comes near (9 * 10**15 cents)."""
 
 
 def content_hash(text: str) -> int:
@@ -200,39 +198,3 @@ def _internal(item: PendingHand, site_hand_id: str | None, stage: str, error: Ex
         item.hand.source.line,
         item.import_id,
     )
-
-
-def out_of_range(record: HandRecord) -> ParseProblem | None:
-    """The first amount of a hand too large for the store, as a problem naming it and its line
-    (a corrupted or hostile export), or None."""
-    line = record.source.line
-    stakes = record.stakes
-    head: list[int | None] = [
-        record.total_pot,
-        record.rake,
-        stakes.small_bet,
-        stakes.big_bet,
-        stakes.ante,
-        stakes.bring_in,
-        stakes.small_blind,
-        stakes.big_blind,
-        *((record.tournament.buy_in, record.tournament.fee) if record.tournament else ()),
-        *(seat.stack for seat in record.seats),
-    ]
-    amounts: list[tuple[int | None, int | None]] = [(value, None) for value in head]
-    amounts += [
-        (amount, event.line) for event in record.events for amount in (event.amount, event.to)
-    ]
-    for value, event_line in amounts:
-        if value is not None and abs(value) > AMOUNT_BOUND:  # rare: messages only then
-            where = (
-                f"in the header or seats of the hand starting on line {line}"
-                if event_line is None
-                else f"on line {event_line}"
-            )
-            message = (
-                f"an amount of {value:,} smallest units {where} is beyond what the store holds "
-                f"(at most {AMOUNT_BOUND:,}); the hand is kept as a reject"
-            )
-            return ParseProblem(Outcome.ERROR, message, event_line or line)
-    return None

@@ -6,11 +6,18 @@ from dataclasses import replace
 
 import pytest
 
+from studdraw.parsers.model import HandRecord, Tournament
 from studdraw.parsers.reader import open_history, parse_hand
 from studdraw.pipeline.rules import replay
 from studdraw.pipeline.store import PendingHand, content_hash, normalize_hands, process_hands
 from studdraw.pipeline.store import process as process_module
-from studdraw.pipeline.store.normalize import Replayed, keep_hands, shift_hand_ids
+from studdraw.pipeline.store.normalize import (
+    AMOUNT_BOUND,
+    Replayed,
+    keep_hands,
+    out_of_range,
+    shift_hand_ids,
+)
 from studdraw.pipeline.store.process import REJECTED, STORED, UNSUPPORTED_FATE
 from studdraw.pipeline.store.schema import BATCH_TABLES, HAND_TABLES
 from tests.conftest import SAMPLES
@@ -158,3 +165,59 @@ def test_parse_warnings_become_violation_rows_before_the_rules_ones() -> None:
     assert finding.line == record.source.line + 4
     [hand] = tables["hands"].to_pylist()
     assert hand["warnings"] == len(rows) - hand["errors"]
+
+
+BOUND = AMOUNT_BOUND
+OVER = AMOUNT_BOUND + 1
+
+
+def _event_amount(record: HandRecord, field: str, value: int) -> tuple[HandRecord, int]:
+    """The record with its first wager's `field` set to `value`, and that event's line."""
+    index = next(i for i, event in enumerate(record.events) if event.to is not None)
+    events = list(record.events)
+    event = events[index]
+    events[index] = replace(event, amount=value) if field == "amount" else replace(event, to=value)
+    return replace(record, events=events), events[index].line
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "too_big"),
+    [
+        ("amount", BOUND, False),
+        ("amount", -BOUND, False),
+        ("amount", OVER, True),
+        ("amount", -OVER, True),
+        ("to", OVER, True),
+        ("to", BOUND, False),
+    ],
+)
+def test_an_event_amount_beyond_the_store_names_its_line(
+    field: str, value: int, too_big: bool
+) -> None:
+    record, line = _event_amount(replayed()[0].record, field, value)
+    problem = out_of_range(record)
+    if not too_big:
+        assert problem is None
+        return
+    assert problem is not None
+    assert problem.line == line
+    assert problem.message.startswith(f"an amount of {value:,} smallest units on line {line} ")
+
+
+@pytest.mark.parametrize("where", ["total_pot", "stakes", "stack", "buy_in"])
+def test_a_header_amount_beyond_the_store_names_the_hand_start(where: str) -> None:
+    record = replayed()[0].record
+    if where == "total_pot":
+        record = replace(record, total_pot=OVER)
+    elif where == "stakes":
+        record = replace(record, stakes=replace(record.stakes, ante=-OVER))
+    elif where == "stack":
+        seats = [replace(record.seats[0], stack=OVER), *record.seats[1:]]
+        record = replace(record, seats=seats)
+    else:
+        record = replace(record, tournament=Tournament("1", buy_in=OVER, fee=0))
+    assert out_of_range(replayed()[0].record) is None
+    problem = out_of_range(record)
+    assert problem is not None
+    assert problem.line == record.source.line
+    assert "in the header or seats of the hand starting on line" in problem.message
