@@ -51,7 +51,6 @@ from rich.table import Table
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.reader import open_history, parse_hand
 from studdraw.parsers.rooms.base import TextRoom
-from studdraw.pipeline.ingest_settings import DEFAULT_BATCH
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import regex_baseline
@@ -155,10 +154,13 @@ class Run:
         return hands / self.seconds
 
 
-def run_ingest(folder: Path, db: Path, workers: int, batch_size: int) -> Run:
-    """Run the command line as a user would and sample its process tree until it exits."""
+def run_ingest(folder: Path, db: Path, workers: int, batch_size: int | None) -> Run:
+    """Run the command line as a user would and sample its process tree until it exits (with
+    the command's own batch size unless `batch_size` names one)."""
     command = [str(STUDDRAW), "ingest", str(folder), "--db", str(db), "--json"]
-    command += ["--workers", str(workers), "--batch-size", str(batch_size)]
+    command += ["--workers", str(workers)]
+    if batch_size is not None:
+        command += ["--batch-size", str(batch_size)]
     env = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
     started = time.perf_counter()
     process = psutil.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
@@ -197,7 +199,7 @@ def _sample(process: psutil.Popen, peak: Run, with_pss: bool) -> None:
         peak.pss_total = max(peak.pss_total, pss)
 
 
-def rescan(folder: Path, db: Path, workers: int, batch_size: int) -> tuple[float, float]:
+def rescan(folder: Path, db: Path, workers: int, batch_size: int | None) -> tuple[float, float]:
     """Seconds to import the folder again: as it is (every file known by its content hash), and
     with a blank line added to every file (new file hashes: every hand recognised by its id
     from its first line, before parsing)."""
@@ -215,7 +217,9 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=20_000)
     parser.add_argument("--workers", default="1,2", help="comma-separated worker counts")
     parser.add_argument("--per-file", type=int, default=5000)
-    parser.add_argument("--batch-size", type=int, default=DEFAULT_BATCH)
+    parser.add_argument(
+        "--batch-size", type=int, default=None, help="default: the command's own default"
+    )
     parser.add_argument("--corpus", type=Path, default=REPO.parent / "shared" / "corpus")
     parser.add_argument("--rescan", action="store_true", help="time re-imports too")
     parser.add_argument(

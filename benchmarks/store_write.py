@@ -8,7 +8,7 @@ through parse, replay and normalize once, untimed, into batches of the import's 
 `CHECKPOINT_THRESHOLD`. `--rounds N` writes the batches N times over (fresh hand ids each round)
 to show how the cost of each round grows with the store.
 
-    .venv/bin/python benchmarks/store_write.py [--hands 100000] [--rounds 3]
+    .venv/bin/python benchmarks/store_write.py [--hands 100000] [--rounds 3] [--batch-size N]
 
 The batches are held in memory: about 5 KB of Arrow rows a hand (500 MB at 100,000 hands).
 """
@@ -28,7 +28,7 @@ from rich.table import Table
 
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.reader import open_history
-from studdraw.pipeline.ingest_settings import DEFAULT_BATCH
+from studdraw.pipeline.ingest_settings import BATCH_WITH_WORKERS
 from studdraw.pipeline.store.db import CHECKPOINT_THRESHOLD, open_store
 from studdraw.pipeline.store.normalize import Tables, shift_hand_ids
 from studdraw.pipeline.store.process import PendingHand, process_hands
@@ -87,19 +87,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=100_000)
     parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--batch-size", type=int, default=BATCH_WITH_WORKERS)
     parser.add_argument("--corpus", type=Path, default=REPO.parent / "shared" / "corpus")
     args = parser.parse_args()
     console = Console(width=150)
     with tempfile.TemporaryDirectory() as temp:
         folder = Path(temp) / "in"
         inflate(corpus_hands(args.corpus), folder, args.hands, 5000)
-        written = batches(folder, DEFAULT_BATCH)
+        written = batches(folder, args.batch_size)
         hands = sum(tables[HANDS.name].num_rows for tables in written)
         results = {}
         for threshold in (DUCKDB_DEFAULT, CHECKPOINT_THRESHOLD):
             db = Path(temp) / f"store-{threshold}.duckdb"
             results[threshold] = timed_writes(db, threshold, written, args.rounds, hands)
-    table = Table(title=f"Store writes: {hands:,} hands a round in batches of {DEFAULT_BATCH:,}")
+    table = Table(title=f"Store writes: {hands:,} hands a round in batches of {args.batch_size:,}")
     table.add_column("checkpoint threshold")
     for round_ in range(args.rounds):
         table.add_column(f"round {round_ + 1} (s)", justify="right")

@@ -16,7 +16,12 @@ import typer
 
 from studdraw.parsers.model import Game
 from studdraw.pipeline.console import console
-from studdraw.pipeline.ingest_settings import DEFAULT_BATCH, DEFAULT_TASK_BYTES, Engine
+from studdraw.pipeline.ingest_settings import (
+    BATCH_IN_PROCESS,
+    BATCH_WITH_WORKERS,
+    DEFAULT_TASK_BYTES,
+    Engine,
+)
 
 from .shared import PathsArgument, RulesOption, check_store, chosen_rules
 
@@ -38,8 +43,13 @@ def ingest(
         ),
     ] = None,
     batch_size: Annotated[
-        int, typer.Option(help="Hands per transaction (local engine; Dask: one per task).", min=1)
-    ] = DEFAULT_BATCH,
+        int | None,
+        typer.Option(
+            help=f"Hands per transaction (local engine; default {BATCH_IN_PROCESS:,} in one "
+            f"process, {BATCH_WITH_WORKERS:,} with workers; Dask: one per task).",
+            min=1,
+        ),
+    ] = None,
     wait: Annotated[
         float, typer.Option(help="Seconds to wait for another process using the database.")
     ] = 60.0,

@@ -34,7 +34,7 @@ from studdraw.parsers.files import discover_files, display_path
 from studdraw.parsers.model import HandText
 from studdraw.parsers.reader import open_history
 from studdraw.parsers.rooms import BY_NAME
-from studdraw.pipeline.ingest_settings import DEFAULT_BATCH
+from studdraw.pipeline.ingest_settings import default_batch
 
 from .collector import collect_batch, collected_per_batch
 from .db import ImportRow, Key, KnownHands, Store, open_store, record_key
@@ -69,7 +69,7 @@ class IngestOptions:
     db: Path
     parquet: Path | None = None
     workers: int = 1
-    batch_size: int = DEFAULT_BATCH
+    batch_size: int | None = None  # hands per transaction; None: `default_batch(workers)`
     wait_seconds: float = 60.0
     rules: str | None = None  # a house-rules profile for every hand, instead of its room's
 
@@ -238,6 +238,7 @@ class _Importer:
     def __init__(self, store: Store, options: IngestOptions) -> None:
         self.store = store
         self.options = options
+        self.batch_size = options.batch_size or default_batch(options.workers)
         self.known: KnownHands = store.known()
         self.pending_keys: set[Key] = set()
         self.next_hand_id, self.next_import_id = store.next_ids()
@@ -326,7 +327,7 @@ class _Importer:
                 self.check_stop()
                 room = BY_NAME.get(hand.site) if hand.site and not hand.stray else None
                 self._classify(hand, room.hand_id(hand.text) if room else None, import_id)
-                if len(self.batch.items) >= self.options.batch_size:
+                if len(self.batch.items) >= self.batch_size:
                     yield self.batch
                 else:
                     self._send(self.batch, executor, whole=False)

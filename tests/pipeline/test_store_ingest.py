@@ -11,8 +11,10 @@ import pytest
 
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.reader import open_history
+from studdraw.pipeline.ingest_settings import BATCH_IN_PROCESS, BATCH_WITH_WORKERS
 from studdraw.pipeline.store import IngestOptions, IngestSummary, ingest
 from studdraw.pipeline.store import process as process_module
+from studdraw.pipeline.store.db import open_store
 from studdraw.pipeline.store.schema import BATCH_TABLES, IMPORTS
 from tests.conftest import CORPUS, SAMPLES, corpus_file
 from tests.pipeline.store_support import counts, differences, parquet_differences
@@ -335,3 +337,19 @@ def test_schema_matches_the_definitions(tmp_path: Path) -> None:
     described = con.execute("DESCRIBE imports").fetchall()
     assert [row[0] for row in described] == IMPORTS.column_names
     con.close()
+
+
+@pytest.mark.parametrize(
+    ("workers", "batch_size", "expected"),
+    [(1, None, BATCH_IN_PROCESS), (2, None, BATCH_WITH_WORKERS), (1, 64, 64), (2, 64, 64)],
+)
+def test_hands_per_transaction_default_to_the_engine_s_own(
+    tmp_path: Path, workers: int, batch_size: int | None, expected: int
+) -> None:
+    """One process holds one batch, so it takes larger ones; an explicit size always wins."""
+    store = open_store(tmp_path / "s.duckdb", 1)
+    try:
+        options = IngestOptions(tmp_path / "s.duckdb", workers=workers, batch_size=batch_size)
+        assert INGEST._Importer(store, options).batch_size == expected
+    finally:
+        store.close()
