@@ -8,8 +8,10 @@ import of 100,000 hands (about 50 s). Off, with one collection per piece and per
 passes take 0.15 s; the few cycles the hands leave (about one a hand) are freed at the end of
 their batch, so memory stays bounded as before.
 
-The objects alive when the collector is turned off (the modules, the store, the grammars loaded
-so far) are frozen (`gc.freeze`): a batch's collection walks only what was made since.
+A batch's collection walks the two young generations only, so it sees just what the batch made
+and what it left alive. The objects alive when the collector is turned off (the modules, the
+store, the grammars loaded so far) are frozen (`gc.freeze`), so the block's closing full pass
+walks only what the block made.
 
 Blocks may nest and may run in several threads at once (a Dask worker runs tasks in threads):
 the outermost block turns the collector off and the last one out restores it.
