@@ -7,6 +7,8 @@ import io
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from studdraw.parsers import files
 from studdraw.parsers.files import Encoding, detect_encoding, iter_lines
@@ -178,6 +180,11 @@ SPLIT_CASES = [
     "",
     "\n\n\n",
     "no hands at all\nhere\n",
+    # A CR that ends a line by itself in a file of LF line ends: before a hand start, and
+    # inside a hand (the fast split's literal-LF search must not miss the first).
+    TWO_HANDS.replace("\n\n\n", "\r\r\r"),
+    TWO_HANDS.replace("\n", "\r", 2),
+    TWO_HANDS.replace("\n\n\n", "\r\n\r\n\r\n"),
 ]
 
 
@@ -245,3 +252,11 @@ def test_a_stray_odd_byte_at_the_end_of_a_utf16_file_is_not_text() -> None:
     data = codecs.BOM_UTF16_LE + "last line\r\n".encode("utf-16-le") + b"\x00"
     found = list(iter_lines(io.BytesIO(data), Encoding("utf-16-le", 2)))
     assert [line.text for line in found] == ["last line"]
+
+
+@given(st.text(alphabet=["a", " ", "\t", "\n", "\x0c", "\x85", "\u2028"], max_size=30))
+def test_without_blank_tail_drops_the_blank_lines_at_the_end(text: str) -> None:
+    lines = text.split("\n")
+    while lines and not lines[-1].strip():
+        lines.pop()
+    assert files.without_blank_tail(text) == "\n".join(lines)

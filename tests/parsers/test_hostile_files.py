@@ -113,12 +113,13 @@ def test_hands_after_a_long_preamble_are_found(tmp_path: Path) -> None:
     assert hands[0].hand.source.line == 402
 
 
-def test_a_file_of_several_rooms_gives_each_hand_its_room(tmp_path: Path) -> None:
+@pytest.mark.parametrize("between", ["\n\n", "\r\n\r\n", "\r\r"])
+def test_a_file_of_several_rooms_gives_each_hand_its_room(tmp_path: Path, between: str) -> None:
+    """Also where a CR alone ends the line before the second room's hand, in a file of LF
+    line ends: the scan for rooms searches LFs only where no CR ends a line by itself."""
     path = tmp_path / "mixed.txt"
-    path.write_text(
-        "\n\n".join([FIRST_STARS, FIRST_TILT, FIRST_STARS.replace("Hand #", "Hand #9")]) + "\n",
-        encoding="utf-8",
-    )
+    hands = [FIRST_STARS, FIRST_TILT, FIRST_STARS.replace("Hand #", "Hand #9")]
+    path.write_bytes((between.join(hands) + "\n").encode("utf-8"))
     history = open_history(path)
     assert [room.name for room in history.parts[0].rooms] == ["pokerstars", "fulltilt"]
     parsed = list(parse_file(path))
