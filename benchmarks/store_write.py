@@ -28,7 +28,7 @@ from rich.table import Table
 
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.reader import open_history
-from studdraw.pipeline.ingest_settings import BATCH_WITH_WORKERS
+from studdraw.pipeline.ingest_settings import BATCH_SIZE
 from studdraw.pipeline.store.db import CHECKPOINT_THRESHOLD, open_store
 from studdraw.pipeline.store.normalize import Tables, shift_hand_ids
 from studdraw.pipeline.store.process import PendingHand, process_hands
@@ -87,7 +87,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=100_000)
     parser.add_argument("--rounds", type=int, default=1)
-    parser.add_argument("--batch-size", type=int, default=BATCH_WITH_WORKERS)
+    parser.add_argument("--batch-size", type=int, default=BATCH_SIZE)
     parser.add_argument("--corpus", type=Path, default=REPO.parent / "shared" / "corpus")
     args = parser.parse_args()
     console = Console(width=150)

@@ -10,22 +10,24 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Final
 
-BATCH_IN_PROCESS: Final = 10_000
-"""Hands per transaction in a one-process import (`--workers 1`). DuckDB writes a transaction's
-rows of a table straight into the database file once they fill a row group (122,880 rows; a
-batch's actions reach that at about 4,000 hands) and otherwise twice: into its write-ahead log,
-then again when it folds the log into the file. One process holds one batch at a time, so the
-larger batch costs ~100 MB (an in-process import of 100,000 hands peaked at 497 MB instead of
-403 MB) and the import takes 2.5-5 s less per 100,000 hands (docs/scaling.md)."""
-BATCH_WITH_WORKERS: Final = 2500
-"""Hands per transaction with worker processes: the batches in flight (one per worker, one or
-two at the writer, ~50 kB a hand as text, objects and Arrow rows) keep a two-worker import of a
-million hands under 1 GB (at 10,000 hands a batch it peaked at 987 MB)."""
+BATCH_SIZE: Final = 10_000
+"""New hands per transaction. DuckDB writes a transaction's rows of a table straight into the
+database file once they fill a row group (122,880 rows; a batch's actions reach that at about
+4,000 hands) and otherwise twice: into its write-ahead log, then again when it folds the log
+into the file. Against 2,500 hands a transaction, an import of 100,000 hands takes 2.5-5 s less
+in one process and its writer 2.4 s less CPU with two workers (docs/scaling.md); one process
+holds the whole batch as it is cut, ~100 MB more at the peak (497 MB against 403 MB)."""
+PART_WITH_WORKERS: Final = 2500
+"""With worker processes, a transaction's hands go to the workers and come back in parts of this
+many, each inserted into the open transaction as it is back: the parts in flight (one per
+worker, one or two at the writer, ~50 kB a hand as text, objects and Arrow rows), not the
+transaction, bound the memory, which keeps a two-worker import of a million hands under 1 GB
+(parts of 10,000 hands peaked at 987 MB)."""
 
 
-def default_batch(workers: int) -> int:
-    """Hands per transaction when the import names none."""
-    return BATCH_IN_PROCESS if workers <= 1 else BATCH_WITH_WORKERS
+def part_size(batch_size: int, workers: int) -> int:
+    """Hands per part of a transaction (`PART_WITH_WORKERS`): the whole batch in one process."""
+    return batch_size if workers <= 1 else min(batch_size, PART_WITH_WORKERS)
 
 
 DEFAULT_TASK_BYTES: Final = 8 << 20

@@ -17,9 +17,9 @@ import typer
 from studdraw.parsers.model import Game
 from studdraw.pipeline.console import console
 from studdraw.pipeline.ingest_settings import (
-    BATCH_IN_PROCESS,
-    BATCH_WITH_WORKERS,
+    BATCH_SIZE,
     DEFAULT_TASK_BYTES,
+    PART_WITH_WORKERS,
     Engine,
 )
 
@@ -43,13 +43,13 @@ def ingest(
         ),
     ] = None,
     batch_size: Annotated[
-        int | None,
+        int,
         typer.Option(
-            help=f"Hands per transaction (local engine; default {BATCH_IN_PROCESS:,} in one "
-            f"process, {BATCH_WITH_WORKERS:,} with workers; Dask: one per task).",
+            help=f"New hands per transaction (local engine; with workers they travel in parts "
+            f"of at most {PART_WITH_WORKERS:,}; Dask: one per task).",
             min=1,
         ),
-    ] = None,
+    ] = BATCH_SIZE,
     wait: Annotated[
         float, typer.Option(help="Seconds to wait for another process using the database.")
     ] = 60.0,

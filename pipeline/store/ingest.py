@@ -34,7 +34,7 @@ from studdraw.parsers.files import discover_files, display_path
 from studdraw.parsers.model import HandText
 from studdraw.parsers.reader import open_history
 from studdraw.parsers.rooms import BY_NAME
-from studdraw.pipeline.ingest_settings import default_batch
+from studdraw.pipeline.ingest_settings import BATCH_SIZE, part_size
 
 from .collector import collect_batch, collected_per_batch
 from .db import ImportRow, Key, KnownHands, Store, open_store, record_key
@@ -69,7 +69,7 @@ class IngestOptions:
     db: Path
     parquet: Path | None = None
     workers: int = 1
-    batch_size: int | None = None  # hands per transaction; None: `default_batch(workers)`
+    batch_size: int = BATCH_SIZE  # new hands per transaction
     wait_seconds: float = 60.0
     rules: str | None = None  # a house-rules profile for every hand, instead of its room's
 
@@ -211,8 +211,9 @@ def _worker_init(main: int) -> None:
 
 @dataclass(slots=True)
 class _Batch:
-    """New hands on their way to a worker, and what the main process learnt while cutting them
-    (duplicates, changed hands, finished files), committed together with the batch's rows."""
+    """A part of a transaction: new hands on their way to a worker, and what the main process
+    learnt while cutting them (duplicates, changed hands, finished files), committed together
+    with the part's rows."""
 
     number: int
     items: list[PendingHand] = field(default_factory=list)
@@ -230,6 +231,25 @@ class _Batch:
         return found
 
 
+@dataclass(slots=True)
+class _Uncommitted:
+    """What the open transaction holds beyond its rows (the parts inserted so far), which only
+    its commit makes true: counts per import, finished files, unsupported hands' reasons,
+    staged Parquet parts, and the new hands it holds."""
+
+    deltas: dict[int, Counter[str]] = field(default_factory=dict)
+    finished: dict[int, tuple[str, str | None]] = field(default_factory=dict)
+    reasons: Counter[tuple[str, str, str]] = field(default_factory=Counter)
+    parts: list[Part] = field(default_factory=list)
+    hands: int = 0
+
+    def add(self, batch: _Batch) -> None:
+        for import_id, delta in batch.deltas.items():
+            self.deltas.setdefault(import_id, Counter()).update(delta)
+        self.finished.update(batch.finished)
+        self.hands += len(batch.items)
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -238,7 +258,9 @@ class _Importer:
     def __init__(self, store: Store, options: IngestOptions) -> None:
         self.store = store
         self.options = options
-        self.batch_size = options.batch_size or default_batch(options.workers)
+        self.batch_size = options.batch_size
+        self.part_size = part_size(options.batch_size, options.workers)
+        self.uncommitted = _Uncommitted()
         self.known: KnownHands = store.known()
         self.pending_keys: set[Key] = set()
         self.next_hand_id, self.next_import_id = store.next_ids()
@@ -262,6 +284,7 @@ class _Importer:
                 self._submit(full, executor, limit)
             advance(path)
         self._submit(self.batch, executor, 0)
+        self._commit()
 
     def _send(self, batch: _Batch, executor: Executor, whole: bool) -> None:
         """Hand the batch's new items to the workers in pieces of `CHUNK` hands as they are
@@ -286,6 +309,7 @@ class _Importer:
     # -- the main process's side: cut files, recognise known hands --------------------------
 
     def mark_interrupted(self) -> None:
+        self.store.rollback()  # the parts of a transaction not committed are not kept
         mark_interrupted(self.store, self.rows.values())
 
     def unreadable(self, path: Path, reason: str) -> None:
@@ -327,7 +351,7 @@ class _Importer:
                 self.check_stop()
                 room = BY_NAME.get(hand.site) if hand.site and not hand.stray else None
                 self._classify(hand, room.hand_id(hand.text) if room else None, import_id)
-                if len(self.batch.items) >= self.batch_size:
+                if len(self.batch.items) >= self.part_size:
                     yield self.batch
                 else:
                     self._send(self.batch, executor, whole=False)
@@ -371,6 +395,8 @@ class _Importer:
     # -- the writer ---------------------------------------------------------------------------
 
     def _write(self, batch: _Batch) -> None:
+        """Insert a part's rows into the open transaction, and commit it once it holds
+        `batch_size` new hands."""
         done = [piece.result() for piece in batch.pieces]
         result = join_batches(done) if done else None
         tables: Tables = dict(result.tables) if result is not None else {}
@@ -418,7 +444,7 @@ class _Importer:
             with_errors, reasons = quality(tables)
             for import_id, count in with_errors.items():
                 batch.delta(import_id)["with_errors"] += count
-            self.reasons.update(reasons)
+            self.uncommitted.reasons.update(reasons)
         if batch.rejects or len(rejects) > len(batch.rejects):
             extra = normalize_rejects(rejects)
             if REJECTS.name in tables:
@@ -428,14 +454,24 @@ class _Importer:
             stored = tables[HANDS.name].num_rows
             tables = shift_hand_ids(tables, self.next_hand_id)
             self.next_hand_id += stored
-        touched = apply_counts(self.rows, batch.deltas, batch.finished)
-        parts: list[Part] = []
-        if self.dataset is not None and tables and touched:
+        imports = batch.deltas.keys() | batch.finished.keys()
+        if self.dataset is not None and tables and imports:
             token = f"{self.token}-{batch.number:06d}"
-            parts = self.dataset.stage(tables, token, touched[0].import_id)
-        self.store.write(tables, touched, parts, self.dataset.root if self.dataset else None)
+            self.uncommitted.parts += self.dataset.stage(tables, token, min(imports))
+        if tables:
+            self.store.insert(tables)
+        self.uncommitted.add(batch)
+        if self.uncommitted.hands >= self.batch_size:
+            self._commit()
+
+    def _commit(self) -> None:
+        """Commit the open transaction with its imports' new state and Parquet parts."""
+        done, self.uncommitted = self.uncommitted, _Uncommitted()
+        touched = apply_counts(self.rows, done.deltas, done.finished)
+        self.reasons.update(done.reasons)
+        self.store.write({}, touched, done.parts, self.dataset.root if self.dataset else None)
         if self.dataset is not None:
-            self.dataset.publish(parts)
+            self.dataset.publish(done.parts)
 
 
 def mark_interrupted(store: Store, rows: Iterable[ImportRow]) -> None:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import importlib
+import os
 import shutil
+import signal
 from pathlib import Path
 
 import duckdb
@@ -11,7 +13,7 @@ import pytest
 
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.reader import open_history
-from studdraw.pipeline.ingest_settings import BATCH_IN_PROCESS, BATCH_WITH_WORKERS
+from studdraw.pipeline.ingest_settings import BATCH_SIZE, PART_WITH_WORKERS
 from studdraw.pipeline.store import IngestOptions, IngestSummary, ingest
 from studdraw.pipeline.store import process as process_module
 from studdraw.pipeline.store.db import open_store
@@ -166,22 +168,27 @@ def test_parquet_holds_the_duckdb_rows(corpus_store: tuple[Path, IngestSummary])
 
 
 @pytest.mark.parametrize(
-    ("batch_size", "piece"),
-    [(64, None), (100, 7)],
-    ids=["batches-in-one-piece", "batches-of-many-pieces"],
+    ("batch_size", "piece", "part"),
+    [(64, None, None), (100, 7, None), (100, 7, 30)],
+    ids=["batches-in-one-piece", "batches-of-many-pieces", "transactions-of-many-parts"],
 )
 def test_same_store_whatever_the_workers(
     corpus_store: tuple[Path, IngestSummary],
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
+    *,
     batch_size: int,
     piece: int | None,
+    part: int | None,
 ) -> None:
     """Two workers write the store one writes, whether a batch travels as one piece or as
-    many (the pieces of a batch are joined in order into one transaction)."""
+    many (the pieces of a part are joined in order), in one part or in several (each inserted
+    into the open transaction as it is back)."""
     db, _ = corpus_store
     if piece is not None:
         monkeypatch.setattr(INGEST, "CHUNK", piece)
+    if part is not None:
+        monkeypatch.setattr(INGEST, "part_size", lambda _batch, _workers: part)
     two = tmp_path / "two.duckdb"
     summary = run([CORPUS], two, workers=2, batch_size=batch_size)
     assert_identity(summary)
@@ -341,15 +348,64 @@ def test_schema_matches_the_definitions(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("workers", "batch_size", "expected"),
-    [(1, None, BATCH_IN_PROCESS), (2, None, BATCH_WITH_WORKERS), (1, 64, 64), (2, 64, 64)],
+    [
+        (1, BATCH_SIZE, (BATCH_SIZE, BATCH_SIZE)),
+        (2, BATCH_SIZE, (BATCH_SIZE, PART_WITH_WORKERS)),
+        (1, 64, (64, 64)),
+        (2, 64, (64, 64)),
+    ],
 )
-def test_hands_per_transaction_default_to_the_engine_s_own(
-    tmp_path: Path, workers: int, batch_size: int | None, expected: int
+def test_a_transaction_travels_in_parts_only_with_workers(
+    tmp_path: Path, workers: int, batch_size: int, expected: tuple[int, int]
 ) -> None:
-    """One process holds one batch, so it takes larger ones; an explicit size always wins."""
+    """One process holds the whole batch; with workers it goes out and comes back in parts,
+    so the parts in flight, not the transaction, bound the memory."""
+    assert IngestOptions(tmp_path / "s.duckdb").batch_size == BATCH_SIZE
     store = open_store(tmp_path / "s.duckdb", 1)
     try:
         options = IngestOptions(tmp_path / "s.duckdb", workers=workers, batch_size=batch_size)
-        assert INGEST._Importer(store, options).batch_size == expected
+        importer = INGEST._Importer(store, options)
+        assert (importer.batch_size, importer.part_size) == expected
     finally:
         store.close()
+
+
+def test_a_stop_between_parts_keeps_only_committed_transactions(
+    corpus_store: tuple[Path, IngestSummary], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stop after some parts of a transaction were inserted, before its commit, rolls them
+    back: the store keeps the committed transactions only, the ledger counts exactly those,
+    and a re-run completes the import into the store of an import never stopped."""
+    reference, _ = corpus_store
+    db = tmp_path / "stopped.duckdb"
+    monkeypatch.setattr(INGEST, "part_size", lambda _batch, _workers: 10)
+    inserts: list[int] = []
+    insert = INGEST.Store.insert
+
+    def insert_then_stop(self: INGEST.Store, tables: INGEST.Tables) -> None:
+        insert(self, tables)
+        inserts.append(tables[INGEST.HANDS.name].num_rows)
+        if len(inserts) == 6:  # the second transaction's second part
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    monkeypatch.setattr(INGEST.Store, "insert", insert_then_stop)
+    with pytest.raises(INGEST.ImportInterruptedError) as stopped:
+        run([CORPUS], db, batch_size=40)
+    summary = stopped.value.summary
+    assert summary.interrupted and len(inserts) == 6
+    con = duckdb.connect(str(db), read_only=True)
+    stored = one_value(con, "SELECT count(*) FROM hands")
+    ledger = one_value(con, "SELECT sum(stored) FROM imports")
+    interrupted = one_value(con, "SELECT count(*) FROM imports WHERE interrupted")
+    con.close()
+    assert stored == ledger == summary.stored == sum(inserts[:4]) > 0
+    assert interrupted >= 1
+    monkeypatch.undo()
+    assert_identity(run([CORPUS], db))
+    assert differences(reference, db) == {}
+
+
+def one_value(con: duckdb.DuckDBPyConnection, query: str) -> int:
+    row = con.execute(query).fetchone()
+    assert row is not None
+    return int(row[0])
