@@ -9,13 +9,13 @@ no hand, recorded as a finding).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 import pyarrow as pa
 
-from studdraw.parsers.model import HandText, Outcome
+from studdraw.parsers.model import HandText, Outcome, SourceRef
 from studdraw.parsers.reader import describe_failure, parse_hand
 from studdraw.pipeline.rules import HouseRules, replay
 from studdraw.pipeline.rules.house import house_rules_named
@@ -55,6 +55,40 @@ class PendingHand:
     site_hand_id: str | None
     content_hash: int
     import_id: int
+
+    def __reduce__(self) -> tuple[Callable[..., PendingHand], tuple[object, ...]]:
+        """Pickled as one flat tuple on its way to a worker: the dataclasses' own pickling, a
+        Python call per object on both sides, took five times as long (0.8 s of the main
+        process's time per 100,000 hands)."""
+        hand, source = self.hand, self.hand.source
+        return _pending_hand, (
+            hand.text,
+            source.path,
+            source.offset,
+            source.line,
+            hand.site,
+            hand.defect,
+            hand.stray,
+            self.site_hand_id,
+            self.content_hash,
+            self.import_id,
+        )
+
+
+def _pending_hand(  # noqa: PLR0917 (the fields of a pickled PendingHand, in order)
+    text: str,
+    path: str,
+    offset: int,
+    line: int,
+    site: str | None,
+    defect: str | None,
+    stray: bool,
+    site_hand_id: str | None,
+    content_hash: int,
+    import_id: int,
+) -> PendingHand:
+    hand = HandText(text, SourceRef(path, offset, line), site, defect, stray)
+    return PendingHand(hand, site_hand_id, content_hash, import_id)
 
 
 @dataclass(slots=True)

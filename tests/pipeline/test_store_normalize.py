@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+import pickle
+from dataclasses import fields, replace
 
 import pytest
 
-from studdraw.parsers.model import HandRecord, Tournament
+from studdraw.parsers.model import HandRecord, HandText, SourceRef, Tournament
 from studdraw.parsers.reader import open_history, parse_hand
 from studdraw.pipeline.rules import replay
 from studdraw.pipeline.store import PendingHand, content_hash, normalize_hands, process_hands
@@ -221,3 +222,21 @@ def test_a_header_amount_beyond_the_store_names_the_hand_start(where: str) -> No
     assert problem is not None
     assert problem.line == record.source.line
     assert "in the header or seats of the hand starting on line" in problem.message
+
+
+@pytest.mark.parametrize("stray", [False, True])
+def test_a_pending_hand_travels_to_a_worker_whole(stray: bool) -> None:
+    """Pickled flat for the trip to a worker: every field of the hand and of its text comes
+    back, none left at its default (a field added to `HandText` must be added to the trip)."""
+    values: dict[str, object] = {
+        "text": "PokerStars Hand #1: Razz ($1/$2 USD)\nTable 'X' 8-max",
+        "source": SourceRef("/histories/a b.txt", 123_456_789_012, 4321),
+        "site": "pokerstars",
+        "defect": "line 3 is 2,000,000 bytes long",
+        "stray": stray,
+    }
+    assert set(values) == {field.name for field in fields(HandText)}
+    item = PendingHand(HandText(**values), "1", -(2**63), 7)  # type: ignore[arg-type]
+    back = pickle.loads(pickle.dumps(item, protocol=pickle.HIGHEST_PROTOCOL))
+    assert back == item and type(back.hand.source) is SourceRef
+    assert pickle.loads(pickle.dumps(replace(item, site_hand_id=None))).site_hand_id is None
