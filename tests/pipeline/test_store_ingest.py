@@ -409,3 +409,30 @@ def one_value(con: duckdb.DuckDBPyConnection, query: str) -> int:
     row = con.execute(query).fetchone()
     assert row is not None
     return int(row[0])
+
+
+def test_the_closing_fold_gets_every_core(tmp_path: Path) -> None:
+    """An import writes on one DuckDB thread (the cores are the workers'); the fold of the log
+    into the file when the store closes runs on DuckDB's own number of threads again."""
+    store = open_store(tmp_path / "s.duckdb", 1)
+    connection = store.connection
+
+    def threads() -> int:
+        return one_value(connection, "SELECT current_setting('threads')")
+
+    at_close: list[int] = []
+
+    class Watched:
+        """The store's connection, noting its threads when it is closed."""
+
+        def execute(self, query: str) -> duckdb.DuckDBPyConnection:
+            return connection.execute(query)
+
+        def close(self) -> None:
+            at_close.append(threads())
+            connection.close()
+
+    assert threads() == 1
+    store.connection = Watched()  # type: ignore[assignment]
+    store.close()
+    assert at_close == [one_value(duckdb.connect(), "SELECT current_setting('threads')")]
