@@ -5,8 +5,9 @@ hands the store already holds before any parsing: a file whose bytes were fully 
 is skipped at once, and every other hand is looked up by (site, hand id read from its first line,
 content hash). Only new hands travel to the worker processes, in pieces of `CHUNK` as they are
 cut, which parse, replay and normalize them into Arrow tables (`process.process_hands`). The main
-process writes each batch of pieces, in submission order, as one transaction, so the store is
-the same whatever the number of workers. Exact dedupe lives in one process this way, and a
+process writes each batch, in submission order, as one transaction (with workers it travels in
+parts, each inserted into the open transaction as it is back), so the store is the same whatever
+the number of workers. Exact dedupe lives in one process this way, and a
 single huge file is spread over the workers as well as a folder of small ones.
 
 Every hand text cut from a file ends as exactly one of stored, duplicate, rejected or
