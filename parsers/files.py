@@ -278,8 +278,9 @@ def split_lines(
     for line in lines:
         if hand_start.match(line.text):
             if first is not None:
+                text = "\n".join(buffer)
                 yield _hand_text(
-                    buffer, first.offset, first.number, path, site, stray=stray, over=over, cut=cut
+                    text, first.offset, first.number, path, site, stray=stray, over=over, cut=cut
                 )
             buffer, first, stray, size, over, cut = (
                 [line.text],
@@ -307,28 +308,13 @@ def split_lines(
         if line.cut and first is not None and not stray and not over:
             cut.append(line)
     if first is not None:
+        text = "\n".join(buffer)
         yield _hand_text(
-            buffer, first.offset, first.number, path, site, stray=stray, over=over, cut=cut
+            text, first.offset, first.number, path, site, stray=stray, over=over, cut=cut
         )
 
 
 def _hand_text(
-    buffer: list[str],
-    offset: int,
-    number: int,
-    path: str,
-    site: str | None,
-    *,
-    stray: bool = False,
-    over: bool = False,
-    cut: Sequence[Line] = (),
-) -> HandText:
-    if not over:
-        _drop_blank_tail(buffer)
-    return _finished("\n".join(buffer), offset, number, path, site, stray=stray, over=over, cut=cut)
-
-
-def _finished(
     text: str,
     offset: int,
     number: int,
@@ -339,7 +325,10 @@ def _finished(
     over: bool = False,
     cut: Sequence[Line] = (),
 ) -> HandText:
-    """A cut text as a hand (or a stray text), held to the bounds of its kind."""
+    """A cut text as a hand (or a stray text): its blank tail dropped (not that of a text cut
+    for length), held to the bounds of its kind."""
+    if not over:
+        text = without_blank_tail(text)
     bound = MAX_STRAY if stray else MAX_HAND
     defect = cut_defect(cut[0]) if cut else None
     if over or len(text) > bound:
@@ -352,15 +341,10 @@ def _finished(
     return HandText(text, source, site, defect)
 
 
-def _drop_blank_tail(lines: list[str]) -> None:
-    while lines and not lines[-1].strip():
-        lines.pop()
-
-
 def without_blank_tail(text: str) -> str:
-    """A hand text without its trailing blank lines, as the splitters cut it (for a room's
-    `tidy` that blanks lines of its own too): `_drop_blank_tail` over its lines, without
-    splitting the text into them."""
+    """A hand text without its trailing blank lines (lines of white space only), as the
+    splitters cut it, and for a room's `tidy` that blanks lines of its own: found from the end,
+    without splitting the text into lines."""
     end = len(text)
     while True:
         start = text.rfind("\n", 0, end) + 1  # where the last line left begins
@@ -460,7 +444,7 @@ def _segment_hand(
 ) -> HandText:
     if "\r" in segment:
         segment = segment.replace("\r\n", "\n").replace("\r", "\n")
-    return _finished(without_blank_tail(segment), offset, number, path, site, stray=stray)
+    return _hand_text(segment, offset, number, path, site, stray=stray)
 
 
 def _utf8_length(text: str) -> int:
@@ -582,7 +566,8 @@ def scan_starts(
                 if len(found) >= limit:
                     return found
                 search = searcher(found)
-                finder = search.finder(text) if search is not None else finder
+                if search is not None:
+                    finder = search.finder(text)
         if not chunk:
             break
         carry = text[last : last + _LOOKAHEAD] if last >= 0 else ""
