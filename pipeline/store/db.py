@@ -364,14 +364,18 @@ class Store:
         """Insert rows into the open transaction (opening one), committed by the next `write`:
         a batch's rows may come in parts, each inserted as it is ready, so no part waits in
         memory for the others. Any error rolls the whole transaction back."""
-        if not self.in_transaction:
-            self.connection.execute("BEGIN")
-            self.in_transaction = True
+        self._begin()
         try:
             self._insert(tables)
         except BaseException:
             self.rollback()
             raise
+
+    def _begin(self) -> None:
+        """Open a transaction, unless one is open."""
+        if not self.in_transaction:
+            self.connection.execute("BEGIN")
+            self.in_transaction = True
 
     def rollback(self) -> None:
         """Drop the open transaction's rows, if there is one."""
@@ -418,9 +422,7 @@ class Store:
         committed if the block ends normally, rolled back on any exception (a failed COMMIT on
         a full disk included)."""
         con = self.connection
-        if not self.in_transaction:
-            con.execute("BEGIN")
-            self.in_transaction = True
+        self._begin()
         try:
             yield con
             con.execute("COMMIT")
