@@ -99,6 +99,31 @@ class ProcessedBatch:
     tables: Tables
     fates: bytes
 
+    def __reduce__(self) -> tuple[Callable[..., ProcessedBatch], tuple[object, ...]]:
+        """Pickled with its tables in Arrow's format compressed by LZ4: a quarter of the bytes
+        (1.5 MB to 0.4 MB for 500 hands) through the pipe from a worker, which the writer's
+        pool thread reads a pipe's buffer at a time, taking the interpreter lock each time
+        from the main thread, busy running a piece of its own."""
+        return _processed_batch, (_packed(self.tables), self.fates)
+
+
+def _packed(tables: Tables) -> bytes:
+    """Every table of a batch as one Arrow stream after another, in `BATCH_TABLES` order."""
+    sink = pa.BufferOutputStream()
+    options = pa.ipc.IpcWriteOptions(compression="lz4")
+    for table in BATCH_TABLES:
+        rows = tables[table.name]
+        with pa.ipc.new_stream(sink, rows.schema, options=options) as writer:
+            writer.write_table(rows)
+    packed: bytes = sink.getvalue().to_pybytes()
+    return packed
+
+
+def _processed_batch(packed: bytes, fates: bytes) -> ProcessedBatch:
+    source = pa.BufferReader(packed)
+    tables = {table.name: pa.ipc.open_stream(source).read_all() for table in BATCH_TABLES}
+    return ProcessedBatch(tables, fates)
+
 
 def process_hands(items: Sequence[PendingHand], rules: str | None = None) -> ProcessedBatch:
     """Parse, replay and normalize a batch of hand texts, CHUNK hands at a time: only a chunk's

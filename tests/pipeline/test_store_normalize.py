@@ -240,3 +240,17 @@ def test_a_pending_hand_travels_to_a_worker_whole(stray: bool) -> None:
     back = pickle.loads(pickle.dumps(item, protocol=pickle.HIGHEST_PROTOCOL))
     assert back == item and type(back.hand.source) is SourceRef
     assert pickle.loads(pickle.dumps(replace(item, site_hand_id=None))).site_hand_id is None
+
+
+def test_a_processed_batch_pickles_whole() -> None:
+    """A worker's answer crosses the pipe as compressed Arrow streams: every table comes back
+    equal, schema included (an empty one as well), with the fates."""
+    garbage = HandText("PokerStars Hand #1: no such game", SourceRef("x.txt", 0, 1), "pokerstars")
+    for items in (sample_texts(), [PendingHand(garbage, None, 1, 7)]):
+        batch = process_hands(items)
+        back = pickle.loads(pickle.dumps(batch, protocol=pickle.HIGHEST_PROTOCOL))
+        assert back.fates == batch.fates and len(back.fates) == len(items)
+        assert list(back.tables) == [table.name for table in BATCH_TABLES]
+        for table in BATCH_TABLES:
+            assert back.tables[table.name].equals(batch.tables[table.name], check_metadata=True)
+    assert back.tables["hands"].num_rows == 0 and back.fates == bytes([REJECTED])
