@@ -19,10 +19,10 @@ in one process and its writer 2.4 s less CPU with two workers (docs/scaling.md);
 holds the whole batch as it is cut, ~100 MB more at the peak (497 MB against 403 MB)."""
 PART_WITH_WORKERS: Final = 2500
 """With worker processes, a transaction's hands go to the workers and come back in parts of this
-many, each inserted into the open transaction as it is back: the parts in flight (one per
-worker, one or two at the writer, ~50 kB a hand as text, objects and Arrow rows), not the
-transaction, bound the memory, which keeps a two-worker import of a million hands under 1 GB
-(parts of 10,000 hands peaked at 987 MB)."""
+many, gathered until the transaction is whole: the parts still being parsed (~50 kB a hand as
+text and objects), not the transaction (its Arrow rows, ~3 kB a hand), bound the memory, which
+keeps a two-worker import of a million hands under 1 GB (parts of 10,000 hands peaked at
+987 MB)."""
 
 
 def part_size(batch_size: int, workers: int) -> int:

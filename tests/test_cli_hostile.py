@@ -130,10 +130,10 @@ def test_a_stop_signal_ends_the_import_cleanly_and_a_rerun_resumes(
 
 _POOL_SCRIPT = """
 import os, sys
-from studdraw.pipeline.store.ingest import _executor
-pool = _executor(2)
+from studdraw.pipeline.store.pool import stage
+pool = stage(3, "studdraw.pipeline.store.ingest")
 for started in [pool.submit(os.getpid) for _ in range(8)]:  # the workers start
-    started.result()
+    pool.result(started)
 sys.stdout.write("ready\\n")
 sys.stdout.flush()
 sys.stdin.readline()

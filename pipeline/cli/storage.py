@@ -39,7 +39,10 @@ def ingest(
     workers: Annotated[
         int | None,
         typer.Option(
-            help="Worker processes (default: the number of cores); 1 runs in-process.", min=1
+            help="Processes that parse (default: the number of cores). Local engine: this "
+            "one, which also cuts the files and writes the store, and N-1 workers (1: this one "
+            "alone); dask: a LocalCluster of N.",
+            min=1,
         ),
     ] = None,
     batch_size: Annotated[

@@ -211,15 +211,13 @@ class Store:
 
     def __init__(self, connection: duckdb.DuckDBPyConnection) -> None:
         self.connection = connection
-        self.in_transaction = False  # rows inserted by `insert`, not yet committed
 
     def close(self) -> None:
-        """Close the store; rows of a transaction left open are rolled back, never kept.
+        """Close the store.
 
         Closing folds the write-ahead log into the file, which DuckDB spreads over its threads:
         the import's workers are done by then, so the fold gets every core again (after 100,000
         hands on two cores: 1.6 s instead of 2.4 s)."""
-        self.rollback()
         with contextlib.suppress(duckdb.Error):
             self.connection.execute("RESET threads")
         self.connection.close()
@@ -354,47 +352,16 @@ class Store:
         parquet_root: Path | None = None,
     ) -> None:
         """Insert a batch's rows, its imports' new state and its Parquet parts as ONE
-        transaction, with the rows `insert` put in it before: after a crash the store holds
-        whole batches or nothing of them."""
-        with self._transaction():
-            self._insert(tables)
+        transaction: after a crash the store holds whole batches or nothing of them."""
+        with self._transaction() as con:
+            for table in BATCH_TABLES:
+                batch = tables.get(table.name)
+                if batch is None or batch.num_rows == 0:
+                    continue
+                con.register("_studdraw_batch", batch)
+                con.execute(f"INSERT INTO {table.name} BY NAME SELECT * FROM _studdraw_batch")
+                con.unregister("_studdraw_batch")
             self._record(imports, parts, parquet_root)
-
-    def insert(self, tables: Tables) -> None:
-        """Insert rows into the open transaction (opening one), committed by the next `write`:
-        a batch's rows may come in parts, each inserted as it is ready, so no part waits in
-        memory for the others. Any error rolls the whole transaction back."""
-        self._begin()
-        try:
-            self._insert(tables)
-        except BaseException:
-            self.rollback()
-            raise
-
-    def _begin(self) -> None:
-        """Open a transaction, unless one is open."""
-        if not self.in_transaction:
-            self.connection.execute("BEGIN")
-            self.in_transaction = True
-
-    def rollback(self) -> None:
-        """Drop the open transaction's rows, if there is one."""
-        if self.in_transaction:
-            self.in_transaction = False
-            # DuckDB may have ended the transaction itself (a failed statement): the rollback
-            # must not hide the error that matters.
-            with contextlib.suppress(duckdb.Error):
-                self.connection.execute("ROLLBACK")
-
-    def _insert(self, tables: Tables) -> None:
-        con = self.connection
-        for table in BATCH_TABLES:
-            batch = tables.get(table.name)
-            if batch is None or batch.num_rows == 0:
-                continue
-            con.register("_studdraw_batch", batch)
-            con.execute(f"INSERT INTO {table.name} BY NAME SELECT * FROM _studdraw_batch")
-            con.unregister("_studdraw_batch")
 
     def write_files(
         self,
@@ -418,17 +385,18 @@ class Store:
 
     @contextmanager
     def _transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
-        """One transaction on the store's connection (the open one, if `insert` opened it):
-        committed if the block ends normally, rolled back on any exception (a failed COMMIT on
-        a full disk included)."""
+        """One transaction on the store's connection: committed if the block ends normally,
+        rolled back on any exception."""
         con = self.connection
-        self._begin()
+        con.execute("BEGIN")
         try:
             yield con
             con.execute("COMMIT")
-            self.in_transaction = False
         except BaseException:
-            self.rollback()
+            # DuckDB may have ended the transaction itself (a failed COMMIT on a full disk):
+            # the rollback must not hide the error that matters.
+            with contextlib.suppress(duckdb.Error):
+                con.execute("ROLLBACK")
             raise
 
     def _record(

@@ -3,12 +3,13 @@
 The main process reads and splits each file (the cheap floor of the pipeline) and recognises the
 hands the store already holds before any parsing: a file whose bytes were fully imported before
 is skipped at once, and every other hand is looked up by (site, hand id read from its first line,
-content hash). Only new hands travel to the worker processes, in pieces of `CHUNK` as they are
-cut, which parse, replay and normalize them into Arrow tables (`process.process_hands`). The main
-process writes each batch, in submission order, as one transaction (with workers it travels in
-parts, each inserted into the open transaction as it is back), so the store is the same whatever
-the number of workers. Exact dedupe lives in one process this way, and a
-single huge file is spread over the workers as well as a folder of small ones.
+content hash). Only new hands are parsed, replayed and normalized into Arrow tables
+(`process.process_hands`), in pieces of `CHUNK` handed out as they are cut: with `--workers N`
+to N-1 worker processes and to this one, which runs a piece whenever it would otherwise wait
+(`pool.SharedPool`). The main process gathers the pieces in submission order and writes each
+batch of `batch_size` new hands as one transaction, so the store is the same whatever the number
+of workers. Exact dedupe lives in one process this way, and a single huge file is spread over
+the workers as well as a folder of small ones.
 
 Every hand text cut from a file ends as exactly one of stored, duplicate, rejected or
 unsupported, counted per file in the `imports` table.
@@ -17,13 +18,12 @@ unsupported, counted per file in the `imports` table.
 from __future__ import annotations
 
 import hashlib
-import os
 import signal
 import time
 import uuid
 from collections import Counter, deque
 from collections.abc import Callable, Iterable
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -41,6 +41,7 @@ from .collector import collect_batch, collected_per_batch
 from .db import ImportRow, Key, KnownHands, Store, open_store, record_key
 from .normalize import Reject, Tables, keep_hands, normalize_rejects, shift_hand_ids
 from .parquet import ParquetDataset, Part
+from .pool import InProcess, Stage, stage
 from .process import (
     CHUNK,
     REJECTED,
@@ -54,12 +55,10 @@ from .process import (
 )
 from .schema import HANDS, REJECTS, UNSUPPORTED
 from .stopping import (
-    pool_context,
     signals_ignored,
     stop_on_signals,
     stop_signal,
     stop_workers,
-    worker_init,
 )
 
 COUNTS: Final = ("hands_seen", "stored", "duplicates", "rejected", "unsupported")
@@ -145,7 +144,7 @@ def ingest(
         files = list(discover_files(paths, lambda path, why: path_problems.append((path, why))))
     store = open_store(options.db, options.wait_seconds, on_wait)
     importer: _Importer | None = None
-    executor = _executor(options.workers)
+    executor = stage(options.workers, __name__)
     with collected_per_batch():
         try:
             importer = _Importer(store, options)
@@ -183,38 +182,11 @@ class ImportInterruptedError(Exception):
         self.summary = summary
 
 
-class _InProcess(Executor):
-    """One worker: run the stage in this process (no pickling, no second interpreter)."""
-
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
-        future: Future[Any] = Future()
-        future.set_result(fn(*args, **kwargs))
-        return future
-
-
-def _executor(workers: int) -> Executor:
-    if workers <= 1:
-        return _InProcess()
-    return ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=pool_context(preload=[__name__]),
-        initializer=_worker_init,
-        initargs=(os.getpid(),),
-    )
-
-
-def _worker_init(main: int) -> None:
-    # pyarrow's default pool (mimalloc) keeps the memory of freed tables for reuse: a worker
-    # would hold ~20 MB more for the whole import. The system pool gives it back.
-    pa.set_memory_pool(pa.system_memory_pool())
-    worker_init(main)
-
-
 @dataclass(slots=True)
 class _Batch:
-    """A part of a transaction: new hands on their way to a worker, and what the main process
-    learnt while cutting them (duplicates, changed hands, finished files), committed together
-    with the part's rows."""
+    """New hands and what the main process learnt while cutting them (duplicates, changed
+    hands, finished files). A part of a transaction travels to the workers in pieces; the
+    parts whose pieces are done are gathered into the transaction's batch, written as one."""
 
     number: int
     items: list[PendingHand] = field(default_factory=list)
@@ -224,6 +196,7 @@ class _Batch:
     finished: dict[int, tuple[str, str | None]] = field(default_factory=dict)
     pieces: list[Future[ProcessedBatch]] = field(default_factory=list)
     sent: int = 0  # items handed to the workers so far, in pieces of `CHUNK`
+    done: list[ProcessedBatch] = field(default_factory=list)  # the pieces' results, in order
 
     def delta(self, import_id: int) -> Counter[str]:
         found = self.deltas.get(import_id)
@@ -231,24 +204,15 @@ class _Batch:
             found = self.deltas[import_id] = Counter()
         return found
 
-
-@dataclass(slots=True)
-class _Uncommitted:
-    """What the open transaction holds beyond its rows (the parts inserted so far), which only
-    its commit makes true: counts per import, finished files, unsupported hands' reasons,
-    staged Parquet parts, and the new hands it holds."""
-
-    deltas: dict[int, Counter[str]] = field(default_factory=dict)
-    finished: dict[int, tuple[str, str | None]] = field(default_factory=dict)
-    reasons: Counter[tuple[str, str, str]] = field(default_factory=Counter)
-    parts: list[Part] = field(default_factory=list)
-    hands: int = 0
-
-    def add(self, batch: _Batch) -> None:
-        for import_id, delta in batch.deltas.items():
-            self.deltas.setdefault(import_id, Counter()).update(delta)
-        self.finished.update(batch.finished)
-        self.hands += len(batch.items)
+    def gather(self, part: _Batch, results: list[ProcessedBatch]) -> None:
+        """Add a part whose pieces are done, with their results, to this transaction."""
+        self.items += part.items
+        self.keys += part.keys
+        self.rejects += part.rejects
+        for import_id, delta in part.deltas.items():
+            self.delta(import_id).update(delta)
+        self.finished.update(part.finished)
+        self.done += results
 
 
 def _now() -> datetime:
@@ -261,7 +225,7 @@ class _Importer:
         self.options = options
         self.batch_size = options.batch_size
         self.part_size = part_size(options.batch_size, options.workers)
-        self.uncommitted = _Uncommitted()
+        self.transaction = _Batch(0)
         self.known: KnownHands = store.known()
         self.pending_keys: set[Key] = set()
         self.next_hand_id, self.next_import_id = store.next_ids()
@@ -276,18 +240,18 @@ class _Importer:
             store.claim_dataset(self.dataset.root)
             self.dataset.recover(store.committed_parts(self.dataset.root))
 
-    def run(self, files: list[Path], executor: Executor, advance: Callable[[Path], None]) -> None:
+    def run(self, files: list[Path], executor: Stage, advance: Callable[[Path], None]) -> None:
         # Batches in flight: enough to keep every worker busy while the writer works, few
         # enough to bound memory (each is a few MB of text out and of Arrow rows back).
-        limit = 0 if isinstance(executor, _InProcess) else self.options.workers
+        limit = 0 if isinstance(executor, InProcess) else self.options.workers
         for path in files:
             for full in self._scan(path, executor):
                 self._submit(full, executor, limit)
             advance(path)
         self._submit(self.batch, executor, 0)
-        self._commit()
+        self._write()
 
-    def _send(self, batch: _Batch, executor: Executor, whole: bool) -> None:
+    def _send(self, batch: _Batch, executor: Stage, whole: bool) -> None:
         """Hand the batch's new items to the workers in pieces of `CHUNK` hands as they are
         cut (the rest too when `whole`): workers start on a batch while the file is still
         being cut, and the last piece of an import keeps one worker busy for a piece, not a
@@ -297,20 +261,22 @@ class _Importer:
             batch.pieces.append(executor.submit(process_hands, piece, self.options.rules))
             batch.sent += len(piece)
 
-    def _submit(self, batch: _Batch, executor: Executor, limit: int) -> None:
+    def _submit(self, batch: _Batch, executor: Stage, limit: int) -> None:
         if batch is self.batch:
             self.batch = _Batch(batch.number + 1)
         self._send(batch, executor, whole=True)
         self.inflight.append(batch)
         while len(self.inflight) > limit:
             self.check_stop()
-            self._write(self.inflight.popleft())
+            part = self.inflight.popleft()
+            self.transaction.gather(part, [executor.result(piece) for piece in part.pieces])
+            if len(self.transaction.items) >= self.batch_size:
+                self._write()
             collect_batch()
 
     # -- the main process's side: cut files, recognise known hands --------------------------
 
     def mark_interrupted(self) -> None:
-        self.store.rollback()  # the parts of a transaction not committed are not kept
         mark_interrupted(self.store, self.rows.values())
 
     def unreadable(self, path: Path, reason: str) -> None:
@@ -325,7 +291,7 @@ class _Importer:
         self.batch.delta(import_id)
         self.batch.finished[import_id] = ("failed", reason)
 
-    def _scan(self, path: Path, executor: Executor) -> Iterable[_Batch]:
+    def _scan(self, path: Path, executor: Stage) -> Iterable[_Batch]:
         """Cut one file into hands, queueing the new ones; yields each batch that fills up."""
         import_id = self.next_import_id
         self.next_import_id += 1
@@ -395,11 +361,11 @@ class _Importer:
 
     # -- the writer ---------------------------------------------------------------------------
 
-    def _write(self, batch: _Batch) -> None:
-        """Insert a part's rows into the open transaction, and commit it once it holds
-        `batch_size` new hands."""
-        done = [piece.result() for piece in batch.pieces]
-        result = join_batches(done) if done else None
+    def _write(self) -> None:
+        """Write the transaction gathered so far: its rows, its imports' new state and its
+        Parquet parts, as one DuckDB transaction."""
+        batch, self.transaction = self.transaction, _Batch(self.transaction.number + 1)
+        result = join_batches(batch.done) if batch.done else None
         tables: Tables = dict(result.tables) if result is not None else {}
         fates = result.fates if result is not None else b""
         keep: list[int] = []
@@ -445,7 +411,7 @@ class _Importer:
             with_errors, reasons = quality(tables)
             for import_id, count in with_errors.items():
                 batch.delta(import_id)["with_errors"] += count
-            self.uncommitted.reasons.update(reasons)
+            self.reasons.update(reasons)
         if batch.rejects or len(rejects) > len(batch.rejects):
             extra = normalize_rejects(rejects)
             if REJECTS.name in tables:
@@ -455,24 +421,14 @@ class _Importer:
             stored = tables[HANDS.name].num_rows
             tables = shift_hand_ids(tables, self.next_hand_id)
             self.next_hand_id += stored
-        imports = batch.deltas.keys() | batch.finished.keys()
-        if self.dataset is not None and tables and imports:
+        touched = apply_counts(self.rows, batch.deltas, batch.finished)
+        parts: list[Part] = []
+        if self.dataset is not None and tables and touched:
             token = f"{self.token}-{batch.number:06d}"
-            self.uncommitted.parts += self.dataset.stage(tables, token, min(imports))
-        if tables:
-            self.store.insert(tables)
-        self.uncommitted.add(batch)
-        if self.uncommitted.hands >= self.batch_size:
-            self._commit()
-
-    def _commit(self) -> None:
-        """Commit the open transaction with its imports' new state and Parquet parts."""
-        done, self.uncommitted = self.uncommitted, _Uncommitted()
-        touched = apply_counts(self.rows, done.deltas, done.finished)
-        self.reasons.update(done.reasons)
-        self.store.write({}, touched, done.parts, self.dataset.root if self.dataset else None)
+            parts = self.dataset.stage(tables, token, touched[0].import_id)
+        self.store.write(tables, touched, parts, self.dataset.root if self.dataset else None)
         if self.dataset is not None:
-            self.dataset.publish(done.parts)
+            self.dataset.publish(parts)
 
 
 def mark_interrupted(store: Store, rows: Iterable[ImportRow]) -> None:

@@ -182,8 +182,8 @@ def test_same_store_whatever_the_workers(
     part: int | None,
 ) -> None:
     """Two workers write the store one writes, whether a batch travels as one piece or as
-    many (the pieces of a part are joined in order), in one part or in several (each inserted
-    into the open transaction as it is back)."""
+    many (the pieces of a part are joined in order), in one part or in several (gathered into
+    one transaction as they are back)."""
     db, _ = corpus_store
     if piece is not None:
         monkeypatch.setattr(INGEST, "CHUNK", piece)
@@ -373,32 +373,40 @@ def test_a_transaction_travels_in_parts_only_with_workers(
 def test_a_stop_between_parts_keeps_only_committed_transactions(
     corpus_store: tuple[Path, IngestSummary], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A stop after some parts of a transaction were inserted, before its commit, rolls them
-    back: the store keeps the committed transactions only, the ledger counts exactly those,
+    """A stop after some parts of a transaction were gathered, before it was written, keeps
+    them out: the store holds the written transactions only, the ledger counts exactly those,
     and a re-run completes the import into the store of an import never stopped."""
     reference, _ = corpus_store
     db = tmp_path / "stopped.duckdb"
     monkeypatch.setattr(INGEST, "part_size", lambda _batch, _workers: 10)
-    inserts: list[int] = []
-    insert = INGEST.Store.insert
+    gathered: list[int] = []
+    written: list[int] = []
+    gather = INGEST._Batch.gather
+    write = INGEST.Store.write
 
-    def insert_then_stop(self: INGEST.Store, tables: INGEST.Tables) -> None:
-        insert(self, tables)
-        inserts.append(tables[INGEST.HANDS.name].num_rows)
-        if len(inserts) == 6:  # the second transaction's second part
+    def gather_then_stop(self: INGEST._Batch, part: INGEST._Batch, results: list[object]) -> None:
+        gather(self, part, results)
+        gathered.append(len(part.items))
+        if len(gathered) == 6:  # the second transaction's second part
             os.kill(os.getpid(), signal.SIGTERM)
 
-    monkeypatch.setattr(INGEST.Store, "insert", insert_then_stop)
+    def write_counted(self: INGEST.Store, tables: INGEST.Tables, *rest: object) -> None:
+        write(self, tables, *rest)
+        hands = tables.get(INGEST.HANDS.name)
+        written.append(hands.num_rows if hands is not None else 0)
+
+    monkeypatch.setattr(INGEST._Batch, "gather", gather_then_stop)
+    monkeypatch.setattr(INGEST.Store, "write", write_counted)
     with pytest.raises(INGEST.ImportInterruptedError) as stopped:
         run([CORPUS], db, batch_size=40)
     summary = stopped.value.summary
-    assert summary.interrupted and len(inserts) == 6
+    assert summary.interrupted and len(gathered) == 6
     con = duckdb.connect(str(db), read_only=True)
     stored = one_value(con, "SELECT count(*) FROM hands")
     ledger = one_value(con, "SELECT sum(stored) FROM imports")
     interrupted = one_value(con, "SELECT count(*) FROM imports WHERE interrupted")
     con.close()
-    assert stored == ledger == summary.stored == sum(inserts[:4]) > 0
+    assert stored == ledger == summary.stored == written[0] > 0
     assert interrupted >= 1
     monkeypatch.undo()
     assert_identity(run([CORPUS], db))
