@@ -11,6 +11,7 @@ cut and wrote (docs/scaling.md).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections import deque
@@ -19,21 +20,29 @@ from concurrent.futures import CancelledError, Executor, Future, ProcessPoolExec
 from dataclasses import dataclass
 from typing import Any
 
+try:
+    import fcntl
+except ImportError:  # not on Windows
+    fcntl = None  # type: ignore[assignment]
+
 import pyarrow as pa
 
 from .stopping import pool_context, worker_init
 
 QUEUED_PER_WORKER = 4
-"""Pieces handed to each worker process ahead: the one it runs and the next, so that it never
-waits for this process, which may be busy for a piece's time running one itself."""
-
-
+"""Pieces handed to each worker process ahead. The pool passes a worker the piece it runs and
+the next two, so that it never waits for this process, busy for a piece's time when it runs one
+itself; the rest this process can take back while it waits for a result (at the end of an
+import, no core then idles while a worker still holds pieces it has not begun)."""
+PIPE_BYTES = 1 << 20
+"""A pipe between this process and the workers holds this much: a piece of
+`process.CHUNK` hands going out (~0.4 MB of text) or its rows coming back (~0.4 MB
+compressed)."""
 SWITCH_INTERVAL = 0.0002
 """Seconds this process's main thread may hold the interpreter lock while the pool's threads
 wait for it (Python's default: 0.005). Those threads carry the pieces through the pipes to
-and from the workers a pipe's buffer (64 kB) at a time, taking the lock for each: while the
-main thread ran a piece, a worker waited 20 ms or more for each piece to arrive and each
-result to leave."""
+and from the workers, taking the lock for each read and write: while the main thread ran a
+piece, a worker waited 20 ms or more for each piece to arrive and each result to leave."""
 
 
 class Stage(Executor):
@@ -55,8 +64,9 @@ class InProcess(Stage):
 
 class SharedPool(Stage):
     """`helpers` worker processes and this one. A piece goes to a worker when fewer than
-    `QUEUED_PER_WORKER` pieces a worker are out; otherwise it waits here, and `result` runs the
-    oldest waiting piece in this process instead of waiting for a worker's."""
+    `QUEUED_PER_WORKER` pieces a worker are out, and otherwise waits here; while the writer
+    waits for a result, `result` runs the oldest waiting piece in this process instead, and
+    once none waits, takes back the newest piece handed out that no worker has begun."""
 
     def __init__(self, helpers: int, preload: str) -> None:
         self.pool = ProcessPoolExecutor(
@@ -66,9 +76,10 @@ class SharedPool(Stage):
             initargs=(os.getpid(),),
         )
         self.limit = helpers * QUEUED_PER_WORKER
+        widen_pipes(self.pool)
         self.switch_interval = sys.getswitchinterval()
         sys.setswitchinterval(SWITCH_INTERVAL)
-        self.out: list[Future[Any]] = []  # pieces handed to the workers, not known done
+        self.out: list[_Piece] = []  # handed to the workers, not known to be done
         self.waiting: deque[_Piece] = deque()
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
@@ -78,8 +89,12 @@ class SharedPool(Stage):
         return piece.future
 
     def result(self, future: Future[Any]) -> Any:
-        while not future.done() and self.waiting:
-            self._run_here()
+        while not future.done():
+            piece = self.waiting.popleft() if self.waiting else self._take_back()
+            if piece is None:
+                break
+            if piece.taken_back or piece.future.set_running_or_notify_cancel():
+                piece.run()
             self._hand_out()
         return future.result()
 
@@ -94,45 +109,71 @@ class SharedPool(Stage):
     def _hand_out(self) -> None:
         """Give the workers waiting pieces, oldest first, up to the limit."""
         if len(self.out) >= self.limit:
-            self.out = [future for future in self.out if not future.done()]
+            self.out = [piece for piece in self.out if not piece.future.done()]
         while self.waiting and len(self.out) < self.limit:
             piece = self.waiting.popleft()
             if piece.future.set_running_or_notify_cancel():
-                sent = self.pool.submit(piece.fn, *piece.args, **piece.kwargs)
-                sent.add_done_callback(_relay_to(piece.future))
-                self.out.append(piece.future)
+                piece.sent = self.pool.submit(piece.fn, *piece.args, **piece.kwargs)
+                piece.sent.add_done_callback(piece.relay)
+                self.out.append(piece)
 
-    def _run_here(self) -> None:
-        """Run the oldest waiting piece in this process."""
-        piece = self.waiting.popleft()
-        if not piece.future.set_running_or_notify_cancel():
-            return
-        try:
-            piece.future.set_result(piece.fn(*piece.args, **piece.kwargs))
-        except Exception as error:
-            piece.future.set_exception(error)
+    def _take_back(self) -> _Piece | None:
+        """The newest piece handed out that the pool still holds back from its workers (it
+        passes them a piece or two ahead of the one they run), taken back to run here."""
+        for piece in reversed(self.out):
+            if piece.sent is None or piece.future.done():
+                continue
+            piece.taken_back = True
+            if piece.sent.cancel():
+                self.out.remove(piece)
+                return piece
+            piece.taken_back = False
+            break  # an older piece has been passed on too
+        return None
 
 
 @dataclass(slots=True)
 class _Piece:
+    """A call of the stage, and the future the writer holds for it."""
+
     future: Future[Any]
     fn: Callable[..., Any]
     args: tuple[Any, ...]
     kwargs: dict[str, Any]
+    sent: Future[Any] | None = None  # the pool's future, once handed out
+    taken_back: bool = False
 
+    def run(self) -> None:
+        """Run the call in this process."""
+        try:
+            self.future.set_result(self.fn(*self.args, **self.kwargs))
+        except Exception as error:
+            self.future.set_exception(error)
 
-def _relay_to(future: Future[Any]) -> Callable[[Future[Any]], None]:
-    """Pass a worker's answer on to the future the writer holds (in the pool's thread)."""
-
-    def relay(done: Future[Any]) -> None:
-        if done.cancelled():  # the pool was shut down with the piece still queued
-            future.set_exception(CancelledError())
-        elif (error := done.exception()) is not None:
-            future.set_exception(error)
+    def relay(self, sent: Future[Any]) -> None:
+        """Pass the pool's answer on to the writer's future (in the pool's thread)."""
+        if sent.cancelled():
+            if not self.taken_back:  # the pool was shut down with the piece still queued
+                self.future.set_exception(CancelledError())
+        elif (error := sent.exception()) is not None:
+            self.future.set_exception(error)
         else:
-            future.set_result(done.result())
+            self.future.set_result(sent.result())
 
-    return relay
+
+def widen_pipes(pool: ProcessPoolExecutor) -> None:
+    """Let the pool's two pipes (pieces out, results back) hold a whole piece each, where the
+    system allows (Linux, `PIPE_BYTES` within /proc/sys/fs/pipe-max-size): a worker then
+    writes its answer and reads its next piece at once, instead of waiting, a pipe's 64 kB at
+    a time, for this process's pool threads. The pipes are the pool's own (private) objects,
+    so a pool without them is left as it is."""
+    set_size = getattr(fcntl, "F_SETPIPE_SZ", None) if fcntl is not None else None
+    for queue in (getattr(pool, "_call_queue", None), getattr(pool, "_result_queue", None)):
+        reader = getattr(queue, "_reader", None)
+        if set_size is None or reader is None:
+            continue
+        with contextlib.suppress(OSError, ValueError):
+            fcntl.fcntl(reader.fileno(), set_size, PIPE_BYTES)
 
 
 def _worker_init(main: int) -> None:

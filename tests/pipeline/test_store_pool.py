@@ -1,0 +1,118 @@
+"""The import's stage executors: every piece's result in order, whichever process ran it."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from studdraw.pipeline.store.pool import (
+    PIPE_BYTES,
+    InProcess,
+    SharedPool,
+    stage,
+)
+
+PRELOAD = "studdraw.pipeline.store.ingest"
+
+
+def where(value: int, main: int, release: str | None = None) -> tuple[int, bool]:
+    """`value` and whether it was computed in the process `main`; in a worker, first say so
+    (the file `release`.began) and wait for the file `release` to exist (a worker held at
+    its first piece)."""
+    here = os.getpid() == main
+    if release is not None and not here:
+        Path(release + ".began").touch()
+        while not Path(release).exists():
+            time.sleep(0.01)
+    return value, here
+
+
+def fail(value: int) -> int:
+    raise ValueError(f"piece {value} fails")
+
+
+@pytest.fixture
+def shared() -> Iterator[SharedPool]:
+    pool = stage(2, PRELOAD)
+    assert isinstance(pool, SharedPool)
+    try:
+        yield pool
+    finally:
+        pool.shutdown()
+
+
+def test_one_process_runs_each_piece_at_once() -> None:
+    pool = stage(1, PRELOAD)
+    assert isinstance(pool, InProcess)
+    future = pool.submit(where, 7, os.getpid())
+    assert future.done() and pool.result(future) == (7, True)
+
+
+def test_results_come_in_order_from_both_processes(shared: SharedPool, tmp_path: Path) -> None:
+    """Twenty pieces, four handed to the worker ahead: the rest run here while the writer
+    waits (or go to the worker as it gets through its own), and every result is the piece's
+    own."""
+    release = tmp_path / "release"
+    release.touch()
+    futures = [shared.submit(where, n, os.getpid(), str(release)) for n in range(20)]
+    wait_for(Path(f"{release}.began"))
+    results = [shared.result(future) for future in futures]
+    assert [value for value, _ in results] == list(range(20))
+    assert not results[0][1]  # the first piece went to the worker
+    assert any(here for _, here in results)
+
+
+def wait_for(path: Path) -> None:
+    deadline = time.monotonic() + 60
+    while not path.exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+def test_pieces_not_begun_are_taken_back(shared: SharedPool, tmp_path: Path) -> None:
+    """A worker held at its first piece: the pool passes it at most two more, and the writer,
+    waiting with nothing left to hand out, takes back the newest ones not yet passed on and
+    runs them here, like the pieces that were never handed out."""
+    release = tmp_path / "release"
+    futures = [shared.submit(where, n, os.getpid(), str(release)) for n in range(6)]
+    assert [shared.result(future) for future in futures[4:]] == [(4, True), (5, True)]
+    wait_for(Path(f"{release}.began"))
+    timer = threading.Timer(1.0, release.touch)
+    timer.start()
+    try:
+        results = [shared.result(future) for future in futures[:4]]
+    finally:
+        timer.join()
+    assert [value for value, _ in results] == [0, 1, 2, 3]
+    assert not results[0][1]  # held by the worker
+    assert results[3][1]  # a worker is passed three pieces at most: the fourth came back
+
+
+def test_a_failing_piece_raises_from_result(shared: SharedPool) -> None:
+    """Where a piece ran, its error reaches the writer when it asks for the piece's result."""
+    futures = [shared.submit(fail, n) for n in range(8)]
+    for n, future in enumerate(futures):
+        with pytest.raises(ValueError, match=f"piece {n} fails"):
+            shared.result(future)
+
+
+def test_shutdown_cancels_the_pieces_waiting_here(shared: SharedPool) -> None:
+    futures = [shared.submit(where, n, os.getpid()) for n in range(10)]
+    shared.shutdown(cancel_futures=True)
+    assert all(future.cancelled() for future in futures[4:])
+
+
+@pytest.mark.skipif(not hasattr(fcntl, "F_GETPIPE_SZ"), reason="no pipe sizes here")
+def test_the_pipes_hold_a_piece(shared: SharedPool) -> None:
+    """The pool's pipes are widened where the system allows (Linux: up to pipe-max-size)."""
+    allowed = int(Path("/proc/sys/fs/pipe-max-size").read_text())
+    pool: Any = shared.pool
+    for queue in (pool._call_queue, pool._result_queue):
+        size = fcntl.fcntl(queue._reader.fileno(), fcntl.F_GETPIPE_SZ)
+        assert size >= min(PIPE_BYTES, allowed)
