@@ -121,10 +121,11 @@ class SharedPool(Stage):
         """The newest piece handed out that the pool still holds back from its workers (it
         passes them a piece or two ahead of the one they run), taken back to run here."""
         for piece in reversed(self.out):
-            if piece.sent is None or piece.future.done():
+            sent = piece.sent  # the pool's thread clears it once the piece is done
+            if sent is None or piece.future.done():
                 continue
             piece.taken_back = True
-            if piece.sent.cancel():
+            if sent.cancel():
                 self.out.remove(piece)
                 return piece
             piece.taken_back = False
@@ -151,7 +152,11 @@ class _Piece:
             self.future.set_exception(error)
 
     def relay(self, sent: Future[Any]) -> None:
-        """Pass the pool's answer on to the writer's future (in the pool's thread)."""
+        """Pass the pool's answer on to the writer's future (in the pool's thread). The pool's
+        future is let go first: it holds this method, so the two would make a cycle that keeps
+        the piece's hands and rows alive until the cyclic collector, which an import runs only
+        over what is young (`collector`)."""
+        self.sent = None
         if sent.cancelled():
             if not self.taken_back:  # the pool was shut down with the piece still queued
                 self.future.set_exception(CancelledError())

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import fcntl
+import gc
 import os
 import threading
 import time
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,6 +34,23 @@ def where(value: int, main: int, release: str | None = None) -> tuple[int, bool]
         while not Path(release).exists():
             time.sleep(0.01)
     return value, here
+
+
+class Payload:
+    """A piece's argument whose life a test can watch (a weak reference)."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+
+def where_payload(payload: Payload, main: int, began: str) -> tuple[int, bool]:
+    """Like `where`, slower here than in a worker, so the worker is handed pieces again."""
+    here = os.getpid() == main
+    if here:
+        time.sleep(0.01)
+    else:
+        Path(began).touch()
+    return payload.value, here
 
 
 def fail(value: int) -> int:
@@ -116,3 +135,30 @@ def test_the_pipes_hold_a_piece(shared: SharedPool) -> None:
     for queue in (pool._call_queue, pool._result_queue):
         size = fcntl.fcntl(queue._reader.fileno(), fcntl.F_GETPIPE_SZ)
         assert size >= min(PIPE_BYTES, allowed)
+
+
+def test_a_piece_is_freed_without_the_cycle_collector(shared: SharedPool, tmp_path: Path) -> None:
+    """An import runs the cyclic collector only over what is young: a piece a worker ran must
+    be freed by reference counting once its result is taken, or every piece's hands and rows
+    stay alive to the end of the import (seen: 6.8 GB at a million hands)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        payloads = [Payload(n) for n in range(40)]
+        alive = [weakref.ref(payload) for payload in payloads]
+        began = tmp_path / "began"
+        futures = [
+            shared.submit(where_payload, payload, os.getpid(), str(began)) for payload in payloads
+        ]
+        del payloads
+        wait_for(began)
+        results = [shared.result(future) for future in futures]
+        del futures
+        assert [value for value, _ in results] == list(range(40))
+        in_worker = {value for value, here in results if not here}
+        listed = {piece.args[0].value for piece in shared.out}  # still handed out: kept
+        assert in_worker - listed
+        assert all(alive[value]() is None for value in in_worker - listed)
+    finally:
+        if enabled:
+            gc.enable()
