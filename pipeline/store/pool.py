@@ -42,7 +42,8 @@ SWITCH_INTERVAL = 0.0002
 """Seconds this process's main thread may hold the interpreter lock while the pool's threads
 wait for it (Python's default: 0.005). Those threads carry the pieces through the pipes to
 and from the workers, taking the lock for each read and write: while the main thread ran a
-piece, a worker waited 20 ms or more for each piece to arrive and each result to leave."""
+piece, a worker stood about 30 ms between two pieces waiting for them (9 ms at this interval,
+with `PIPE_BYTES`; docs/scaling.md)."""
 
 
 class Stage(Executor):
