@@ -47,7 +47,9 @@ with `PIPE_BYTES`; docs/scaling.md)."""
 
 
 class Stage(Executor):
-    """An executor whose results the writer collects with `result`, which may do the work."""
+    """An executor whose results the writer collects with `result`, which may do the work: a
+    piece's future may be done only once `result` is asked for it (a piece still waiting in
+    this process runs nowhere else), so waiting on the future itself could wait forever."""
 
     def result(self, future: Future[Any]) -> Any:
         """The piece's result, once it is done."""
