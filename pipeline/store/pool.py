@@ -11,13 +11,17 @@ cut and wrote (docs/scaling.md).
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
+import shutil
 import sys
+import tempfile
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import CancelledError, Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 try:
@@ -27,13 +31,18 @@ except ImportError:  # not on Windows
 
 import pyarrow as pa
 
-from .stopping import pool_context, worker_init
+from .process import answer_through
+from .stopping import pool_context, process_gone, worker_init
 
 QUEUED_PER_WORKER = 4
 """Pieces handed to each worker process ahead. The pool passes a worker the piece it runs and
 the next two, so that it never waits for this process, busy for a piece's time when it runs one
 itself; the rest this process can take back while it waits for a result (at the end of an
 import, no core then idles while a worker still holds pieces it has not begun)."""
+SHARED_MEMORY = "/dev/shm"
+"""Where workers leave their answers for this process to map (`process.answer_through`), when
+the system has it (Linux); elsewhere the answers travel through the pipe."""
+ANSWERS_PREFIX = "studdraw-answers-"
 PIPE_BYTES = 1 << 20
 """A pipe between this process and the workers holds this much: a piece of
 `process.CHUNK` hands going out (~0.4 MB of text) or its rows coming back (~0.4 MB
@@ -72,11 +81,12 @@ class SharedPool(Stage):
     once none waits, takes back the newest piece handed out that no worker has begun."""
 
     def __init__(self, helpers: int, preload: str) -> None:
+        self.exchange = answers_folder()
         self.pool = ProcessPoolExecutor(
             max_workers=helpers,
             mp_context=pool_context(preload=[preload]),
             initializer=_worker_init,
-            initargs=(os.getpid(),),
+            initargs=(os.getpid(), self.exchange),
         )
         self.limit = helpers * QUEUED_PER_WORKER
         widen_pipes(self.pool)
@@ -108,6 +118,12 @@ class SharedPool(Stage):
             self.waiting.clear()
         self.pool.shutdown(wait=wait, cancel_futures=cancel_futures)
         sys.setswitchinterval(self.switch_interval)
+        if self.exchange is not None:
+            # Answers never collected (cancelled, or of a stopping import) are left there; a
+            # worker still running one writes it after this only if it began its file before
+            # the folder went, so the folder goes again at exit, once the pool's threads end.
+            shutil.rmtree(self.exchange, ignore_errors=True)
+            atexit.register(shutil.rmtree, self.exchange, ignore_errors=True)
 
     def _hand_out(self) -> None:
         """Give the workers waiting pieces, oldest first, up to the limit."""
@@ -184,10 +200,27 @@ def widen_pipes(pool: ProcessPoolExecutor) -> None:
             fcntl.fcntl(reader.fileno(), set_size, PIPE_BYTES)
 
 
-def _worker_init(main: int) -> None:
+def answers_folder() -> str | None:
+    """A new private folder in shared memory for a pool's answers, named after this process;
+    None where there is no shared memory to write to. The folders of importing processes that
+    are gone (killed before they could remove theirs) are removed first."""
+    if not Path(SHARED_MEMORY).is_dir() or not os.access(SHARED_MEMORY, os.W_OK):
+        return None
+    for left in Path(SHARED_MEMORY).glob(f"{ANSWERS_PREFIX}*-*"):
+        owner = left.name.removeprefix(ANSWERS_PREFIX).split("-", 1)[0]
+        if owner.isdigit() and process_gone(int(owner)):
+            shutil.rmtree(left, ignore_errors=True)
+    try:
+        return tempfile.mkdtemp(prefix=f"{ANSWERS_PREFIX}{os.getpid()}-", dir=SHARED_MEMORY)
+    except OSError:
+        return None
+
+
+def _worker_init(main: int, exchange: str | None) -> None:
     # pyarrow's default pool (mimalloc) keeps the memory of freed tables for reuse: a worker
     # would hold ~20 MB more for the whole import. The system pool gives it back.
     pa.set_memory_pool(pa.system_memory_pool())
+    answer_through(exchange)
     worker_init(main)
 
 

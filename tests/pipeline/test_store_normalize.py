@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import pickle
+from collections.abc import Iterator
 from dataclasses import fields, replace
+from pathlib import Path
 
 import pytest
 
@@ -242,15 +244,39 @@ def test_a_pending_hand_travels_to_a_worker_whole(stray: bool) -> None:
     assert pickle.loads(pickle.dumps(replace(item, site_hand_id=None))).site_hand_id is None
 
 
-def test_a_processed_batch_pickles_whole() -> None:
-    """A worker's answer crosses the pipe as compressed Arrow streams: every table comes back
-    equal, schema included (an empty one as well), with the fates."""
+@pytest.fixture(params=["in the pickle", "through a folder", "folder gone"])
+def answers(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Path | None]:
+    """Where a worker's answers go: in the pickle, or through a folder (shared memory in a
+    pool's worker), or to a folder that is gone (a stopping import): then in the pickle."""
+    folder = None if request.param == "in the pickle" else tmp_path / "answers"
+    if request.param == "through a folder":
+        folder.mkdir()  # type: ignore[union-attr]
+    process_module.answer_through(None if folder is None else str(folder))
+    try:
+        yield folder
+    finally:
+        process_module.answer_through(None)
+
+
+def answer_files(folder: Path | None) -> list[Path]:
+    return sorted(folder.iterdir()) if folder is not None and folder.exists() else []
+
+
+def test_a_processed_batch_pickles_whole(answers: Path | None) -> None:
+    """A worker's answer crosses to the writer as Arrow streams: every table comes back
+    equal, schema included (an empty one as well), with the fates. Through a folder only the
+    file's name is pickled, and the file is gone once the writer has mapped it."""
     garbage = HandText("PokerStars Hand #1: no such game", SourceRef("x.txt", 0, 1), "pokerstars")
     for items in (sample_texts(), [PendingHand(garbage, None, 1, 7)]):
         batch = process_hands(items)
-        back = pickle.loads(pickle.dumps(batch, protocol=pickle.HIGHEST_PROTOCOL))
+        pickled = pickle.dumps(batch, protocol=pickle.HIGHEST_PROTOCOL)
+        shared = answers is not None and answers.exists()
+        assert (len(pickled) < 500) is shared
+        assert len(answer_files(answers)) == int(shared)
+        back = pickle.loads(pickled)
         assert back.fates == batch.fates and len(back.fates) == len(items)
         assert list(back.tables) == [table.name for table in BATCH_TABLES]
         for table in BATCH_TABLES:
             assert back.tables[table.name].equals(batch.tables[table.name], check_metadata=True)
+        assert answer_files(answers) == []
     assert back.tables["hands"].num_rows == 0 and back.fates == bytes([REJECTED])

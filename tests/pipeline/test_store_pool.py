@@ -5,6 +5,8 @@ from __future__ import annotations
 import fcntl
 import gc
 import os
+import subprocess
+import sys
 import threading
 import time
 import weakref
@@ -14,12 +16,18 @@ from typing import Any
 
 import pytest
 
+from studdraw.pipeline.store import pool as pool_module
+from studdraw.pipeline.store import process as process_module
 from studdraw.pipeline.store.pool import (
+    ANSWERS_PREFIX,
     PIPE_BYTES,
     InProcess,
     SharedPool,
+    answers_folder,
     stage,
 )
+from studdraw.pipeline.store.process import PendingHand, ProcessedBatch, process_hands
+from tests.pipeline.test_store_normalize import sample_texts
 
 PRELOAD = "studdraw.pipeline.store.ingest"
 
@@ -51,6 +59,14 @@ def where_payload(payload: Payload, main: int, began: str) -> tuple[int, bool]:
     else:
         Path(began).touch()
     return payload.value, here
+
+
+def processed_where(items: list[PendingHand], main: int, began: str) -> tuple[ProcessedBatch, bool]:
+    """`process_hands` and whether it ran in the process `main` (in a worker, say so first)."""
+    here = os.getpid() == main
+    if not here:
+        Path(began).touch()
+    return process_hands(items), here
 
 
 def fail(value: int) -> int:
@@ -162,3 +178,71 @@ def test_a_piece_is_freed_without_the_cycle_collector(shared: SharedPool, tmp_pa
     finally:
         if enabled:
             gc.enable()
+
+
+def test_answers_cross_through_shared_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker leaves each answer in the pool's folder in shared memory and sends its name;
+    this process maps it (and removes the name at once), so the folder is empty once every
+    answer is in, and gone after the pool."""
+    monkeypatch.setattr(pool_module, "SHARED_MEMORY", str(tmp_path))
+    mapped: list[str] = []
+
+    def counted(path: str, fates: bytes) -> ProcessedBatch:
+        mapped.append(path)
+        return real(path, fates)
+
+    real = process_module._mapped_batch
+    monkeypatch.setattr(process_module, "_mapped_batch", counted)  # found by name on unpickling
+    items = sample_texts()
+    expected = process_hands(items)
+    shared = stage(2, PRELOAD)
+    assert isinstance(shared, SharedPool) and shared.exchange is not None
+    exchange = Path(shared.exchange)
+    assert exchange.parent == tmp_path and exchange.name.startswith(
+        f"{ANSWERS_PREFIX}{os.getpid()}-"
+    )
+    try:
+        began = tmp_path / "began"
+        futures = [
+            shared.submit(processed_where, items, os.getpid(), str(began)) for _ in range(12)
+        ]
+        wait_for(began)
+        results = [shared.result(future) for future in futures]
+        assert list(exchange.iterdir()) == []
+    finally:
+        shared.shutdown()
+    assert not exchange.exists()
+    assert len(mapped) == sum(not here for _, here in results) > 0
+    for batch, _ in results:
+        assert batch.fates == expected.fates
+        assert all(batch.tables[name].equals(expected.tables[name]) for name in expected.tables)
+
+
+def test_the_answers_folder_sweeps_those_of_gone_importers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A killed import leaves its folder behind; the next pool removes the folders of
+    processes that are gone, and no other."""
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    left = tmp_path / f"{ANSWERS_PREFIX}{int(gone.stdout)}-abc"
+    left.mkdir()
+    (left / "1-0.arrow").write_bytes(b"rows")
+    alive = tmp_path / f"{ANSWERS_PREFIX}{os.getpid()}-def"
+    alive.mkdir()
+    other = tmp_path / f"{ANSWERS_PREFIX}unnamed"
+    other.mkdir()
+    monkeypatch.setattr(pool_module, "SHARED_MEMORY", str(tmp_path))
+    made = answers_folder()
+    assert made is not None and Path(made).is_dir()
+    assert sorted(path.name for path in tmp_path.iterdir()) == sorted(
+        [alive.name, other.name, Path(made).name]
+    )
+    monkeypatch.setattr(pool_module, "SHARED_MEMORY", str(tmp_path / "no shared memory"))
+    assert answers_folder() is None
