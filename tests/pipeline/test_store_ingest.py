@@ -413,6 +413,28 @@ def test_a_stop_between_parts_keeps_only_committed_transactions(
     assert differences(reference, db) == {}
 
 
+def test_the_closing_parts_are_written_one_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With workers, every transaction holds the batch size but the last ones: once the files
+    are cut, each part is written as it comes back, so the import ends with one part's write
+    while the workers parse the rest before it."""
+    monkeypatch.setattr(INGEST, "part_size", lambda _batch, _workers: 10)
+    sizes: list[int] = []
+    write = INGEST._Importer._write
+
+    def write_counted(self: INGEST._Importer) -> None:
+        sizes.append(len(self.transaction.items))
+        write(self)
+
+    monkeypatch.setattr(INGEST._Importer, "_write", write_counted)
+    summary = run([CORPUS], tmp_path / "s.duckdb", workers=2, batch_size=40)
+    assert summary.stored > 100
+    closing = next(n for n, size in enumerate(sizes) if size < 40)
+    assert all(size >= 40 for size in sizes[:closing])
+    assert len(sizes) - closing >= 2 and all(size <= 10 for size in sizes[closing + 1 :])
+
+
 def one_value(con: duckdb.DuckDBPyConnection, query: str) -> int:
     row = con.execute(query).fetchone()
     assert row is not None
