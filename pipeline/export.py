@@ -41,10 +41,10 @@ from studdraw.parsers.model import (
 )
 from studdraw.parsers.reader import open_history, parse_hand
 from studdraw.parsers.rooms.phh_format import players_in_order
+from studdraw.pipeline.forkserver import pool_context
 from studdraw.pipeline.phh import dumps
 from studdraw.pipeline.rules import replay
 from studdraw.pipeline.store.schema import BATCH_TABLES
-from studdraw.pipeline.store.stopping import pool_context
 
 Format = Literal["phh", "phhs"]
 CHUNK: Final = 2_000

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import duckdb
+import pytest
 from typer.testing import CliRunner
 
 from studdraw.pipeline.cli import app
+from studdraw.pipeline.forkserver import IMPORT_WORKERS
 from studdraw.pipeline.rules import Code
 from studdraw.pipeline.rules.explain import explanations
 from tests.conftest import SAMPLES
@@ -100,3 +105,50 @@ def test_rules_profile_judges_the_stored_hands(tmp_path: Path) -> None:
         app, ["ingest", str(folder), "--db", str(tmp_path / "x.duckdb"), "--rules", "vegas"]
     )
     assert wrong.exit_code == 2
+
+
+EARLY_FORKSERVER = """
+import sys
+import studdraw.pipeline.forkserver as forkserver
+calls = []
+real = forkserver.pool_context
+def spy(preload=()):
+    calls.append(("studdraw.pipeline.store" in sys.modules, list(preload)))
+    return real(preload)
+forkserver.pool_context = spy
+from studdraw.pipeline.cli import app
+try:
+    app(["ingest", sys.argv[1], "--db", sys.argv[2], "--workers", sys.argv[3], "--json"])
+except SystemExit as done:
+    assert not done.code, done.code
+print(calls)
+"""
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_the_workers_fork_server_starts_before_the_pipeline_is_imported(
+    tmp_path: Path, workers: str
+) -> None:
+    """With workers, `ingest` starts their fork server first, preloading the module the
+    import's pool asks for, so the server's import and this process's run side by side (the
+    server keeps the first preload it is given); with one process, none is started."""
+    handwritten = SAMPLES / "pokerstars" / "handwritten"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            EARLY_FORKSERVER,
+            str(handwritten),
+            str(tmp_path / "s.duckdb"),
+            workers,
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
+    calls = ast.literal_eval(done.stdout.strip().splitlines()[-1])
+    if workers == "1":
+        assert calls == []
+    else:
+        assert calls == [(False, [IMPORT_WORKERS]), (True, [IMPORT_WORKERS])]

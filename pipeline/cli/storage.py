@@ -97,6 +97,11 @@ def ingest(
     """Import hand histories into the store: parse, replay, normalize, write (idempotent).
     Exits 1 if a file could not be read, 2 if the database is busy or incompatible (or the
     Dask engine cannot start)."""
+    if engine is Engine.LOCAL and not watch and (workers or os.cpu_count() or 1) > 1:
+        from studdraw.pipeline.forkserver import IMPORT_WORKERS, pool_context
+
+        # The workers' fork server imports the pipeline while this process does (forkserver).
+        pool_context(preload=[IMPORT_WORKERS])
     from studdraw.pipeline.store.ingest import IngestOptions
     from studdraw.pipeline.store.report import run_ingest
     from studdraw.pipeline.store.watch import run_watch

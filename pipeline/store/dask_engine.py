@@ -49,6 +49,7 @@ from distributed import Client, Future, wait
 
 from studdraw.parsers.files import discover_files, display_path
 from studdraw.parsers.reader import open_history
+from studdraw.pipeline.forkserver import signals_ignored
 from studdraw.pipeline.ingest_settings import DEFAULT_TASK_BYTES
 
 from .dask_cluster import cluster_client, settle
@@ -81,7 +82,7 @@ from .ingest import (
 )
 from .parquet import ParquetDataset
 from .process import REJECTED, STORED, STRAY_FATE, ProcessedBatch
-from .stopping import StopRequested, signals_ignored, stop_on_signals
+from .stopping import StopRequested, stop_on_signals
 
 RETRIES: Final = 2
 

@@ -36,6 +36,7 @@ from studdraw.parsers.files import discover_files, display_path
 from studdraw.parsers.model import HandText
 from studdraw.parsers.reader import open_history
 from studdraw.parsers.rooms import BY_NAME
+from studdraw.pipeline.forkserver import signals_ignored
 from studdraw.pipeline.ingest_settings import BATCH_SIZE, part_size
 
 from .collector import collect_batch, collected_per_batch
@@ -55,12 +56,7 @@ from .process import (
     process_hands,
 )
 from .schema import HANDS, REJECTS, UNSUPPORTED
-from .stopping import (
-    signals_ignored,
-    stop_on_signals,
-    stop_signal,
-    stop_workers,
-)
+from .stopping import stop_on_signals, stop_signal, stop_workers
 
 COUNTS: Final = ("hands_seen", "stored", "duplicates", "rejected", "unsupported")
 

@@ -14,22 +14,20 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import multiprocessing
-import multiprocessing.forkserver
 import os
 import signal
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from concurrent.futures import Executor
-from multiprocessing.context import BaseContext
 from pathlib import Path
 from types import FrameType
 from typing import Final
 
 import duckdb
 
-STOP_SIGNALS: Final = (signal.SIGTERM, signal.SIGHUP)
+from studdraw.pipeline.forkserver import STOP_SIGNALS
+
 PR_SET_PDEATHSIG: Final = 1
 LIFELINE_SECONDS: Final = 0.5
 
@@ -77,21 +75,6 @@ def stop_on_signals() -> Iterator[StopSwitch]:
             signal.signal(signum, handler)
 
 
-@contextlib.contextmanager
-def signals_ignored() -> Iterator[None]:
-    """While cleaning up after a stop, a second Ctrl-C or SIGTERM must not cut the cleanup."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    signums = (signal.SIGINT, *STOP_SIGNALS)
-    previous = {signum: signal.signal(signum, signal.SIG_IGN) for signum in signums}
-    try:
-        yield
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-
-
 def stop_signal(error: BaseException) -> int | None:
     """The signal an exception stands for (SIGINT for Ctrl-C), None for any other error."""
     if isinstance(error, StopRequested):
@@ -104,24 +87,6 @@ def stop_signal(error: BaseException) -> int | None:
 def exit_code(signum: int) -> int:
     """The shell's convention: 128 + the signal (130 for Ctrl-C, 143 for SIGTERM)."""
     return 128 + signum
-
-
-def pool_context(preload: Sequence[str] = ()) -> BaseContext:
-    """How worker pools start processes: from a forkserver where there is one (not fork: the
-    main process holds DuckDB's threads; a forkserver starts clean), which imports `preload`
-    once for all the workers it forks (each importing the pipeline itself cost half a second
-    of CPU), started with the stop signals ignored, which its children inherit from birth. So
-    a signal sent to the whole process group kills neither the forkserver (every worker the
-    pool starts later comes from it) nor a worker still starting, before `worker_init`
-    (either broke the pool: a BrokenProcessPool instead of a clean stop, seen under load).
-    The forkserver is one per process: the first pool's `preload` is the one it keeps."""
-    if "forkserver" not in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("spawn")
-    context = multiprocessing.get_context("forkserver")
-    with signals_ignored():
-        context.set_forkserver_preload(list(preload))
-        multiprocessing.forkserver.ensure_running()
-    return context
 
 
 def worker_init(main: int) -> None:
