@@ -5,8 +5,10 @@ and every problem message is one bounded sentence."""
 from __future__ import annotations
 
 import codecs
+import contextlib
 import gzip
 import io
+import itertools
 import re
 import zipfile
 from pathlib import Path
@@ -20,7 +22,7 @@ from studdraw.parsers.model import HandText, Outcome, SourceRef
 from studdraw.parsers.reader import MAX_REASON, open_history, parse_file, parse_hand
 from studdraw.parsers.rooms import BY_NAME
 from studdraw.parsers.rooms.base import Room
-from tests.conftest import SAMPLES
+from tests.conftest import CORPUS, SAMPLES
 from tests.parsers.test_partypoker import HI_LO
 
 STARS = (SAMPLES / "pokerstars" / "razz.txt").read_text(encoding="utf-8").strip("\n")
@@ -271,3 +273,44 @@ def test_a_hand_opening_with_several_hand_starts_is_held_to_the_hand_bound(
     assert long.outcome is Outcome.ERROR and len(long.hand.text) <= (1 << 16) + 1000
     assert stars.record is not None and party.record is not None
     assert party.hand.source.line == long.hand.source.line + 4 + 1 + 20_000 + 1
+
+
+def first_lines() -> list[str]:
+    """The first line of the first hands of every corpus file, of every room."""
+    lines: list[str] = []
+    for path in files.discover_files([CORPUS]):
+        with contextlib.suppress(OSError):
+            for hand in itertools.islice(open_history(path).hand_texts(), 5):
+                lines.append(hand.text.lstrip("\n").split("\n", 1)[0].rstrip("\r"))
+    return lines
+
+
+def test_the_scan_for_rooms_starts_where_the_rooms_do() -> None:
+    """The scan for rooms searches one alternation of every room's hand start, those with an
+    optional byte-order mark sharing it (`files.any_of`): on every room's first lines, with a
+    mark, NULs or a character before them or their first character cut, it matches exactly
+    where one of the rooms' own patterns does."""
+    patterns = [room.hand_start for room in reader.LINE_ROOMS]
+    union = re.compile(files.any_of([pattern.pattern for pattern in patterns]))
+    lines = first_lines()
+    rooms = {
+        room.name
+        for room in reader.LINE_ROOMS
+        if any(room.hand_start.match(line) for line in lines)
+    }
+    assert len(rooms) >= 10, rooms
+    variants = [
+        variant
+        for line in lines
+        for variant in (
+            line,
+            "\ufeff" + line,
+            "\x00\x00" + line,
+            "x" + line,
+            line[1:],
+            line + "\x00",
+        )
+    ]
+    for line in variants:
+        assert bool(union.match(line)) == any(p.match(line) for p in patterns), repr(line)
+    assert any(union.match(line) for line in variants if line.startswith("\ufeff"))
