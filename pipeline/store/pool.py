@@ -45,10 +45,12 @@ SHARED_MEMORY = "/dev/shm"
 """Where workers leave their answers for this process to map (`process.answer_through`), when
 the system has it (Linux); elsewhere the answers travel through the pipe."""
 ANSWERS_PREFIX = "studdraw-answers-"
+"""A pool's folder in `SHARED_MEMORY` is named this, the importing process's id, a dash and a
+random part."""
 PIPE_BYTES = 1 << 20
 """A pipe between this process and the workers holds this much: a piece of
-`process.CHUNK` hands going out (~0.4 MB of text) or its rows coming back (~0.4 MB
-compressed)."""
+`process.CHUNK` hands going out (~0.4 MB of text) or, where an answer cannot go through shared
+memory, its rows coming back (~0.4 MB compressed)."""
 SWITCH_INTERVAL = 0.0002
 """Seconds this process's main thread may hold the interpreter lock while the pool's threads
 wait for it (Python's default: 0.005). Those threads carry the pieces through the pipes to
@@ -121,11 +123,13 @@ class SharedPool(Stage):
         self.pool.shutdown(wait=wait, cancel_futures=cancel_futures)
         sys.setswitchinterval(self.switch_interval)
         if self.exchange is not None:
-            # Answers never collected (cancelled, or of a stopping import) are left there; a
-            # worker still running one writes it after this only if it began its file before
-            # the folder went, so the folder goes again at exit, once the pool's threads end.
+            # Answers never collected (cancelled, or of a stopping import) are left there. A
+            # worker still running a piece (a stopping import does not wait for it) can write
+            # its answer only if it began the file before the folder went: then the folder is
+            # still there, and goes at exit, once the pool's threads have ended.
             shutil.rmtree(self.exchange, ignore_errors=True)
-            atexit.register(shutil.rmtree, self.exchange, ignore_errors=True)
+            if Path(self.exchange).exists():
+                atexit.register(shutil.rmtree, self.exchange, ignore_errors=True)
 
     def _hand_out(self) -> None:
         """Give the workers waiting pieces, oldest first, up to the limit."""
