@@ -22,7 +22,8 @@ from typing import Final
 STOP_SIGNALS: Final = (signal.SIGTERM, signal.SIGHUP)
 """The signals that stop an import, besides SIGINT (`store.stopping`)."""
 IMPORT_WORKERS: Final = "studdraw.pipeline.store.ingest"
-"""What an import's workers import (`store.ingest` passes its own name to its pool)."""
+"""What an import's workers import: the fork server's preload, whether `studdraw ingest` starts
+it early or the import's pool does (the server keeps the first preload it is given)."""
 
 
 @contextlib.contextmanager

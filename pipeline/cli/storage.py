@@ -97,7 +97,8 @@ def ingest(
     """Import hand histories into the store: parse, replay, normalize, write (idempotent).
     Exits 1 if a file could not be read, 2 if the database is busy or incompatible (or the
     Dask engine cannot start)."""
-    if engine is Engine.LOCAL and not watch and (workers or os.cpu_count() or 1) > 1:
+    processes = workers or os.cpu_count() or 1
+    if engine is Engine.LOCAL and not watch and processes > 1:
         from studdraw.pipeline.forkserver import IMPORT_WORKERS, pool_context
 
         # The workers' fork server imports the pipeline while this process does (forkserver).
@@ -126,7 +127,7 @@ def ingest(
         paths,
         db=db,
         parquet=parquet,
-        workers=workers,
+        workers=processes,
         batch_size=batch_size,
         wait=wait,
         json_output=json_output,

@@ -36,7 +36,7 @@ from studdraw.parsers.files import discover_files, display_path
 from studdraw.parsers.model import HandText
 from studdraw.parsers.reader import open_history
 from studdraw.parsers.rooms import BY_NAME
-from studdraw.pipeline.forkserver import signals_ignored
+from studdraw.pipeline.forkserver import IMPORT_WORKERS, signals_ignored
 from studdraw.pipeline.ingest_settings import BATCH_SIZE, part_size
 
 from .collector import collect_batch, collected_per_batch
@@ -141,7 +141,7 @@ def ingest(
         files = list(discover_files(paths, lambda path, why: path_problems.append((path, why))))
     store = open_store(options.db, options.wait_seconds, on_wait)
     importer: _Importer | None = None
-    executor = stage(options.workers, __name__)
+    executor = stage(options.workers, IMPORT_WORKERS)
     with collected_per_batch():
         try:
             importer = _Importer(store, options)

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from studdraw.pipeline.forkserver import IMPORT_WORKERS
 from studdraw.pipeline.store import pool as pool_module
 from studdraw.pipeline.store import process as process_module
 from studdraw.pipeline.store.pool import (
@@ -29,7 +30,7 @@ from studdraw.pipeline.store.pool import (
 from studdraw.pipeline.store.process import PendingHand, ProcessedBatch, process_hands
 from tests.pipeline.test_store_normalize import sample_texts
 
-PRELOAD = "studdraw.pipeline.store.ingest"
+PRELOAD = IMPORT_WORKERS
 
 
 def where(value: int, main: int, release: str | None = None) -> tuple[int, bool]:
