@@ -17,8 +17,9 @@ in the same run:
 
 With --rounds N, the baseline and each worker count are timed N times, in rounds (baseline,
 1 worker, 2 workers, then again), and each keeps its best time and its highest memory peaks:
-the machine this runs on slows by a quarter for an hour and back, and a single pair of runs
-(the baseline's, then the import's a minute later) then judges the hour as much as the code.
+a shared machine's speed comes and goes (the 2-core machine of docs/scaling.md, by a quarter
+within an hour), and a single pair of runs (the baseline's, then the import's a minute later)
+then judges the hour as much as the code.
 
 Targets (issue 15): one worker >= 0.42x the baseline; two workers >= 1.8x one; peak RSS of all
 processes < 1 GB at 1,000,000 hands. Below a million hands the memory target is judged on a
@@ -248,6 +249,8 @@ def main() -> None:
         "--input", type=Path, default=None, help="a folder of histories to import instead"
     )
     args = parser.parse_args()
+    if args.rounds < 1:
+        parser.error("--rounds must be 1 or more")
     console = Console(width=170)
     counts = [int(w) for w in args.workers.split(",")]
     load_before = os.getloadavg()[0]
