@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import multiprocessing.forkserver
+import os
 import signal
 import threading
 from collections.abc import Iterator, Sequence
@@ -24,6 +25,11 @@ STOP_SIGNALS: Final = (signal.SIGTERM, signal.SIGHUP)
 IMPORT_WORKERS: Final = "studdraw.pipeline.store.ingest"
 """What an import's workers import: the fork server's preload, whether `studdraw ingest` starts
 it early or the import's pool does (the server keeps the first preload it is given)."""
+
+
+def process_count(workers: int | None) -> int:
+    """The processes a command's pool runs: as many as asked (`--workers`), else one a CPU."""
+    return workers or os.cpu_count() or 1
 
 
 @contextlib.contextmanager

@@ -12,7 +12,6 @@ added to the views, so the numbers are always those of every stored hand.
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 from collections.abc import Callable
 from concurrent.futures import Executor
@@ -23,6 +22,7 @@ from typing import Final
 import duckdb
 import polars as pl
 
+from studdraw.pipeline.forkserver import process_count
 from studdraw.pipeline.store.schema import BATCH_TABLES
 
 from . import cards
@@ -201,7 +201,7 @@ def prepare(
     it from a `__main__`-guarded program. `on_start(hands)` learns how many hands are to derive,
     `on_chunk(hands)` each chunk's hands once committed (for a progress bar)."""
     con = duckdb.connect(str(path))
-    pool = cards.equity_pool(workers or os.cpu_count() or 1)
+    pool = cards.equity_pool(process_count(workers))
     try:
         con.execute(f"CREATE TABLE IF NOT EXISTS {META} (key VARCHAR PRIMARY KEY, value VARCHAR)")
         rebuilt = False

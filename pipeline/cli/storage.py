@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from collections.abc import Callable
 from contextlib import ExitStack
@@ -97,10 +96,10 @@ def ingest(
     """Import hand histories into the store: parse, replay, normalize, write (idempotent).
     Exits 1 if a file could not be read, 2 if the database is busy or incompatible (or the
     Dask engine cannot start)."""
-    processes = workers or os.cpu_count() or 1
-    if engine is Engine.LOCAL and not watch and processes > 1:
-        from studdraw.pipeline.forkserver import IMPORT_WORKERS, pool_context
+    from studdraw.pipeline.forkserver import IMPORT_WORKERS, pool_context, process_count
 
+    processes = process_count(workers)
+    if engine is Engine.LOCAL and not watch and processes > 1:
         # The workers' fork server imports the pipeline while this process does (forkserver).
         pool_context(preload=[IMPORT_WORKERS])
     from studdraw.pipeline.store.ingest import IngestOptions
@@ -249,6 +248,7 @@ def export(
     import duckdb
 
     from studdraw.pipeline import export as exporter
+    from studdraw.pipeline.forkserver import process_count
 
     stderr = console(stderr=True)
     try:
@@ -273,7 +273,7 @@ def export(
         except (FileNotFoundError, duckdb.Error) as error:
             stderr.print(f"[red]error:[/red] {error}", markup=True, highlight=False)
             raise typer.Exit(code=2) from None
-        hands = exporter.texts_from_store(db, ids, workers or os.cpu_count() or 1)
+        hands = exporter.texts_from_store(db, ids, process_count(workers))
     try:
         count = exporter.write_export(hands, out, format.value)
     except OSError as error:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import errno
 import json
-import os
 import signal
 import sys
 from collections.abc import Callable
@@ -20,6 +19,7 @@ from rich.table import Table
 
 from studdraw.parsers.files import discover_files
 from studdraw.pipeline.console import console
+from studdraw.pipeline.forkserver import process_count
 from studdraw.pipeline.ingest_settings import DEFAULT_TASK_BYTES, Engine
 from studdraw.pipeline.progress import file_progress
 
@@ -54,7 +54,7 @@ def run_ingest(
     folder, not writable) or the Dask engine could not start, 3 the disk is full or DuckDB ran
     out of memory, 130/143 stopped by Ctrl-C/SIGTERM (a re-run resumes)."""
     stderr = console(stderr=True)
-    options = IngestOptions(db, parquet, workers or os.cpu_count() or 1, batch_size, wait, rules)
+    options = IngestOptions(db, parquet, process_count(workers), batch_size, wait, rules)
     problems: list[tuple[Path, str]] = []
     found_files = discover_files(paths, lambda path, why: problems.append((path, why)))
     summary_files, files = split_summaries(list(found_files))
