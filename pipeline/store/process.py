@@ -199,13 +199,17 @@ def join_batches(parts: Sequence[ProcessedBatch]) -> ProcessedBatch:
 
 
 def _process_chunk(items: Sequence[PendingHand], rules: HouseRules | None) -> ProcessedBatch:
+    """The chunk's hands go through one stage at a time (every hand parsed, then each replayed,
+    then all normalized), not each hand through all three: the parsers' code and the rules
+    engine's then take turns by the chunk, not by the hand, and a chunk takes 3-4% less time
+    (`process_hands` over the benchmark's 100,000 hands, alternating, docs/scaling.md)."""
+    parsed_hands = [parse_hand(item.hand) for item in items]
     replayed: list[Replayed] = []
     rejects: list[Reject] = []
     unsupported: list[Unsupported] = []
     sources: list[PendingHand] = []  # the item of each replayed hand
     fates = bytearray()
-    for item in items:
-        parsed = parse_hand(item.hand)
+    for item, parsed in zip(items, parsed_hands, strict=True):
         site_hand_id = parsed.site_hand_id or item.site_hand_id
         record, problem = parsed.record, parsed.problem
         too_big = out_of_range(record) if record is not None else None
