@@ -2,8 +2,9 @@
 DuckDB's default, measured in the same run.
 
 The corpus hands are inflated as `ingest.py` does (each copy with its own hand ids) and put
-through parse, replay and normalize once, untimed, into batches of the import's size. Then only
-`Store.write` is timed, batch after batch into a fresh DuckDB file, and the closing of the store
+through parse, replay and normalize once, untimed, into batches of a one-process import's size
+(`--batch-size` to choose another). Then only `Store.write` is timed, batch after batch into a
+fresh DuckDB file, and the closing of the store
 (its last checkpoint), once at DuckDB's default threshold (16 MB, the baseline) and once at
 `CHECKPOINT_THRESHOLD`. `--rounds N` writes the batches N times over (fresh hand ids each round)
 to show how the cost of each round grows with the store.
@@ -28,7 +29,7 @@ from rich.table import Table
 
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.reader import open_history
-from studdraw.pipeline.ingest_settings import BATCH_SIZE
+from studdraw.pipeline.ingest_settings import default_batch_size
 from studdraw.pipeline.store.db import CHECKPOINT_THRESHOLD, open_store
 from studdraw.pipeline.store.normalize import Tables, shift_hand_ids
 from studdraw.pipeline.store.process import PendingHand, process_hands
@@ -87,7 +88,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=100_000)
     parser.add_argument("--rounds", type=int, default=1)
-    parser.add_argument("--batch-size", type=int, default=BATCH_SIZE)
+    parser.add_argument(
+        "--batch-size",
+        type=int,
+        default=default_batch_size(1),
+        help="default: the size of a one-process import's transactions",
+    )
     parser.add_argument("--corpus", type=Path, default=REPO.parent / "shared" / "corpus")
     args = parser.parse_args()
     console = Console(width=150)

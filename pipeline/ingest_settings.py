@@ -11,18 +11,29 @@ from enum import StrEnum
 from typing import Final
 
 BATCH_SIZE: Final = 10_000
-"""New hands per transaction. DuckDB writes a transaction's rows of a table straight into the
-database file once they fill a row group (122,880 rows; a batch's actions reach that at about
-4,000 hands) and otherwise twice: into its write-ahead log, then again when it folds the log
-into the file. Against 2,500 hands a transaction, an import of 100,000 hands takes 2.5-5 s less
-in one process and its writer 2.4 s less CPU with two workers (docs/scaling.md); one process
-holds the whole batch as it is cut, ~100 MB more at the peak (497 MB against 403 MB)."""
+"""New hands per transaction, with workers. DuckDB writes a transaction's rows of a table
+straight into the database file once they fill a row group (122,880 rows; a batch's actions
+reach that at about 4,000 hands) and otherwise twice: into its write-ahead log, then again when
+it folds the log into the file. Against 2,500 hands a transaction, an import of 100,000 hands
+takes 2.5-5 s less in one process and its writer 2.4 s less CPU with two workers
+(docs/scaling.md)."""
+ONE_PROCESS_BATCH_SIZE: Final = 20_000
+"""New hands per transaction in one process. At 20,000 a batch's player streets fill row groups
+too (at about 13,500 hands), and one process imports 100,000 hands in 6-8% less time than at
+10,000 (three alternating pairs, docs/scaling.md), holding ~150 MB more at the peak (650 MB
+against 500 MB): it holds the whole batch as it is cut. With workers the same size gained no
+time and cost the importing process 100 MB, so they keep `BATCH_SIZE`."""
 PART_WITH_WORKERS: Final = 2500
 """With worker processes, a transaction's hands go to the workers and come back in parts of this
 many, gathered until the transaction is whole: the parts still being parsed (~50 kB a hand as
 text and objects), not the transaction (its Arrow rows, ~3 kB a hand), bound the memory, which
 keeps a two-worker import of a million hands under 1 GB (parts of 10,000 hands peaked at
 987 MB)."""
+
+
+def default_batch_size(workers: int) -> int:
+    """New hands per transaction unless the import names a size."""
+    return ONE_PROCESS_BATCH_SIZE if workers <= 1 else BATCH_SIZE
 
 
 def part_size(batch_size: int, workers: int) -> int:

@@ -18,6 +18,7 @@ from studdraw.pipeline.console import console
 from studdraw.pipeline.ingest_settings import (
     BATCH_SIZE,
     DEFAULT_TASK_BYTES,
+    ONE_PROCESS_BATCH_SIZE,
     PART_WITH_WORKERS,
     Engine,
 )
@@ -45,13 +46,15 @@ def ingest(
         ),
     ] = None,
     batch_size: Annotated[
-        int,
+        int | None,
         typer.Option(
-            help=f"New hands per transaction (local engine; with workers they travel in parts "
-            f"of at most {PART_WITH_WORKERS:,}; Dask: one per task).",
+            help=f"New hands per transaction (local engine; default: "
+            f"{ONE_PROCESS_BATCH_SIZE:,} in one process, {BATCH_SIZE:,} with workers, who get "
+            f"them in parts of at most {PART_WITH_WORKERS:,}; Dask: one per task).",
             min=1,
+            show_default=False,
         ),
-    ] = BATCH_SIZE,
+    ] = None,
     wait: Annotated[
         float, typer.Option(help="Seconds to wait for another process using the database.")
     ] = 60.0,

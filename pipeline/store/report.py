@@ -41,7 +41,7 @@ def run_ingest(
     db: Path,
     parquet: Path | None,
     workers: int | None,
-    batch_size: int,
+    batch_size: int | None,
     wait: float,
     json_output: bool,
     engine: Engine = Engine.LOCAL,
