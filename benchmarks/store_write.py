@@ -4,10 +4,10 @@ DuckDB's default, measured in the same run.
 The corpus hands are inflated as `ingest.py` does (each copy with its own hand ids) and put
 through parse, replay and normalize once, untimed, into batches of a one-process import's size
 (`--batch-size` to choose another). Then only `Store.write` is timed, batch after batch into a
-fresh DuckDB file, and the closing of the store
-(its last checkpoint), once at DuckDB's default threshold (16 MB, the baseline) and once at
-`CHECKPOINT_THRESHOLD`. `--rounds N` writes the batches N times over (fresh hand ids each round)
-to show how the cost of each round grows with the store.
+fresh DuckDB file, and the closing of the store (its last checkpoint), once at DuckDB's default
+threshold (16 MB, the baseline) and once at `CHECKPOINT_THRESHOLD`. `--rounds N` writes the
+batches N times over (fresh hand ids each round) to show how the cost of each round grows with
+the store.
 
     .venv/bin/python benchmarks/store_write.py [--hands 100000] [--rounds 3] [--batch-size N]
 

@@ -202,7 +202,7 @@ def _process_chunk(items: Sequence[PendingHand], rules: HouseRules | None) -> Pr
     """The chunk's hands go through one stage at a time (every hand parsed, then each replayed,
     then all normalized), not each hand through all three: the parsers' code and the rules
     engine's then take turns by the chunk, not by the hand, and a chunk takes 3-4% less time
-    (`process_hands` over the benchmark's 100,000 hands, alternating, docs/scaling.md)."""
+    (`process_hands` over the ingest benchmark's hands, alternating, docs/scaling.md)."""
     parsed_hands = [parse_hand(item.hand) for item in items]
     replayed: list[Replayed] = []
     rejects: list[Reject] = []
