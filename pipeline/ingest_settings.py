@@ -20,9 +20,9 @@ takes 2.5-5 s less in one process and its writer 2.4 s less CPU with two workers
 ONE_PROCESS_BATCH_SIZE: Final = 20_000
 """New hands per transaction in one process. At 20,000 a batch's player streets fill row groups
 too (at about 13,500 hands), and one process imports 100,000 hands in 6-8% less time than at
-10,000 (three alternating pairs, docs/scaling.md), holding ~150 MB more at the peak (650 MB
-against 500 MB): it holds the whole batch as it is cut. With workers the same size gained no
-time and cost the importing process 100 MB, so they keep `BATCH_SIZE`."""
+10,000 (three alternating pairs, docs/scaling.md), at ~140 MB more at the peak (630 MB against
+490 MB): it holds the whole batch as it is cut. With workers the same size gained no time and
+cost the importing process 100 MB, so they keep `BATCH_SIZE`."""
 PART_WITH_WORKERS: Final = 2500
 """With worker processes, a transaction's hands go to the workers and come back in parts of this
 many, gathered until the transaction is whole: the parts still being parsed (~50 kB a hand as
