@@ -21,8 +21,9 @@ ONE_PROCESS_BATCH_SIZE: Final = 20_000
 """New hands per transaction in one process. At 20,000 a batch's player streets fill row groups
 too (at about 13,500 hands), and one process imports 100,000 hands in 6-8% less time than at
 10,000 (three alternating pairs, docs/scaling.md), at ~140 MB more at the peak (630 MB against
-490 MB): it holds the whole batch as it is cut. With workers the same size gained no time and
-cost the importing process 100 MB, so they keep `BATCH_SIZE`."""
+490 MB; 824 MB at a million synthesised hands): it holds the whole batch as it is cut. With
+workers the same size gained no time and cost the importing process 100 MB, so they keep
+`BATCH_SIZE`."""
 PART_WITH_WORKERS: Final = 2500
 """With worker processes, a transaction's hands go to the workers and come back in parts of this
 many, gathered until the transaction is whole: the parts still being parsed (~50 kB a hand as
