@@ -10,7 +10,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Final
 
-BATCH_SIZE: Final = 10_000
+BATCH_SIZE_WITH_WORKERS: Final = 10_000
 """New hands per transaction, with workers. DuckDB writes a transaction's rows of a table
 straight into the database file once they fill a row group (122,880 rows; a batch's actions
 reach that at about 4,000 hands) and otherwise twice: into its write-ahead log, then again when
@@ -23,7 +23,7 @@ too (at about 13,500 hands), and one process imports 100,000 hands in 6-8% less 
 10,000 (three alternating pairs, docs/scaling.md), at ~140 MB more at the peak (630 MB against
 490 MB; 824 MB at a million synthesised hands): it holds the whole batch as it is cut. With
 workers the same size gained no time and cost the importing process 100 MB, so they keep
-`BATCH_SIZE`."""
+`BATCH_SIZE_WITH_WORKERS`."""
 PART_WITH_WORKERS: Final = 2500
 """With worker processes, a transaction's hands go to the workers and come back in parts of this
 many, gathered until the transaction is whole: the parts still being parsed (~50 kB a hand as
@@ -34,7 +34,7 @@ keeps a two-worker import of a million hands under 1 GB (parts of 10,000 hands p
 
 def default_batch_size(workers: int) -> int:
     """New hands per transaction unless the import names a size."""
-    return ONE_PROCESS_BATCH_SIZE if workers <= 1 else BATCH_SIZE
+    return ONE_PROCESS_BATCH_SIZE if workers <= 1 else BATCH_SIZE_WITH_WORKERS
 
 
 def part_size(batch_size: int, workers: int) -> int:

@@ -16,7 +16,7 @@ import typer
 from studdraw.parsers.model import Game
 from studdraw.pipeline.console import console
 from studdraw.pipeline.ingest_settings import (
-    BATCH_SIZE,
+    BATCH_SIZE_WITH_WORKERS,
     DEFAULT_TASK_BYTES,
     ONE_PROCESS_BATCH_SIZE,
     PART_WITH_WORKERS,
@@ -49,8 +49,9 @@ def ingest(
         int | None,
         typer.Option(
             help=f"New hands per transaction (local engine; default: "
-            f"{ONE_PROCESS_BATCH_SIZE:,} in one process, {BATCH_SIZE:,} with workers, who get "
-            f"them in parts of at most {PART_WITH_WORKERS:,}; Dask: one per task).",
+            f"{ONE_PROCESS_BATCH_SIZE:,} in one process, {BATCH_SIZE_WITH_WORKERS:,} with "
+            f"workers, who get them in parts of at most {PART_WITH_WORKERS:,}; Dask: one per "
+            "task).",
             min=1,
             show_default=False,
         ),

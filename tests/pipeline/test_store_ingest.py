@@ -14,7 +14,7 @@ import pytest
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.reader import open_history
 from studdraw.pipeline.ingest_settings import (
-    BATCH_SIZE,
+    BATCH_SIZE_WITH_WORKERS,
     ONE_PROCESS_BATCH_SIZE,
     PART_WITH_WORKERS,
 )
@@ -354,10 +354,10 @@ def test_schema_matches_the_definitions(tmp_path: Path) -> None:
     ("workers", "batch_size", "expected"),
     [
         (1, None, (ONE_PROCESS_BATCH_SIZE, ONE_PROCESS_BATCH_SIZE)),
-        (2, None, (BATCH_SIZE, PART_WITH_WORKERS)),
-        (3, None, (BATCH_SIZE, PART_WITH_WORKERS)),
-        (1, BATCH_SIZE, (BATCH_SIZE, BATCH_SIZE)),
-        (2, BATCH_SIZE, (BATCH_SIZE, PART_WITH_WORKERS)),
+        (2, None, (BATCH_SIZE_WITH_WORKERS, PART_WITH_WORKERS)),
+        (3, None, (BATCH_SIZE_WITH_WORKERS, PART_WITH_WORKERS)),
+        (1, BATCH_SIZE_WITH_WORKERS, (BATCH_SIZE_WITH_WORKERS, BATCH_SIZE_WITH_WORKERS)),
+        (2, BATCH_SIZE_WITH_WORKERS, (BATCH_SIZE_WITH_WORKERS, PART_WITH_WORKERS)),
         (1, 64, (64, 64)),
         (2, 64, (64, 64)),
     ],
