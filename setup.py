@@ -24,12 +24,13 @@ ROOT = Path(__file__).resolve().parent
 # house rules and stakes it reads, and the evaluators it calls; the PHH exporter's walk over
 # a hand's events (benchmarks/export.py: a third less time compiled); and what an import spends
 # the rest of its time in (benchmarks/ingest.py): the line readers (the shared one, each text
-# room's, the builder, the section order) and normalize. Left out on purpose: result.py and
-# model.py (their dataclasses are built faster by the interpreter than through a compiled
-# class's setters), base.py (the XML and PHH rooms and the tests subclass its `Room`),
-# tokens.py and lines.py (a subclass of `str`; a syntax pickled to the grammar cache) and
-# the modules mypyc cannot compile as they are (codes.py's enum with its own __new__,
-# specs.py's slice-typed field). This list is the one place that says what is compiled.
+# room's, the builder, the section order), the hand record they build (model.py: read by the
+# rules engine and normalize field by field, its events made by a compiled `__init__`) and
+# normalize. Left out on purpose: result.py (its dataclasses are built faster by the
+# interpreter than through a compiled class's setters), base.py (the XML and PHH rooms and the
+# tests subclass its `Room`), tokens.py and lines.py (a subclass of `str`; a syntax pickled to
+# the grammar cache) and the modules mypyc cannot compile as they are (codes.py's enum with its
+# own __new__, specs.py's slice-typed field). This list is the one place that says what is compiled.
 COMPILED = (
     "pipeline/rules/betting.py",
     "pipeline/rules/boards.py",
@@ -44,6 +45,7 @@ COMPILED = (
     "pipeline/rules/state.py",
     "pipeline/evaluators/_hands.py",
     "pipeline/phh.py",
+    "parsers/model.py",
     "parsers/rooms/builder.py",
     "parsers/rooms/line_reader.py",
     "parsers/rooms/order.py",

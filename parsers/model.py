@@ -4,17 +4,26 @@ Every room turns one hand text into a `HandRecord`; everything downstream (rules
 store, analytics, dashboard) reads only this. Money is exact: integers of the smallest unit of
 the hand's currency, with `HandRecord.scale` units per whole currency unit. Cards are two-letter
 strings ("As", "Td"); a card the export does not reveal is `None` and stays unknown.
+
+The records are values: once built, nothing changes them (`dataclasses.replace` makes a changed
+copy), and they compare and hash by value. They are not declared frozen: this module is
+compiled (setup.py), and a compiled frozen dataclass sets each field through
+`object.__setattr__`, which made parsing slower than the interpreter's plain classes. Compiled
+and unfrozen, the rules engine and normalize read their fields directly, and `Event`, made ~30
+times a hand, is built by a compiled `__init__`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from enum import StrEnum
-from typing import Final, TypeVar, dataclass_transform
+from typing import TYPE_CHECKING, Final, cast
 
 from studdraw.parsers.findings import Finding
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 RANKS: Final = "23456789TJQKA"
 SUITS: Final = "cdhs"
@@ -22,16 +31,17 @@ SUITS: Final = "cdhs"
 Card = str
 """A known card: rank from RANKS then suit from SUITS, e.g. "As", "Td"."""
 
-_Value = TypeVar("_Value")
 
+class _Value:
+    """The base of the records' classes: each is pickled as its class and its fields in order,
+    so that it is remade through its `__init__` (which `Event`'s compiled one needs), and a
+    compiled build and the pure-Python one read each other's pickles."""
 
-@dataclass_transform(frozen_default=True)
-def value(cls: type[_Value]) -> type[_Value]:
-    """A dataclass that is frozen to the type checker and hashable by value, but built at a
-    plain class's speed. A hand has ~60 events: a frozen dataclass sets each field through
-    `object.__setattr__`, which made building them a fifth of parsing and exporting a hand."""
-    make: Callable[[type[_Value]], type[_Value]] = dataclass(slots=True, unsafe_hash=True)
-    return make(cls)
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[type[_Value], tuple[object, ...]]:
+        record = cast("DataclassInstance", self)
+        return type(self), tuple(getattr(self, part.name) for part in fields(record))
 
 
 class Game(StrEnum):
@@ -149,8 +159,8 @@ _BETTING: Final = frozenset(
 _PUTS_IN: Final = _FORCED | _BETTING
 
 
-@value
-class Event:
+@dataclass(init=False, slots=True, unsafe_hash=True)
+class Event(_Value):
     """One line of the hand, in the order the room printed it.
 
     amount: chips the player puts in with this event (forced bets, call, bet, raise, complete),
@@ -179,17 +189,45 @@ class Event:
     pot: str | None = None
     text: str | None = None
 
+    def __init__(  # noqa: PLR0917 (the fields, in order)
+        self,
+        kind: EventKind,
+        line: int,
+        street: int = 0,
+        player: str | None = None,
+        amount: int = 0,
+        to: int | None = None,
+        all_in: bool = False,
+        cards: tuple[Card | None, ...] = (),
+        up: tuple[bool, ...] = (),
+        count: int | None = None,
+        pot: str | None = None,
+        text: str | None = None,
+    ) -> None:
+        self.kind = kind
+        self.line = line
+        self.street = street
+        self.player = player
+        self.amount = amount
+        self.to = to
+        self.all_in = all_in
+        self.cards = cards
+        self.up = up
+        self.count = count
+        self.pot = pot
+        self.text = text
 
-@value
-class Seat:
+
+@dataclass(slots=True, unsafe_hash=True)
+class Seat(_Value):
     seat: int
     player: str
     stack: int
     sitting_out: bool = False
 
 
-@value
-class Stakes:
+@dataclass(slots=True, unsafe_hash=True)
+class Stakes(_Value):
     """Bet sizes in the hand's smallest unit; 0 where the game has no such bet."""
 
     small_bet: int
@@ -200,8 +238,8 @@ class Stakes:
     big_blind: int = 0
 
 
-@value
-class Tournament:
+@dataclass(slots=True, unsafe_hash=True)
+class Tournament(_Value):
     tournament_id: str
     buy_in: int | None = None  # in the buy-in currency's smallest unit (cents), fee excluded
     fee: int | None = None
@@ -209,8 +247,8 @@ class Tournament:
     level: str | None = None
 
 
-@value
-class SourceRef:
+@dataclass(slots=True, unsafe_hash=True)
+class SourceRef(_Value):
     """Where a hand came from: the file, the byte offset of its first line, and that line."""
 
     path: str
@@ -219,7 +257,7 @@ class SourceRef:
 
 
 @dataclass(slots=True)
-class HandRecord:
+class HandRecord(_Value):
     site: str
     site_hand_id: str
     game: Game
@@ -250,8 +288,8 @@ class HandRecord:
         return [seat.player for seat in self.seats]
 
 
-@dataclass(slots=True, frozen=True)
-class HandText:
+@dataclass(slots=True, unsafe_hash=True)
+class HandText(_Value):
     """One hand's raw text as cut from a file, with its position for every later message."""
 
     text: str
@@ -272,8 +310,8 @@ class Outcome(StrEnum):
     STRAY = "stray"  # text that starts no room's hand: a finding, not a hand
 
 
-@dataclass(slots=True, frozen=True)
-class ParseProblem:
+@dataclass(slots=True, unsafe_hash=True)
+class ParseProblem(_Value):
     """Why a hand text did not become a HandRecord, with the line that stopped the room's reader."""
 
     outcome: Outcome
@@ -283,8 +321,8 @@ class ParseProblem:
     code: str | None = None  # the parse finding's code (parsers/findings.py), when it is one
 
 
-@dataclass(slots=True, frozen=True)
-class ParsedHand:
+@dataclass(slots=True, unsafe_hash=True)
+class ParsedHand(_Value):
     """The result of parsing one hand text: a record, or the problem, never both."""
 
     hand: HandText
