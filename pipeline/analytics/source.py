@@ -23,6 +23,7 @@ import duckdb
 import polars as pl
 
 from studdraw.pipeline.forkserver import process_count
+from studdraw.pipeline.store.db import connect_writable
 from studdraw.pipeline.store.schema import BATCH_TABLES
 
 from . import cards
@@ -200,7 +201,7 @@ def prepare(
     stopped. `workers` processes (default: one per core) compute the all-in equities, so call
     it from a `__main__`-guarded program. `on_start(hands)` learns how many hands are to derive,
     `on_chunk(hands)` each chunk's hands once committed (for a progress bar)."""
-    con = duckdb.connect(str(path))
+    con = connect_writable(path)
     pool = cards.equity_pool(process_count(workers))
     try:
         con.execute(f"CREATE TABLE IF NOT EXISTS {META} (key VARCHAR PRIMARY KEY, value VARCHAR)")

@@ -20,7 +20,7 @@ from studdraw.pipeline.ingest_settings import (
 )
 from studdraw.pipeline.store import IngestOptions, IngestSummary, ingest
 from studdraw.pipeline.store import process as process_module
-from studdraw.pipeline.store.db import open_store
+from studdraw.pipeline.store.db import ROW_GROUP_ROWS, open_store
 from studdraw.pipeline.store.schema import BATCH_TABLES, IMPORTS
 from tests.conftest import CORPUS, SAMPLES, corpus_file
 from tests.pipeline.store_support import counts, differences, parquet_differences
@@ -473,3 +473,28 @@ def test_the_closing_fold_gets_every_core(tmp_path: Path) -> None:
     store.connection = Watched()  # type: ignore[assignment]
     store.close()
     assert at_close == [one_value(duckdb.connect(), "SELECT current_setting('threads')")]
+
+
+def test_the_store_is_written_in_row_groups_of_its_own_size(tmp_path: Path) -> None:
+    """The store is attached with `ROW_GROUP_ROWS` (smaller than DuckDB's default), so a
+    transaction's full row groups go straight into the file and less waits in the write-ahead
+    log for the closing fold; the file itself stays the store, and spills go beside it."""
+    path = tmp_path / "the player's store.duckdb"  # a quote, for the ATTACH statement
+    store = open_store(path, 1)
+    connection = store.connection
+    rows = 2 * ROW_GROUP_ROWS + 1
+    connection.execute("CREATE TABLE scratch (n BIGINT)")
+    connection.execute("INSERT INTO scratch SELECT range FROM range(?)", [rows])
+    connection.execute("CHECKPOINT")
+    groups = "SELECT count(DISTINCT row_group_id) FROM pragma_storage_info('scratch')"
+    assert one_value(connection, groups) == 3  # DuckDB's own size would make one
+    spill = connection.execute("SELECT current_setting('temp_directory')").fetchone()
+    assert spill == (f"{path}.tmp",)
+    store.close()
+    assert not path.with_name(path.name + ".wal").exists()
+    reader = duckdb.connect(str(path), read_only=True)
+    try:
+        assert one_value(reader, "SELECT count(*) FROM scratch") == rows
+        assert one_value(reader, "SELECT count(*) FROM imports") == 0
+    finally:
+        reader.close()
