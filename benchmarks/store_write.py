@@ -29,7 +29,7 @@ from rich.table import Table
 
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.reader import open_history
-from studdraw.pipeline.ingest_settings import default_batch_size
+from studdraw.pipeline.ingest_settings import BATCH_SIZE
 from studdraw.pipeline.store.db import CHECKPOINT_THRESHOLD, open_store
 from studdraw.pipeline.store.normalize import Tables, shift_hand_ids
 from studdraw.pipeline.store.process import PendingHand, process_hands
@@ -91,8 +91,8 @@ def main() -> None:
     parser.add_argument(
         "--batch-size",
         type=int,
-        default=default_batch_size(1),
-        help="default: the size of a one-process import's transactions",
+        default=BATCH_SIZE,
+        help="default: the size of an import's transactions",
     )
     parser.add_argument("--corpus", type=Path, default=REPO.parent / "shared" / "corpus")
     args = parser.parse_args()

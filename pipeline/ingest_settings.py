@@ -10,31 +10,20 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Final
 
-BATCH_SIZE_WITH_WORKERS: Final = 10_000
-"""New hands per transaction, with workers. DuckDB writes a transaction's rows of a table
-straight into the database file once they fill a row group (122,880 rows; a batch's actions
-reach that at about 4,000 hands) and otherwise twice: into its write-ahead log, then again when
-it folds the log into the file. Against 2,500 hands a transaction, an import of 100,000 hands
-takes 2.5-5 s less in one process and its writer 2.4 s less CPU with two workers
-(docs/scaling.md)."""
-ONE_PROCESS_BATCH_SIZE: Final = 20_000
-"""New hands per transaction in one process. At 20,000 a batch's player streets fill row groups
-too (at about 13,500 hands), and one process imports 100,000 hands in 6-8% less time than at
-10,000 (three alternating pairs, docs/scaling.md), at ~140 MB more at the peak (630 MB against
-490 MB; 824 MB at a million synthesised hands): it holds the whole batch as it is cut. With
-workers the same size gained no time and cost the importing process 100 MB, so they keep
-`BATCH_SIZE_WITH_WORKERS`."""
+BATCH_SIZE: Final = 10_000
+"""New hands per transaction. DuckDB writes a transaction's rows of a table straight into the
+database file as they fill the store's row groups (`db.ROW_GROUP_ROWS`: a batch's actions fill
+one every 1,000 hands or so, its player streets every 3,000), and only the rest twice: into its
+write-ahead log, then again when it folds the log into the file. At 10,000 hands that rest is
+small; one process took the same time with 20,000 (100,000 hands: 27.1-28.1 s against
+27.3-27.7 s, three alternating pairs) and held 150 MB more at the peak, and with workers 5,000
+saved 45 MB but doubled the closing fold (docs/scaling.md)."""
 PART_WITH_WORKERS: Final = 2500
 """With worker processes, a transaction's hands go to the workers and come back in parts of this
 many, gathered until the transaction is whole: the parts still being parsed (~50 kB a hand as
 text and objects), not the transaction (its Arrow rows, ~3 kB a hand), bound the memory, which
 keeps a two-worker import of a million hands under 1 GB (parts of 10,000 hands peaked at
 987 MB)."""
-
-
-def default_batch_size(workers: int) -> int:
-    """New hands per transaction unless the import names a size."""
-    return ONE_PROCESS_BATCH_SIZE if workers <= 1 else BATCH_SIZE_WITH_WORKERS
 
 
 def part_size(batch_size: int, workers: int) -> int:

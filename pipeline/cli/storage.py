@@ -16,9 +16,8 @@ import typer
 from studdraw.parsers.model import Game
 from studdraw.pipeline.console import console
 from studdraw.pipeline.ingest_settings import (
-    BATCH_SIZE_WITH_WORKERS,
+    BATCH_SIZE,
     DEFAULT_TASK_BYTES,
-    ONE_PROCESS_BATCH_SIZE,
     PART_WITH_WORKERS,
     Engine,
 )
@@ -48,10 +47,8 @@ def ingest(
     batch_size: Annotated[
         int | None,
         typer.Option(
-            help=f"New hands per transaction (local engine; default: "
-            f"{ONE_PROCESS_BATCH_SIZE:,} in one process, {BATCH_SIZE_WITH_WORKERS:,} with "
-            f"workers, who get them in parts of at most {PART_WITH_WORKERS:,}; Dask: one per "
-            "task).",
+            help=f"New hands per transaction (local engine; default: {BATCH_SIZE:,}; workers "
+            f"get them in parts of at most {PART_WITH_WORKERS:,}; Dask: one per task).",
             min=1,
             show_default=False,
         ),

@@ -37,7 +37,7 @@ from studdraw.parsers.model import HandText
 from studdraw.parsers.reader import open_history
 from studdraw.parsers.rooms import BY_NAME
 from studdraw.pipeline.forkserver import IMPORT_WORKERS, signals_ignored
-from studdraw.pipeline.ingest_settings import default_batch_size, part_size
+from studdraw.pipeline.ingest_settings import BATCH_SIZE, part_size
 
 from .collector import collect_batch, collected_per_batch
 from .db import ImportRow, Key, KnownHands, Store, open_store, record_key
@@ -66,7 +66,7 @@ class IngestOptions:
     db: Path
     parquet: Path | None = None
     workers: int = 1
-    batch_size: int | None = None  # new hands per transaction (None: `default_batch_size`)
+    batch_size: int | None = None  # new hands per transaction (None: `BATCH_SIZE`)
     wait_seconds: float = 60.0
     rules: str | None = None  # a house-rules profile for every hand, instead of its room's
 
@@ -220,11 +220,7 @@ class _Importer:
     def __init__(self, store: Store, options: IngestOptions) -> None:
         self.store = store
         self.options = options
-        self.batch_size = (
-            default_batch_size(options.workers)
-            if options.batch_size is None
-            else options.batch_size
-        )
+        self.batch_size = BATCH_SIZE if options.batch_size is None else options.batch_size
         self.part_size = part_size(self.batch_size, options.workers)
         self.transaction = _Batch(0)
         self.known: KnownHands = store.known()

@@ -14,8 +14,7 @@ import pytest
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.reader import open_history
 from studdraw.pipeline.ingest_settings import (
-    BATCH_SIZE_WITH_WORKERS,
-    ONE_PROCESS_BATCH_SIZE,
+    BATCH_SIZE,
     PART_WITH_WORKERS,
 )
 from studdraw.pipeline.store import IngestOptions, IngestSummary, ingest
@@ -353,11 +352,11 @@ def test_schema_matches_the_definitions(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("workers", "batch_size", "expected"),
     [
-        (1, None, (ONE_PROCESS_BATCH_SIZE, ONE_PROCESS_BATCH_SIZE)),
-        (2, None, (BATCH_SIZE_WITH_WORKERS, PART_WITH_WORKERS)),
-        (3, None, (BATCH_SIZE_WITH_WORKERS, PART_WITH_WORKERS)),
-        (1, BATCH_SIZE_WITH_WORKERS, (BATCH_SIZE_WITH_WORKERS, BATCH_SIZE_WITH_WORKERS)),
-        (2, BATCH_SIZE_WITH_WORKERS, (BATCH_SIZE_WITH_WORKERS, PART_WITH_WORKERS)),
+        (1, None, (BATCH_SIZE, BATCH_SIZE)),
+        (2, None, (BATCH_SIZE, PART_WITH_WORKERS)),
+        (3, None, (BATCH_SIZE, PART_WITH_WORKERS)),
+        (1, 5000, (5000, 5000)),
+        (2, 5000, (5000, PART_WITH_WORKERS)),
         (1, 64, (64, 64)),
         (2, 64, (64, 64)),
     ],
@@ -365,9 +364,9 @@ def test_schema_matches_the_definitions(tmp_path: Path) -> None:
 def test_a_transaction_travels_in_parts_only_with_workers(
     tmp_path: Path, workers: int, batch_size: int | None, expected: tuple[int, int]
 ) -> None:
-    """One process holds the whole batch, a larger one by default; with workers it goes out
-    and comes back in parts, so the parts in flight, not the transaction, bound the memory."""
-    assert IngestOptions(tmp_path / "s.duckdb").batch_size is None  # the default for the workers
+    """One process holds the whole batch; with workers it goes out and comes back in parts, so
+    the parts in flight, not the transaction, bound the memory."""
+    assert IngestOptions(tmp_path / "s.duckdb").batch_size is None  # `BATCH_SIZE` locally
     store = open_store(tmp_path / "s.duckdb", 1)
     try:
         options = IngestOptions(tmp_path / "s.duckdb", workers=workers, batch_size=batch_size)
