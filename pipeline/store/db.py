@@ -49,15 +49,16 @@ storing a second 100,000 hands took 18.9 s against 16.7 s for the first. At 256 
 memory stays within `MEMORY_LIMIT`, and the log a crash leaves is replayed when the store is
 next opened."""
 ROW_GROUP_ROWS = 30_720
-"""Rows in each of the store's row groups, written by an import (DuckDB's default: 122,880).
+"""Rows in each of the store's row groups as its writers write them (DuckDB's default: 122,880).
 DuckDB writes a transaction's full row groups straight into the file, compressed, and only the
 rest of its rows to the write-ahead log, which it folds into the file at a checkpoint or when
 the store closes. Smaller groups leave less in the log: after 100,000 hands in transactions of
 10,000 (two workers), 52 MB instead of 213 MB, and closing the store, which only the importing
 process can do while every worker has finished, takes 0.36 s instead of 0.96 s. The file is
-about a tenth larger (docs/scaling.md)."""
+about a tenth larger, and the importing process holds about 50 MB more after a million hands
+(docs/scaling.md)."""
 STORE_ALIAS = "store"
-"""The name the store's database goes by on the connection that imports into it."""
+"""The name the store's database goes by on a writer's connection."""
 
 Key = tuple[str | None, str, int]
 """How a reject or unsupported hand is recognised again: (site, "", content hash), or for a file
