@@ -272,6 +272,7 @@ class _Importer:
             part = self.inflight.popleft()
             self.transaction.gather(part, [executor.result(piece) for piece in part.pieces])
             if last or len(self.transaction.items) >= self.batch_size:
+                executor.hand_out_waiting()
                 self._write()
             collect_batch()
 

@@ -68,6 +68,10 @@ class Stage(Executor):
         """The piece's result, once it is done."""
         return future.result()
 
+    def hand_out_waiting(self) -> None:
+        """The caller is about to be busy elsewhere for a while (a write): pass every piece
+        still waiting on to the workers. A stage without workers has none waiting."""
+
 
 class InProcess(Stage):
     """One process: run each piece as it is handed over (no pickling, no second interpreter)."""
@@ -80,9 +84,10 @@ class InProcess(Stage):
 
 class SharedPool(Stage):
     """`helpers` worker processes and this one. A piece goes to a worker when fewer than
-    `QUEUED_PER_WORKER` pieces a worker are out, and otherwise waits here; while the writer
-    waits for a result, `result` runs the oldest waiting piece in this process instead, and
-    once none waits, takes back the newest piece handed out that no worker has begun."""
+    `QUEUED_PER_WORKER` pieces a worker are out (and before a write, `hand_out_waiting`), and
+    otherwise waits here; while the writer waits for a result, `result` runs the oldest waiting
+    piece in this process instead, and once none waits, takes back the newest piece handed out
+    that no worker has begun."""
 
     def __init__(self, helpers: int, preload: str) -> None:
         self.exchange = answers_folder()
@@ -131,11 +136,20 @@ class SharedPool(Stage):
             if Path(self.exchange).exists():
                 atexit.register(shutil.rmtree, self.exchange, ignore_errors=True)
 
-    def _hand_out(self) -> None:
-        """Give the workers waiting pieces, oldest first, up to the limit."""
+    def hand_out_waiting(self) -> None:
+        """Every waiting piece to the workers, beyond the limit: a write takes this process
+        about four pieces' time, during which the pool's threads pass the pieces on to the
+        workers as they finish theirs (DuckDB lets go of the interpreter lock while it
+        writes). Held to the limit, a worker ran out of pieces in most writes, idle 0.1-0.3 s
+        each; what it has not begun once the write is done, `result` takes back."""
+        self._hand_out(everything=True)
+
+    def _hand_out(self, *, everything: bool = False) -> None:
+        """Give the workers waiting pieces, oldest first, up to the limit (all of them with
+        `everything`)."""
         if len(self.out) >= self.limit:
             self.out = [piece for piece in self.out if not piece.future.done()]
-        while self.waiting and len(self.out) < self.limit:
+        while self.waiting and (everything or len(self.out) < self.limit):
             piece = self.waiting.popleft()
             if piece.future.set_running_or_notify_cancel():
                 piece.sent = self.pool.submit(piece.fn, *piece.args, **piece.kwargs)

@@ -130,6 +130,36 @@ def test_pieces_not_begun_are_taken_back(shared: SharedPool, tmp_path: Path) -> 
     assert results[3][1]  # a worker is passed three pieces at most: the fourth came back
 
 
+def test_before_a_write_every_waiting_piece_goes_to_the_workers(shared: SharedPool) -> None:
+    """Beyond the four a worker is handed ahead, pieces wait here, to run only when the writer
+    asks for them. Before a write the writer hands them all out: the worker then gets through
+    every one while this process does something else."""
+    futures = [shared.submit(where, n, os.getpid()) for n in range(10)]
+    assert len(shared.waiting) == 6
+    shared.hand_out_waiting()
+    assert not shared.waiting
+    deadline = time.monotonic() + 60
+    while not all(future.done() for future in futures) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert [shared.result(future) for future in futures] == [(n, False) for n in range(10)]
+
+
+def test_pieces_handed_out_before_a_write_can_be_taken_back(
+    shared: SharedPool, tmp_path: Path
+) -> None:
+    """A worker held at its first piece: the writer, once it waits for a result, takes back
+    the newest pieces it handed out before its write and runs them here."""
+    release = tmp_path / "release"
+    futures = [shared.submit(where, n, os.getpid(), str(release)) for n in range(10)]
+    shared.hand_out_waiting()
+    wait_for(Path(f"{release}.began"))
+    assert shared.result(futures[9]) == (9, True)
+    release.touch()
+    results = [shared.result(future) for future in futures]
+    assert [value for value, _ in results] == list(range(10))
+    assert not results[0][1]
+
+
 def test_a_failing_piece_raises_from_result(shared: SharedPool) -> None:
     """Where a piece ran, its error reaches the writer when it asks for the piece's result."""
     futures = [shared.submit(fail, n) for n in range(8)]
