@@ -130,14 +130,18 @@ def test_pieces_not_begun_are_taken_back(shared: SharedPool, tmp_path: Path) -> 
     assert results[3][1]  # a worker is passed three pieces at most: the fourth came back
 
 
-def test_before_a_write_every_waiting_piece_goes_to_the_workers(shared: SharedPool) -> None:
+def test_before_a_write_every_waiting_piece_goes_to_the_workers(
+    shared: SharedPool, tmp_path: Path
+) -> None:
     """Beyond the four a worker is handed ahead, pieces wait here, to run only when the writer
-    asks for them. Before a write the writer hands them all out: the worker then gets through
-    every one while this process does something else."""
-    futures = [shared.submit(where, n, os.getpid()) for n in range(10)]
+    asks for them. Before a write the writer hands them all out: the worker (held at its first
+    piece until then) gets through every one while this process does something else."""
+    release = tmp_path / "release"
+    futures = [shared.submit(where, n, os.getpid(), str(release)) for n in range(10)]
     assert len(shared.waiting) == 6
     shared.hand_out_waiting()
     assert not shared.waiting
+    release.touch()
     deadline = time.monotonic() + 60
     while not all(future.done() for future in futures) and time.monotonic() < deadline:
         time.sleep(0.01)
