@@ -9,9 +9,10 @@ in the same run:
 - `studdraw ingest --workers N --json` for each --workers count (1 = in-process), as a user runs
   it: a fresh process into a fresh DuckDB file, timed from outside (start-up included), its
   memory sampled with psutil over the whole process tree: peak RSS of the main process, of its
-  workers, of all together (every 0.1 s), and peak PSS of all (every second: reading it costs
-  the import CPU). RSS counts the pages the forkserver shares with the workers once per
-  process; PSS splits them;
+  workers, of all together (every 0.1 s), and peak PSS of all (every 3 s). Sampling takes CPU
+  that an import with a worker on every core would have used, so it is kept cheap (`TREE_EVERY`,
+  `PSS_EVERY`). RSS counts the pages the forkserver shares with the workers once per process;
+  PSS splits them;
 - with --rescan, the same command again with every file known by its hash, then with every
   file touched (every hand known by its id).
 
@@ -40,6 +41,7 @@ synthesised hands of `bench_store.py`).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import subprocess
@@ -68,8 +70,14 @@ TARGET_SCALING = 1.8
 TARGET_RSS_1M = 1024**3
 MILLION = 1_000_000
 EXTRAPOLATE_FROM = 100_000
-PSS_EVERY = 10
-"""PSS is sampled every tenth RSS sample (once a second)."""
+TREE_EVERY = 10
+"""The process tree is looked up again every tenth sample (once a second), and its processes'
+RSS read in between. Finding a process's children reads every process's entry in /proc: 1.4 ms
+on this machine, 0.27 s of CPU when done at every sample of a two-worker import of 100,000
+hands, time the import's processes would have had on its two cores (docs/scaling.md)."""
+PSS_EVERY = 30
+"""PSS is read every thirtieth sample (every 3 s): it walks each process's page tables, 9 ms a
+sample for a two-worker import (0.18 s of its CPU when read every second)."""
 
 
 def corpus_hands(corpus: Path) -> dict[str, list[tuple[str, str]]]:
@@ -185,9 +193,13 @@ def run_ingest(folder: Path, db: Path, workers: int, batch_size: int | None) -> 
     started = time.perf_counter()
     process = psutil.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
     peak = Run({}, 0.0)
+    tree: list[psutil.Process] = [process]
     samples = 0
     while process.poll() is None:
-        _sample(process, peak, with_pss=samples % PSS_EVERY == 0)
+        if samples % TREE_EVERY == 0:
+            with contextlib.suppress(psutil.Error):
+                tree = [process, *process.children(recursive=True)]
+        _sample(tree, peak, with_pss=samples % PSS_EVERY == 0)
         samples += 1
         time.sleep(0.1)
     seconds = time.perf_counter() - started
@@ -198,17 +210,17 @@ def run_ingest(folder: Path, db: Path, workers: int, batch_size: int | None) -> 
     return replace(peak, summary=json.loads(output), seconds=seconds)
 
 
-def _sample(process: psutil.Popen, peak: Run, with_pss: bool) -> None:
-    """RSS of the tree (cheap: /proc/PID/statm); with `with_pss`, PSS too, which walks each
-    process's page tables (~7 ms for a 400 MB process: at every sample, four processes took a
-    third of a core from the import it measured, and two workers looked slower than they are)."""
-    try:
-        tree = [process, *process.children(recursive=True)]
-        memory = [
-            member.memory_full_info() if with_pss else member.memory_info() for member in tree
-        ]
-    except psutil.Error:
-        return
+def _sample(tree: list[psutil.Process], peak: Run, with_pss: bool) -> None:
+    """RSS of the tree's processes (cheap: /proc/PID/statm), the first one the command's own;
+    with `with_pss`, PSS too (/proc/PID/smaps_rollup). A worker gone since the tree was looked
+    up is left out; with the command's process gone, the sample is."""
+    memory = []
+    for member in tree:
+        try:
+            memory.append(member.memory_full_info() if with_pss else member.memory_info())
+        except psutil.Error:
+            if member is tree[0]:
+                return
     main, children = memory[0], memory[1:]
     workers = sum(child.rss for child in children)
     peak.rss_main = max(peak.rss_main, main.rss)
