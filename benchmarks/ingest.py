@@ -219,7 +219,7 @@ def run_ingest(folder: Path, db: Path, workers: int, batch_size: int | None) -> 
 def _sample(tree: list[psutil.Process], peak: Run, with_pss: bool) -> None:
     """RSS of the tree's processes (cheap: /proc/PID/statm), the first one the command's own;
     with `with_pss`, PSS too (/proc/PID/smaps_rollup). A worker gone since the tree was looked
-    up is left out; with the command's process gone, the sample is."""
+    up is left out of the sample; once the command's own process is gone, nothing is taken."""
     memory = []
     for member in tree:
         try:
