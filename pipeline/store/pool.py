@@ -3,24 +3,32 @@
 `--workers N` is the number of processes that parse, replay and normalize. With one, this
 process runs every piece as it is handed over (`InProcess`). With more, N-1 worker processes
 take the pieces, and this process, which also cuts the files and writes the store, runs a piece
-itself whenever it would otherwise wait for one (`SharedPool`). An import is bound by the CPU
-time of all its processes: a writer that only waited, beside a worker on every core, made one
-busy process more than there are cores, and it took the cores' time from the workers while it
-cut and wrote (docs/scaling.md).
+itself whenever it would otherwise wait for one, taking it back from the workers if none is left
+here (`SharedPool`). An import is bound by the CPU time of all its processes: a writer that
+only waited, beside a worker on every core, made one busy process more than there are cores,
+and it took the cores' time from the workers while it cut and wrote (docs/scaling.md).
 """
 
 from __future__ import annotations
 
 import atexit
 import contextlib
+import itertools
 import os
 import shutil
 import sys
 import tempfile
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import CancelledError, Executor, Future, ProcessPoolExecutor
+from concurrent.futures import (
+    CancelledError,
+    Executor,
+    Future,
+    InvalidStateError,
+    ProcessPoolExecutor,
+)
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -39,8 +47,8 @@ from .stopping import process_gone, worker_init
 QUEUED_PER_WORKER = 4
 """Pieces handed to each worker process ahead. The pool passes a worker the piece it runs and
 the next two, so that it never waits for this process, busy for a piece's time when it runs one
-itself; the rest this process can take back while it waits for a result (at the end of an
-import, no core then idles while a worker still holds pieces it has not begun)."""
+itself; while it waits for a result, this process takes back the pieces a worker has not begun
+(`claim`): at the end of an import, no core then idles while a worker still holds them."""
 SHARED_MEMORY = "/dev/shm"
 """Where workers leave their answers for this process to map (`process.answer_through`), when
 the system has it (Linux); elsewhere the answers travel through the pipe."""
@@ -87,7 +95,8 @@ class SharedPool(Stage):
     `QUEUED_PER_WORKER` pieces a worker are out (and before a write, `hand_out_waiting`), and
     otherwise waits here; while the writer waits for a result, `result` runs the oldest waiting
     piece in this process instead, and once none waits, takes back the newest piece handed out
-    that no worker has begun."""
+    that no worker has begun: one the pool still holds, or, where there is shared memory, one
+    already passed to a worker (`claim`)."""
 
     def __init__(self, helpers: int, preload: str) -> None:
         self.exchange = answers_folder()
@@ -103,9 +112,10 @@ class SharedPool(Stage):
         sys.setswitchinterval(SWITCH_INTERVAL)
         self.out: list[_Piece] = []  # handed to the workers, not known to be done
         self.waiting: deque[_Piece] = deque()
+        self.numbers = itertools.count()
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
-        piece = _Piece(Future(), fn, args, kwargs)
+        piece = _Piece(next(self.numbers), Future(), fn, args, kwargs)
         self.waiting.append(piece)
         self._hand_out()
         return piece.future
@@ -152,30 +162,71 @@ class SharedPool(Stage):
         while self.waiting and (everything or len(self.out) < self.limit):
             piece = self.waiting.popleft()
             if piece.future.set_running_or_notify_cancel():
-                piece.sent = self.pool.submit(piece.fn, *piece.args, **piece.kwargs)
+                piece.sent = self.pool.submit(
+                    _run_unclaimed,
+                    self.exchange,
+                    piece.number,
+                    piece.fn,
+                    *piece.args,
+                    **piece.kwargs,
+                )
                 piece.sent.add_done_callback(piece.relay)
                 self.out.append(piece)
 
     def _take_back(self) -> _Piece | None:
-        """The newest piece handed out that the pool still holds back from its workers (it
-        passes them a piece or two ahead of the one they run), taken back to run here."""
+        """The newest piece handed out that no worker has begun, taken back to run here: one
+        the pool still holds (it passes a worker a piece or two ahead of the one it runs), or
+        one a worker holds but has not claimed. A worker takes its pieces in order, so once it
+        has claimed one, it has begun every older one."""
         for piece in reversed(self.out):
             sent = piece.sent  # the pool's thread clears it once the piece is done
             if sent is None or piece.future.done():
                 continue
-            piece.taken_back = True
-            if sent.cancel():
+            piece.taken_back = True  # before `cancel`, which runs `relay` at once
+            if sent.cancel() or (self.exchange is not None and claim(self.exchange, piece.number)):
                 self.out.remove(piece)
                 return piece
             piece.taken_back = False
-            break  # an older piece has been passed on too
+            break
         return None
+
+
+class _Answer(Enum):
+    TAKEN_BACK = "taken back"
+    """A worker's answer for a piece the importing process claimed first, and runs itself."""
+
+
+def claim(folder: str, number: int) -> bool:
+    """Whether this process is the first to claim piece `number` of the pool whose answers go
+    to `folder`. The importing process and a worker may both want a piece the pool has passed
+    on, and exactly one may run it: creating a file that must not exist yet is atomic. False
+    when the file cannot be made for another reason (the folder removed by a stopping import):
+    the piece is left to the worker, which then runs it."""
+    try:
+        os.close(os.open(_claim_path(folder, number), os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except OSError:
+        return False
+    return True
+
+
+def _claim_path(folder: str, number: int) -> Path:
+    return Path(folder, f"piece-{number}")
+
+
+def _run_unclaimed(
+    folder: str | None, number: int, fn: Callable[..., Any], /, *args: Any, **kwargs: Any
+) -> Any:
+    """A piece, in a worker: run unless the importing process has claimed it already."""
+    if folder is not None and not claim(folder, number) and _claim_path(folder, number).exists():
+        return _Answer.TAKEN_BACK
+    return fn(*args, **kwargs)
 
 
 @dataclass(slots=True)
 class _Piece:
     """A call of the stage, and the future the writer holds for it."""
 
+    number: int  # in the order of `submit`, which names its claim (`claim`)
     future: Future[Any]
     fn: Callable[..., Any]
     args: tuple[Any, ...]
@@ -186,9 +237,11 @@ class _Piece:
     def run(self) -> None:
         """Run the call in this process."""
         try:
-            self.future.set_result(self.fn(*self.args, **self.kwargs))
+            result = self.fn(*self.args, **self.kwargs)
         except Exception as error:
-            self.future.set_exception(error)
+            _settle(self.future, error=error)
+        else:
+            _settle(self.future, result)
 
     def relay(self, sent: Future[Any]) -> None:
         """Pass the pool's answer on to the writer's future (in the pool's thread). The pool's
@@ -200,9 +253,20 @@ class _Piece:
             if not self.taken_back:  # the pool was shut down with the piece still queued
                 self.future.set_exception(CancelledError())
         elif (error := sent.exception()) is not None:
-            self.future.set_exception(error)
+            _settle(self.future, error=error)
+        elif (answer := sent.result()) is not _Answer.TAKEN_BACK:
+            _settle(self.future, answer)
+
+
+def _settle(future: Future[Any], result: Any = None, error: BaseException | None = None) -> None:
+    """Give the writer's future its outcome, unless the piece's other copy already did. A piece
+    runs twice only if a worker could not make its claim file (a full shared memory) and this
+    process then could: both copies give the same rows."""
+    with contextlib.suppress(InvalidStateError):
+        if error is not None:
+            future.set_exception(error)
         else:
-            self.future.set_result(sent.result())
+            future.set_result(result)
 
 
 def widen_pipes(pool: ProcessPoolExecutor) -> None:

@@ -45,6 +45,15 @@ def where(value: int, main: int, release: str | None = None) -> tuple[int, bool]
     return value, here
 
 
+def where_each(value: int, main: int, release: str) -> tuple[int, bool]:
+    """Like `where`, saying which piece began (the file `release`.began.`value`)."""
+    if os.getpid() != main:
+        Path(f"{release}.began.{value}").touch()
+        while not Path(release).exists():
+            time.sleep(0.01)
+    return value, os.getpid() == main
+
+
 class Payload:
     """A piece's argument whose life a test can watch (a weak reference)."""
 
@@ -111,23 +120,53 @@ def wait_for(path: Path) -> None:
         time.sleep(0.01)
 
 
-def test_pieces_not_begun_are_taken_back(shared: SharedPool, tmp_path: Path) -> None:
-    """A worker held at its first piece: the pool passes it at most two more, and the writer,
-    waiting with nothing left to hand out, takes back the newest ones not yet passed on and
-    runs them here, like the pieces that were never handed out."""
+@pytest.mark.parametrize("shared_memory", [True, False])
+def test_pieces_not_begun_are_taken_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shared_memory: bool
+) -> None:
+    """A worker held at its first piece: the writer, waiting with nothing left to hand out,
+    takes back the newest pieces no worker has begun and runs them here, like the pieces that
+    were never handed out. With shared memory to claim them in, that is every piece but the
+    first; without, only those the pool has not yet passed on to the worker (it passes one
+    or two ahead of the piece a worker runs, as its thread gets to it), the fourth at least."""
+    if not shared_memory:
+        monkeypatch.setattr(pool_module, "SHARED_MEMORY", str(tmp_path / "none"))
+    shared = stage(2, PRELOAD)
+    assert isinstance(shared, SharedPool) and (shared.exchange is not None) == shared_memory
     release = tmp_path / "release"
-    futures = [shared.submit(where, n, os.getpid(), str(release)) for n in range(6)]
-    assert [shared.result(future) for future in futures[4:]] == [(4, True), (5, True)]
-    wait_for(Path(f"{release}.began"))
-    timer = threading.Timer(1.0, release.touch)
-    timer.start()
     try:
-        results = [shared.result(future) for future in futures[:4]]
+        futures = [shared.submit(where, n, os.getpid(), str(release)) for n in range(6)]
+        assert [shared.result(future) for future in futures[4:]] == [(4, True), (5, True)]
+        wait_for(Path(f"{release}.began"))
+        timer = threading.Timer(1.0, release.touch)
+        timer.start()
+        try:
+            results = [shared.result(future) for future in futures[:4]]
+        finally:
+            timer.join()
     finally:
-        timer.join()
+        shared.shutdown()
     assert [value for value, _ in results] == [0, 1, 2, 3]
-    assert not results[0][1]  # held by the worker
-    assert results[3][1]  # a worker is passed three pieces at most: the fourth came back
+    ran_here = [here for _, here in results]
+    if shared_memory:
+        assert ran_here == [False, True, True, True]
+    else:
+        assert not ran_here[0] and ran_here[3]
+
+
+def test_a_piece_claimed_here_is_skipped_by_its_worker(shared: SharedPool, tmp_path: Path) -> None:
+    """The worker reaches the pieces this process claimed from it, and answers that they were
+    taken back instead of running them: each piece runs in one process only."""
+    release = tmp_path / "release"
+    futures = [shared.submit(where_each, n, os.getpid(), str(release)) for n in range(4)]
+    wait_for(Path(f"{release}.began.0"))
+    assert shared.result(futures[3]) == (3, True)
+    assert shared.result(futures[2]) == (2, True)
+    release.touch()
+    assert [shared.result(future)[0] for future in futures[:2]] == [0, 1]
+    shared.shutdown()  # waits for the worker to get through the pieces it holds
+    began = {path.name for path in tmp_path.glob("release.began.*")}
+    assert "release.began.0" in began and began <= {"release.began.0", "release.began.1"}
 
 
 def test_before_a_write_every_waiting_piece_goes_to_the_workers(
@@ -219,8 +258,8 @@ def test_answers_cross_through_shared_memory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A worker leaves each answer in the pool's folder in shared memory and sends its name;
-    this process maps it (and removes the name at once), so the folder is empty once every
-    answer is in, and gone after the pool."""
+    this process maps it (and removes the name at once), so the folder holds no answer once
+    every answer is in (only the pieces' claims), and is gone after the pool."""
     monkeypatch.setattr(pool_module, "SHARED_MEMORY", str(tmp_path))
     mapped: list[str] = []
 
@@ -245,7 +284,7 @@ def test_answers_cross_through_shared_memory(
         ]
         wait_for(began)
         results = [shared.result(future) for future in futures]
-        assert list(exchange.iterdir()) == []
+        assert list(exchange.glob("*.arrow")) == []
     finally:
         shared.shutdown()
     assert not exchange.exists()
