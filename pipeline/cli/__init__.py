@@ -13,6 +13,9 @@ every module here is imported to start the command line, so each keeps to that.
 
 from __future__ import annotations
 
+import atexit
+import gc
+
 import typer
 
 from . import hands, reports, storage
@@ -47,4 +50,8 @@ for command in (
 
 
 def main() -> None:
+    # Registered first, so it runs last at exit: Python's closing collections would otherwise
+    # walk every object the command made, all of them freed with the process anyway (a
+    # 20,000-hand import ends 0.06-0.08 s sooner; docs/scaling.md).
+    atexit.register(gc.freeze)
     app()
