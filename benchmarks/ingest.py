@@ -74,8 +74,9 @@ MILLION = 1_000_000
 EXTRAPOLATE_FROM = 100_000
 SHORT_RUN_BELOW = 100_000
 """Below this many hands a run is short, and the benchmark says that its import ratios depend on
-the size: at its default 20,000, one worker made 0.40-0.42x the baseline and two workers
-1.60-1.69x one, where at 100,000 the same code made 0.49x and 1.82-1.87x (docs/scaling.md)."""
+the size: at its default 20,000, one worker made 0.40-0.46x the baseline and two workers
+1.58-1.69x one (six runs over two sessions), where at 100,000 0.49x and 1.82-1.87x (four runs;
+docs/scaling.md)."""
 TREE_EVERY = 10
 """The process tree is looked up again every tenth sample (once a second), and its processes'
 RSS read in between. Finding a process's children reads every process's entry in /proc: 1.4 ms
