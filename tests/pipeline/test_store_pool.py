@@ -35,23 +35,15 @@ PRELOAD = IMPORT_WORKERS
 
 def where(value: int, main: int, release: str | None = None) -> tuple[int, bool]:
     """`value` and whether it was computed in the process `main`; in a worker, first say so
-    (the file `release`.began) and wait for the file `release` to exist (a worker held at
-    its first piece)."""
+    (the files `release`.began and, for this piece, `release`.began.`value`) and wait for the
+    file `release` to exist (a worker held at its first piece)."""
     here = os.getpid() == main
     if release is not None and not here:
         Path(release + ".began").touch()
-        while not Path(release).exists():
-            time.sleep(0.01)
-    return value, here
-
-
-def where_each(value: int, main: int, release: str) -> tuple[int, bool]:
-    """Like `where`, saying which piece began (the file `release`.began.`value`)."""
-    if os.getpid() != main:
         Path(f"{release}.began.{value}").touch()
         while not Path(release).exists():
             time.sleep(0.01)
-    return value, os.getpid() == main
+    return value, here
 
 
 class Payload:
@@ -158,7 +150,7 @@ def test_a_piece_claimed_here_is_skipped_by_its_worker(shared: SharedPool, tmp_p
     """The worker reaches the pieces this process claimed from it, and answers that they were
     taken back instead of running them: each piece runs in one process only."""
     release = tmp_path / "release"
-    futures = [shared.submit(where_each, n, os.getpid(), str(release)) for n in range(4)]
+    futures = [shared.submit(where, n, os.getpid(), str(release)) for n in range(4)]
     wait_for(Path(f"{release}.began.0"))
     assert shared.result(futures[3]) == (3, True)
     assert shared.result(futures[2]) == (2, True)
