@@ -16,7 +16,7 @@ import duckdb
 import pytest
 from typer.testing import CliRunner
 
-from studdraw.pipeline.cli import app
+from studdraw.pipeline.cli.commands import app
 from tests.conftest import CORPUS, SAMPLES, corpus_file
 from tests.pipeline.store_support import inflate
 

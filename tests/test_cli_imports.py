@@ -27,7 +27,7 @@ PARSERS = ("lark", "studdraw.parsers.reader")
 
 RUN = """
 import json, sys
-from studdraw.pipeline.cli import app
+from studdraw.pipeline.cli.commands import app
 try:
     app(sys.argv[1:], prog_name="studdraw")
 except SystemExit:
@@ -74,3 +74,26 @@ def test_a_command_that_needs_the_store_loads_it() -> None:
     """The check above can fail: a store command does load DuckDB (a missing store exits 2
     after the store's checks ran)."""
     assert "duckdb" in loaded("stats", "--db", str(REPO / "no-such-store.duckdb"))
+
+
+WORKER_START = """
+import json, runpy, sys
+runpy.run_path(sys.argv[1], run_name="__mp_main__")
+loaded = [name for name in ("typer", "click", "rich") if name in sys.modules]
+sys.__stdout__.write(json.dumps(loaded))
+"""
+
+
+def test_a_worker_running_the_script_again_loads_no_command() -> None:
+    """A pool's worker process runs the `studdraw` script again as `__mp_main__` (multiprocessing
+    does, to find what the main module defines): that must not load the command line's
+    libraries, 60 ms and their memory in every worker before its first piece."""
+    script = Path(sys.executable).with_name("studdraw")
+    done = subprocess.run(
+        [sys.executable, "-c", WORKER_START, str(script)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=REPO,
+    )
+    assert json.loads(done.stdout) == []

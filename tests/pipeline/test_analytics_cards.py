@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from studdraw.pipeline.analytics import STATS, reference_ranges
 from studdraw.pipeline.analytics import cards as analytics_cards
 from studdraw.pipeline.analytics.cards import BAD, MADE, AllIn, expected_net
-from studdraw.pipeline.cli import app
+from studdraw.pipeline.cli.commands import app
 from studdraw.pipeline.evaluators import badugi, low27, low_a5
 from studdraw.pipeline.store import IngestOptions, ingest
 

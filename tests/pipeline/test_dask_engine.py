@@ -18,7 +18,7 @@ import pytest
 from distributed import Client, LocalCluster
 from typer.testing import CliRunner
 
-from studdraw.pipeline.cli import app
+from studdraw.pipeline.cli.commands import app
 from studdraw.pipeline.store import IngestOptions, IngestSummary, ingest
 from studdraw.pipeline.store.dask_cluster import running_tasks
 from studdraw.pipeline.store.dask_engine import DaskOptions, ingest_dask

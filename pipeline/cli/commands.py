@@ -1,0 +1,46 @@
+"""The `studdraw` command line's commands (`app`), run by `studdraw.pipeline.cli.main`.
+
+Each command is a thin shell over one stage's public functions; the contract of every command's
+output (columns, JSON keys, exit codes) is stable, because scripts and later stages build on it.
+The commands live in modules by what they work on: hand-history files (`hands`), the store
+(`storage`), the reports on a store (`reports`); `shared` holds what several of them use.
+
+A command imports its stage when it runs, never at module level: `studdraw --help` or parsing
+one file must not load DuckDB, polars, pyarrow or the analytics (tests/test_cli_imports.py).
+Only what the options' annotations name (typer reads them) is imported up front, and it is light;
+every module here is imported to start the command line, so each keeps to that.
+"""
+
+from __future__ import annotations
+
+import typer
+
+from . import hands, reports, storage
+
+app = typer.Typer(
+    name="studdraw",
+    help="Parse, validate, store and analyse stud and triple-draw hand histories.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+
+@app.callback()
+def studdraw() -> None:
+    """Parse, validate, store and analyse stud and triple-draw hand histories."""
+
+
+# The commands, in the order `studdraw --help` lists them.
+for command in (
+    hands.parse,
+    hands.validate,
+    storage.ingest,
+    hands.synth,
+    storage.dashboard,
+    reports.stats,
+    reports.leaks,
+    reports.tournaments,
+    storage.prepare,
+    storage.export,
+):
+    app.command()(command)
