@@ -16,6 +16,7 @@ import contextlib
 import ctypes
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -23,8 +24,6 @@ from concurrent.futures import Executor
 from pathlib import Path
 from types import FrameType
 from typing import Final
-
-import duckdb
 
 from studdraw.pipeline.forkserver import STOP_SIGNALS
 
@@ -79,9 +78,16 @@ def stop_signal(error: BaseException) -> int | None:
     """The signal an exception stands for (SIGINT for Ctrl-C), None for any other error."""
     if isinstance(error, StopRequested):
         return error.signum
-    if isinstance(error, KeyboardInterrupt | duckdb.InterruptException):
+    if isinstance(error, KeyboardInterrupt) or _duckdb_interrupted(error):
         return int(signal.SIGINT)
     return None
+
+
+def _duckdb_interrupted(error: BaseException) -> bool:
+    """DuckDB's own Ctrl-C, raised by a query it interrupted. Looked up, not imported: an import's
+    workers never load DuckDB (13 MB each), and a process without it cannot raise its errors."""
+    duckdb = sys.modules.get("duckdb")
+    return duckdb is not None and isinstance(error, duckdb.InterruptException)
 
 
 def exit_code(signum: int) -> int:

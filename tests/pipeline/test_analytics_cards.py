@@ -15,7 +15,7 @@ from studdraw.pipeline.analytics import cards as analytics_cards
 from studdraw.pipeline.analytics.cards import BAD, MADE, AllIn, expected_net
 from studdraw.pipeline.cli.commands import app
 from studdraw.pipeline.evaluators import badugi, low27, low_a5
-from studdraw.pipeline.store import IngestOptions, ingest
+from studdraw.pipeline.store.ingest import IngestOptions, ingest
 
 HANDS = Path(__file__).parent / "analytics_hands"
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "stats.md"

@@ -19,7 +19,7 @@ from studdraw.pipeline import analytics
 from studdraw.pipeline.analytics import Filters
 from studdraw.pipeline.analytics.leaks import wilson
 from studdraw.pipeline.cli.commands import app
-from studdraw.pipeline.store import IngestOptions, ingest
+from studdraw.pipeline.store.ingest import IngestOptions, ingest
 from tests.conftest import corpus_file
 from tests.mixed_support import HERO, KINDS, build_mixed_store
 

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from studdraw.pipeline import analytics
 from studdraw.pipeline.analytics import Filters
 from studdraw.pipeline.cli.commands import app
-from studdraw.pipeline.store import IngestOptions, ingest
+from studdraw.pipeline.store.ingest import IngestOptions, ingest
 from tests.conftest import corpus_file
 from tests.mixed_support import HERO, TOURNAMENT, build_mixed_store
 

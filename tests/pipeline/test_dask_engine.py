@@ -19,11 +19,15 @@ from distributed import Client, LocalCluster
 from typer.testing import CliRunner
 
 from studdraw.pipeline.cli.commands import app
-from studdraw.pipeline.store import IngestOptions, IngestSummary, ingest
 from studdraw.pipeline.store.dask_cluster import running_tasks
 from studdraw.pipeline.store.dask_engine import DaskOptions, ingest_dask
 from studdraw.pipeline.store.dask_tasks import FAULT_ENV
-from studdraw.pipeline.store.ingest import ImportInterruptedError
+from studdraw.pipeline.store.ingest import (
+    ImportInterruptedError,
+    IngestOptions,
+    IngestSummary,
+    ingest,
+)
 from studdraw.pipeline.store.schema import BATCH_TABLES
 from studdraw.pipeline.synth import SynthOptions, render, synthesize
 from tests.conftest import SAMPLES

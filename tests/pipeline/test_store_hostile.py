@@ -13,9 +13,8 @@ from typing import Any
 import duckdb
 import pytest
 
-from studdraw.pipeline.store import IngestOptions, IngestSummary, ingest
 from studdraw.pipeline.store.db import Store
-from studdraw.pipeline.store.ingest import COUNTS
+from studdraw.pipeline.store.ingest import COUNTS, IngestOptions, IngestSummary, ingest
 from studdraw.pipeline.store.report import resource_failure, run_ingest
 from tests.conftest import SAMPLES
 

@@ -12,16 +12,23 @@ import pytest
 from studdraw.parsers.model import HandRecord, HandText, SourceRef, Tournament
 from studdraw.parsers.reader import open_history, parse_hand
 from studdraw.pipeline.rules import replay
-from studdraw.pipeline.store import PendingHand, content_hash, normalize_hands, process_hands
 from studdraw.pipeline.store import process as process_module
 from studdraw.pipeline.store.normalize import (
     AMOUNT_BOUND,
     Replayed,
     keep_hands,
+    normalize_hands,
     out_of_range,
     shift_hand_ids,
 )
-from studdraw.pipeline.store.process import REJECTED, STORED, UNSUPPORTED_FATE
+from studdraw.pipeline.store.process import (
+    REJECTED,
+    STORED,
+    UNSUPPORTED_FATE,
+    PendingHand,
+    content_hash,
+    process_hands,
+)
 from studdraw.pipeline.store.schema import BATCH_TABLES, HAND_TABLES
 from tests.conftest import SAMPLES
 

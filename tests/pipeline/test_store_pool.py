@@ -312,3 +312,29 @@ def test_the_answers_folder_sweeps_those_of_gone_importers(
     )
     monkeypatch.setattr(pool_module, "SHARED_MEMORY", str(tmp_path / "no shared memory"))
     assert answers_folder() is None
+
+
+WORKER_MAPS = """
+from pathlib import Path
+from studdraw.pipeline.forkserver import IMPORT_WORKERS
+from studdraw.pipeline.store.pool import SharedPool, stage
+
+pool = stage(2, IMPORT_WORKERS)
+assert isinstance(pool, SharedPool)
+try:
+    print(pool.pool.submit(Path.read_text, Path("/proc/self/maps")).result())
+finally:
+    pool.shutdown()
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="needs Linux's /proc")
+def test_a_worker_loads_the_stage_and_not_duckdb() -> None:
+    """An import's worker (and its fork server) loads what the worker stage runs, never the
+    writer's DuckDB (13 MB a process). Run in a fresh interpreter: a fork server is one per
+    process, and keeps the first preload it is given."""
+    done = subprocess.run(
+        [sys.executable, "-c", WORKER_MAPS], capture_output=True, text=True, check=True
+    )
+    assert "libarrow" in done.stdout
+    assert "_duckdb" not in done.stdout

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from studdraw.parsers.model import Game
 from studdraw.pipeline.cli.commands import app
-from studdraw.pipeline.store import IngestOptions
+from studdraw.pipeline.store.ingest import IngestOptions
 from studdraw.pipeline.store.watch import Imported, hand_closed, watch_folders
 from studdraw.pipeline.synth import SynthOptions, render, synthesize
 
