@@ -1,7 +1,7 @@
 """The `studdraw` command line: `main`, which the `studdraw` script calls; the commands are in
 `commands`.
 
-This module imports nothing until `main` runs. Every worker process a command's pool starts
+This module imports no library until `main` runs. Every worker process a command's pool starts
 (from a fork server, or spawned) runs the `studdraw` script again, as `__mp_main__`, to find
 what the main module defines; with the commands imported here, that loaded typer and every
 command's module in each worker: 60 ms before its first piece, and its memory.
