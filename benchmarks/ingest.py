@@ -74,11 +74,11 @@ MILLION = 1_000_000
 EXTRAPOLATE_FROM = 100_000
 SHORT_RUN_BELOW = 100_000
 """Below this many hands a run is short, and the benchmark says that its import ratios depend on
-the size: at its default 20,000, one worker made 0.37-0.46x the baseline and two workers
-1.58-1.78x one (ten runs over three sessions, on a machine whose speed came and went by half),
-where at 100,000 0.43-0.49x and 1.82-1.97x (five runs). At 20,000 the start and end that every
-import pays cap two workers at about 1.76x one, with a pool that cost nothing (docs/scaling.md,
-'the ceiling at 20,000 hands')."""
+the size: at its default 20,000, one worker made 0.37-0.49x the baseline and two workers
+1.57-1.78x one (twelve runs over three sessions, on a machine whose speed came and went by
+half), where at 100,000 0.43-0.53x and 1.82-1.97x (six runs). At 20,000 the start and end
+that every import pays cap two workers at about 1.74-1.76x one, with a pool that cost nothing
+(docs/scaling.md, 'the ceiling at 20,000 hands')."""
 TREE_EVERY = 10
 """The process tree is looked up again every tenth sample (once a second), and its processes'
 RSS read in between. Finding a process's children reads every process's entry in /proc: 1.4 ms
