@@ -1,0 +1,67 @@
+"""What the command line's `main` does around every command, each seen in a fresh interpreter
+at the command's exit (docs/scaling.md):
+
+- Python's closing collections skip the objects a command made, which the process's end frees
+  anyway;
+- pyarrow allocates from the system's allocator, in every process a command starts, unless the
+  user's environment names another.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+
+from studdraw.pipeline.cli import ARROW_ALLOCATOR
+
+REPO = Path(__file__).resolve().parents[1]
+VARIABLE = ARROW_ALLOCATOR[0]
+
+RUN = """
+import atexit, sys
+expression = sys.argv[1]
+atexit.register(lambda: sys.__stdout__.write(f"\\nreport {eval(expression)}\\n"))
+from studdraw.pipeline.cli import main
+sys.argv = ["studdraw", "--help"]
+main()
+"""
+
+
+def at_exit(expression: str, environment: dict[str, str] | None = None) -> str:
+    """`expression` evaluated at the exit of `studdraw --help`, by a handler registered before
+    `main` runs (so it runs after the command's own)."""
+    done = subprocess.run(
+        [sys.executable, "-c", RUN, expression],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=REPO,
+        env=environment,
+    )
+    assert "Usage" in done.stdout
+    return done.stdout.rsplit("report ", 1)[1].strip()
+
+
+def test_every_object_is_frozen_once_the_command_is_done() -> None:
+    """By then the objects have left the collector's generations."""
+    assert int(at_exit("__import__('gc').get_freeze_count()")) > 0
+
+
+ALLOCATOR = "__import__('pyarrow').default_memory_pool().backend_name"
+
+
+def test_a_command_allocates_arrow_buffers_from_the_system() -> None:
+    environment = {name: value for name, value in os.environ.items() if name != VARIABLE}
+    assert at_exit(ALLOCATOR, environment) == "system" == ARROW_ALLOCATOR[1]
+
+
+def test_the_users_choice_stands() -> None:
+    others = [name for name in pa.supported_memory_backends() if name != "system"]
+    if not others:
+        pytest.skip("this pyarrow has no allocator but the system's")
+    assert at_exit(ALLOCATOR, {**os.environ, VARIABLE: others[0]}) == others[0]
