@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pyarrow as pa
 import pytest
 
 from studdraw.parsers.model import HandRecord, HandText, ParsedHand, SourceRef
@@ -34,6 +35,14 @@ def parse_record(text: str, site: str = "pokerstars") -> HandRecord:
     parsed = parse_text(text, site)
     assert parsed.record is not None, parsed.problem
     return parsed.record
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """pyarrow asks once a process whether pandas is there, at its first conversion of a list,
+    and keeps the answer. `studdraw ingest` converts with pandas out of reach, as its process
+    ends with the import (`pool.without_pandas`); this process goes on to the dashboard's pages
+    after the commands it runs in-process, so it converts first, pandas in reach."""
+    pa.array([])
 
 
 def pytest_configure(config: pytest.Config) -> None:

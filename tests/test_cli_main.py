@@ -1,10 +1,11 @@
-"""What the command line's `main` does around every command, each seen in a fresh interpreter
-at the command's exit (docs/scaling.md):
+"""What the command line does around its commands, each seen in a fresh interpreter at the
+command's exit (docs/scaling.md):
 
 - Python's closing collections skip the objects a command made, which the process's end frees
   anyway;
 - pyarrow allocates from the system's allocator, in every process a command starts, unless the
-  user's environment names another.
+  user's environment names another;
+- an import leaves pandas unloaded, which pyarrow's first conversion of a list would import.
 """
 
 from __future__ import annotations
@@ -27,23 +28,29 @@ import atexit, sys
 expression = sys.argv[1]
 atexit.register(lambda: sys.__stdout__.write(f"\\nreport {eval(expression)}\\n"))
 from studdraw.pipeline.cli import main
-sys.argv = ["studdraw", "--help"]
+sys.argv = ["studdraw", *sys.argv[2:]]
 main()
 """
+SAMPLE = REPO / "sample_histories" / "pokerstars" / "razz.txt"
 
 
-def at_exit(expression: str, environment: dict[str, str] | None = None) -> str:
-    """`expression` evaluated at the exit of `studdraw --help`, by a handler registered before
-    `main` runs (so it runs after the command's own)."""
+def at_exit(
+    expression: str,
+    environment: dict[str, str] | None = None,
+    arguments: tuple[str, ...] = ("--help",),
+    printed: str = "Usage",
+) -> str:
+    """`expression` evaluated at the exit of `studdraw ARGUMENTS`, which prints `printed`, by a
+    handler registered before `main` runs (so it runs after the command's own)."""
     done = subprocess.run(
-        [sys.executable, "-c", RUN, expression],
+        [sys.executable, "-c", RUN, expression, *arguments],
         capture_output=True,
         text=True,
         check=True,
         cwd=REPO,
         env=environment,
     )
-    assert "Usage" in done.stdout
+    assert printed in done.stdout
     return done.stdout.rsplit("report ", 1)[1].strip()
 
 
@@ -65,3 +72,14 @@ def test_the_users_choice_stands() -> None:
     if not others:
         pytest.skip("this pyarrow has no allocator but the system's")
     assert at_exit(ALLOCATOR, {**os.environ, VARIABLE: others[0]}) == others[0]
+
+
+def test_an_import_leaves_pandas_unloaded(tmp_path: Path) -> None:
+    """pyarrow's first conversion of a list imports pandas (0.16 s and ~50 MB) to ask whether it
+    is a pandas object; the import's lists never are (`pool.without_pandas`), nor does writing
+    them need pandas, to the store or to Parquet."""
+    store, parquet = tmp_path / "store.duckdb", tmp_path / "parquet"
+    arguments = ("ingest", str(SAMPLE), "--db", str(store), "--parquet", str(parquet))
+    arguments += ("--workers", "1", "--json")  # every conversion in the command's process
+    assert at_exit("'pandas' in sys.modules", None, arguments, '"stored": 60') == "False"
+    assert list((parquet / "hands").rglob("*.parquet"))

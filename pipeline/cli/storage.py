@@ -104,6 +104,7 @@ def ingest(
         # The workers' fork server imports the pipeline while this process does (forkserver).
         pool_context(preload=[IMPORT_WORKERS])
     from studdraw.pipeline.store.ingest import IngestOptions
+    from studdraw.pipeline.store.pool import without_pandas
     from studdraw.pipeline.store.report import run_ingest
     from studdraw.pipeline.store.watch import run_watch
 
@@ -111,31 +112,31 @@ def ingest(
         console(stderr=True).print("[red]error:[/red] --scheduler needs --engine dask")
         raise typer.Exit(code=2)
     chosen_rules(rules)
-    if watch:
-        if engine is not Engine.LOCAL or parquet is not None or json_output:
-            console(stderr=True).print(
-                "[red]error:[/red] --watch runs the local engine into the DuckDB store only"
-            )
-            raise typer.Exit(code=2)
-        code = run_watch(
-            paths, IngestOptions(db, None, workers or 1, batch_size, wait, rules), settle
+    if watch and (engine is not Engine.LOCAL or parquet is not None or json_output):
+        console(stderr=True).print(
+            "[red]error:[/red] --watch runs the local engine into the DuckDB store only"
         )
-        if code:
-            raise typer.Exit(code=code)
-        return
-    code = run_ingest(
-        paths,
-        db=db,
-        parquet=parquet,
-        workers=processes,
-        batch_size=batch_size,
-        wait=wait,
-        json_output=json_output,
-        engine=engine,
-        scheduler=scheduler,
-        task_bytes=task_mb << 20,
-        rules=rules,
-    )
+        raise typer.Exit(code=2)
+    with ExitStack() as scope:
+        if engine is Engine.LOCAL:  # this process imports, then ends: no pandas for pyarrow
+            scope.enter_context(without_pandas())
+        if watch:
+            options = IngestOptions(db, None, workers or 1, batch_size, wait, rules)
+            code = run_watch(paths, options, settle)
+        else:
+            code = run_ingest(
+                paths,
+                db=db,
+                parquet=parquet,
+                workers=processes,
+                batch_size=batch_size,
+                wait=wait,
+                json_output=json_output,
+                engine=engine,
+                scheduler=scheduler,
+                task_bytes=task_mb << 20,
+                rules=rules,
+            )
     if code:
         raise typer.Exit(code=code)
 

@@ -322,6 +322,7 @@ from studdraw.pipeline.store.pool import SharedPool, stage
 pool = stage(2, IMPORT_WORKERS)
 assert isinstance(pool, SharedPool)
 try:
+    pool.pool.submit(eval, "__import__('pyarrow').array(['a list of strings'])").result()
     print(pool.pool.submit(Path.read_text, Path("/proc/self/maps")).result())
 finally:
     pool.shutdown()
@@ -329,12 +330,14 @@ finally:
 
 
 @pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="needs Linux's /proc")
-def test_a_worker_loads_the_stage_and_not_duckdb() -> None:
+def test_a_worker_loads_the_stage_and_neither_duckdb_nor_pandas() -> None:
     """An import's worker (and its fork server) loads what the worker stage runs, never the
-    writer's DuckDB (13 MB a process). Run in a fresh interpreter: a fork server is one per
-    process, and keeps the first preload it is given."""
+    writer's DuckDB (13 MB a process), nor the pandas that pyarrow's first conversion of a list
+    would import (~50 MB; `pool.without_pandas`). Run in a fresh interpreter: a fork server is
+    one per process, and keeps the first preload it is given."""
     done = subprocess.run(
         [sys.executable, "-c", WORKER_MAPS], capture_output=True, text=True, check=True
     )
     assert "libarrow" in done.stdout
     assert "_duckdb" not in done.stdout
+    assert "/pandas/" not in done.stdout
