@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import importlib.abc
 import itertools
 import os
 import shutil
@@ -84,10 +83,11 @@ class Stage(Executor):
         still waiting on to the workers. A stage without workers has none waiting."""
 
 
-class _NoPandas(importlib.abc.MetaPathFinder):
-    """Fails `import pandas`. pyarrow's first conversion of a Python list imports pandas, only to
-    ask whether the list is a pandas object (0.16 s and ~50 MB a process), and takes a failed
-    import for "no pandas" for the rest of the process. The stage's lists never are."""
+class _NoPandas:
+    """A finder for `sys.meta_path` that fails `import pandas`. pyarrow's first conversion of a
+    Python list imports pandas, only to ask whether the list is a pandas object (0.16 s and
+    ~50 MB a process), and takes a failed import for "no pandas" for the rest of the process.
+    The stage's lists never are."""
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
