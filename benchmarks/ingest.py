@@ -74,10 +74,10 @@ MILLION = 1_000_000
 EXTRAPOLATE_FROM = 100_000
 SHORT_RUN_BELOW = 100_000
 """Below this many hands a run is short, and the benchmark says that its import ratios depend on
-the size: at its default 20,000, one worker made 0.37-0.49x the baseline and two workers
-1.57-1.78x one (twelve runs over three sessions, on a machine whose speed came and went by
-half), where at 100,000 0.43-0.53x and 1.82-1.97x (six runs). At 20,000 the start and end
-that every import pays cap two workers at about 1.74-1.76x one, with a pool that cost nothing
+the size: at its default 20,000, one worker made 0.37-0.50x the baseline and two workers
+1.57-1.78x one (thirteen runs over four sessions, on a machine whose speed came and went by
+half), where at 100,000 0.43-0.53x and 1.82-1.97x (seven runs). At 20,000 the start and end
+that every import pays cap two workers at about 1.73-1.76x one, with a pool that cost nothing
 (docs/scaling.md, 'the ceiling at 20,000 hands')."""
 TREE_EVERY = 10
 """The process tree is looked up again every tenth sample (once a second), and its processes'
