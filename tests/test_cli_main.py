@@ -5,6 +5,7 @@ command's exit (docs/scaling.md):
   anyway;
 - pyarrow allocates from the system's allocator, in every process a command starts, unless the
   user's environment names another;
+- numpy's OpenBLAS starts no threads of its own, unless the user's environment asks for them;
 - an import leaves pandas unloaded, which pyarrow's first conversion of a list would import.
 """
 
@@ -18,7 +19,7 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 
-from studdraw.pipeline.cli import ARROW_ALLOCATOR
+from studdraw.pipeline.cli import ARROW_ALLOCATOR, BLAS_THREADS
 
 REPO = Path(__file__).resolve().parents[1]
 VARIABLE = ARROW_ALLOCATOR[0]
@@ -72,6 +73,18 @@ def test_the_users_choice_stands() -> None:
     if not others:
         pytest.skip("this pyarrow has no allocator but the system's")
     assert at_exit(ALLOCATOR, {**os.environ, VARIABLE: others[0]}) == others[0]
+
+
+THREADS = "(__import__('numpy'), len(__import__('os').listdir('/proc/self/task')))[1]"
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux's /proc")
+def test_numpy_loaded_after_main_starts_no_blas_thread() -> None:
+    """numpy, which pyarrow imports, would start one OpenBLAS thread a core, spinning."""
+    name = BLAS_THREADS[0]
+    environment = {key: value for key, value in os.environ.items() if key != name}
+    assert at_exit(THREADS, environment) == "1"
+    assert at_exit(f"__import__('os').environ[{name!r}]", {**os.environ, name: "2"}) == "2"
 
 
 def test_an_import_leaves_pandas_unloaded(tmp_path: Path) -> None:
