@@ -74,9 +74,9 @@ MILLION = 1_000_000
 EXTRAPOLATE_FROM = 100_000
 SHORT_RUN_BELOW = 100_000
 """Below this many hands a run is short, and the benchmark says that its import ratios depend on
-the size: at its default 20,000, one worker made 0.37-0.50x the baseline and two workers
-1.57-1.78x one (thirteen runs over four sessions, on a machine whose speed came and went by
-half), where at 100,000 0.43-0.53x and 1.82-1.97x (seven runs). At 20,000 the start and end
+the size: at its default 20,000, one worker made 0.37-0.51x the baseline and two workers
+1.57-1.78x one (fifteen runs over four sessions, on a machine whose speed came and went by
+half), where at 100,000 0.43-0.53x and 1.82-1.97x (eight runs). At 20,000 the start and end
 that every import pays cap two workers at about 1.73-1.76x one, with a pool that cost nothing
 (docs/scaling.md, 'the ceiling at 20,000 hands')."""
 TREE_EVERY = 10
