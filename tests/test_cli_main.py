@@ -55,6 +55,11 @@ def at_exit(
     return done.stdout.rsplit("report ", 1)[1].strip()
 
 
+def unset(variable: str) -> dict[str, str]:
+    """This environment without `variable`: what `main` does when the user has not set it."""
+    return {name: value for name, value in os.environ.items() if name != variable}
+
+
 def test_every_object_is_frozen_once_the_command_is_done() -> None:
     """By then the objects have left the collector's generations."""
     assert int(at_exit("__import__('gc').get_freeze_count()")) > 0
@@ -64,8 +69,7 @@ ALLOCATOR = "__import__('pyarrow').default_memory_pool().backend_name"
 
 
 def test_a_command_allocates_arrow_buffers_from_the_system() -> None:
-    environment = {name: value for name, value in os.environ.items() if name != VARIABLE}
-    assert at_exit(ALLOCATOR, environment) == "system" == ARROW_ALLOCATOR[1]
+    assert at_exit(ALLOCATOR, unset(VARIABLE)) == "system" == ARROW_ALLOCATOR[1]
 
 
 def test_the_users_choice_stands() -> None:
@@ -82,8 +86,7 @@ THREADS = "(__import__('numpy'), len(__import__('os').listdir('/proc/self/task')
 def test_numpy_loaded_after_main_starts_no_blas_thread() -> None:
     """numpy, which pyarrow imports, would start one OpenBLAS thread a core, spinning."""
     name = BLAS_THREADS[0]
-    environment = {key: value for key, value in os.environ.items() if key != name}
-    assert at_exit(THREADS, environment) == "1"
+    assert at_exit(THREADS, unset(name)) == "1"
     assert at_exit(f"__import__('os').environ[{name!r}]", {**os.environ, name: "2"}) == "2"
 
 
