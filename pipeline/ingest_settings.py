@@ -12,10 +12,11 @@ from typing import Final
 
 BATCH_SIZE: Final = 10_000
 """New hands per transaction. DuckDB writes a transaction's rows of a table straight into the
-database file as they fill the store's row groups (`db.ROW_GROUP_ROWS`: a batch's actions fill
-one every 1,000 hands or so, its player streets every 3,000), and only the rest twice: into its
-write-ahead log, then again when it folds the log into the file. At 10,000 hands that rest is
-small; one process took the same time with 20,000 (100,000 hands: 27.1-28.1 s against
+database file once they fill at least one of the store's row groups (`db.ROW_GROUP_ROWS`: a
+batch's actions do from about 1,500 hands, its player streets from about 3,500), and a smaller
+table's rows twice: into its write-ahead log, then again when it folds the log into the file.
+At 10,000 hands only the hands, pots, violations and (about half the time) streets go that
+way. One process took the same time with 20,000 (100,000 hands: 27.1-28.1 s against
 27.3-27.7 s, three alternating pairs) and held 150 MB more at the peak, and with workers 5,000
 saved 45 MB but doubled the closing fold (docs/scaling.md)."""
 PART_WITH_WORKERS: Final = 2500

@@ -50,13 +50,14 @@ memory stays within `MEMORY_LIMIT`, and the log a crash leaves is replayed when 
 next opened."""
 ROW_GROUP_ROWS = 30_720
 """Rows in each of the store's row groups as its writers write them (DuckDB's default: 122,880).
-DuckDB writes a transaction's full row groups straight into the file, compressed, and only the
-rest of its rows to the write-ahead log, which it folds into the file at a checkpoint or when
-the store closes. Smaller groups leave less in the log: after 100,000 hands in transactions of
-10,000 (two workers), 52 MB instead of 213 MB, and closing the store, which only the importing
-process can do while every worker has finished, takes 0.36 s instead of 0.96 s. The file is
-about a tenth larger, and the importing process holds about 50 MB more after a million hands
-(docs/scaling.md)."""
+A transaction that adds at least a row group's rows to a table has DuckDB write all of them
+straight into the file, compressed; a smaller addition goes to the write-ahead log, and into
+the file again when DuckDB folds the log in, at a checkpoint or when the store closes. Smaller
+groups send fewer of a transaction's tables through the log: after 100,000 hands in
+transactions of 10,000 (two workers), 52 MB instead of 213 MB, and closing the store, which
+only the importing process can do while every worker has finished, takes 0.36 s instead of
+0.96 s. The file is about a tenth larger, and the importing process holds about 50 MB more
+after a million hands (docs/scaling.md)."""
 STORE_ALIAS = "store"
 """The name the store's database goes by on a writer's connection."""
 
