@@ -21,7 +21,7 @@ $(STAMP): pyproject.toml
 # again whenever a source they may read changes. Without a C compiler, or with STUDDRAW_PURE=1,
 # nothing is compiled and the sources run as they are.
 COMPILED_SOURCES := setup.py pipeline/phh.py pipeline/store/normalize.py \
-	$(wildcard parsers/*.py parsers/rooms/*.py pipeline/rules/*.py pipeline/evaluators/*.py)
+	$(wildcard parsers/*.py parsers/*/*.py pipeline/rules/*.py pipeline/evaluators/*.py)
 COMPILED_STAMP := build/.compiled-stamp
 
 $(COMPILED_STAMP): $(STAMP) $(COMPILED_SOURCES)
@@ -36,14 +36,14 @@ install: $(STAMP) $(COMPILED_STAMP)
 # symlink tree that mirrors the installed layout (studdraw/parsers -> parsers, ...).
 $(TYPECHECK):
 	@mkdir -p $(TYPECHECK)
-	@for part in parsers pipeline dashboard; do ln -sfn ../../$$part $(TYPECHECK)/$$part; done
+	@for part in parsers pipeline dashboard cli; do ln -sfn ../../$$part $(TYPECHECK)/$$part; done
 
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
 typecheck: install $(TYPECHECK)
-	$(BIN)/mypy -p studdraw.parsers -p studdraw.pipeline -p studdraw.dashboard
+	$(BIN)/mypy -p studdraw.parsers -p studdraw.pipeline -p studdraw.dashboard -p studdraw.cli
 
 # The browser tests drive Debian's chromium: playwright never downloads a browser of its own.
 CHROMIUM := /usr/bin/chromium

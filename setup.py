@@ -46,9 +46,9 @@ COMPILED = (
     "pipeline/evaluators/_hands.py",
     "pipeline/phh.py",
     "parsers/model.py",
-    "parsers/rooms/builder.py",
-    "parsers/rooms/line_reader.py",
-    "parsers/rooms/order.py",
+    "parsers/builder.py",
+    "parsers/text/line_reader.py",
+    "parsers/text/order.py",
     "parsers/rooms/pokerstars.py",
     "parsers/rooms/fulltilt.py",
     "parsers/rooms/winamax.py",
@@ -82,7 +82,7 @@ def pure_reason() -> str | None:
 def source_layout() -> None:
     """The symlink tree mypy reads the sources through (the Makefile makes the same one)."""
     LAYOUT.mkdir(parents=True, exist_ok=True)
-    for part in ("parsers", "pipeline", "dashboard"):
+    for part in ("parsers", "pipeline", "dashboard", "cli"):
         link = LAYOUT / part
         if not link.is_symlink():
             link.symlink_to(Path("..", "..", part))

@@ -24,8 +24,8 @@ from pathlib import Path
 import psutil
 from rich.table import Table
 
+from studdraw.cli.console import console
 from studdraw.pipeline import export
-from studdraw.pipeline.console import console
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_store

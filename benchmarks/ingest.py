@@ -60,7 +60,7 @@ from rich.table import Table
 
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.reader import open_history, parse_hand
-from studdraw.parsers.rooms.base import TextRoom
+from studdraw.parsers.text.room import TextRoom
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import regex_baseline

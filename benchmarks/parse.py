@@ -34,8 +34,8 @@ from rich.table import Table
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.reader import open_history, parse_hand
 from studdraw.parsers.rooms import ROOMS
-from studdraw.parsers.rooms.base import TextRoom
-from studdraw.parsers.rooms.xml_room import XmlRoom
+from studdraw.parsers.text.room import TextRoom
+from studdraw.parsers.xml.room import XmlRoom
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import regex_baseline

@@ -40,8 +40,8 @@ from rich.console import Console
 from rich.table import Table
 
 from studdraw.parsers.reader import open_history
-from studdraw.pipeline.store.dask_engine import DaskOptions, ingest_dask
-from studdraw.pipeline.store.ingest import IngestOptions, IngestSummary, ingest
+from studdraw.pipeline.importer.dask_engine import DaskOptions, ingest_dask
+from studdraw.pipeline.importer.ingest import IngestOptions, IngestSummary, ingest
 
 RESULTS = Path(__file__).resolve().parent / "results"
 RUNS = {"local1": ("local", 1), "local2": ("local", 2), "dask2": ("dask", 2)}

@@ -29,10 +29,10 @@ from rich.table import Table
 
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.reader import open_history
-from studdraw.pipeline.ingest_settings import BATCH_SIZE
+from studdraw.pipeline.importer.process import PendingHand, process_hands
+from studdraw.pipeline.importer.settings import BATCH_SIZE
 from studdraw.pipeline.store.db import CHECKPOINT_THRESHOLD, open_store
 from studdraw.pipeline.store.normalize import Tables, shift_hand_ids
-from studdraw.pipeline.store.process import PendingHand, process_hands
 from studdraw.pipeline.store.schema import HANDS
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

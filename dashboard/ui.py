@@ -14,7 +14,7 @@ import polars as pl
 import streamlit as st
 
 from studdraw.pipeline.analytics import KINDS, TABLE_SIZES, Filters, currency_label
-from studdraw.pipeline.console import plural
+from studdraw.pipeline.words import plural
 
 from . import store
 from .follow import follow

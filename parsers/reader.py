@@ -38,8 +38,8 @@ from studdraw.parsers.files import (
     with_cut_lines,
 )
 from studdraw.parsers.model import HandText, Outcome, ParsedHand, ParseProblem
+from studdraw.parsers.room import Room
 from studdraw.parsers.rooms import BY_NAME, ROOMS, sniff
-from studdraw.parsers.rooms.base import Room
 
 GZIP_MAGIC: Final = b"\x1f\x8b"
 ZIP_MAGICS: Final = (b"PK\x03\x04", b"PK\x05\x06")

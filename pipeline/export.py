@@ -39,8 +39,8 @@ from studdraw.parsers.model import (
     Structure,
     Tournament,
 )
+from studdraw.parsers.phh.vocabulary import players_in_order
 from studdraw.parsers.reader import open_history, parse_hand
-from studdraw.parsers.rooms.phh_format import players_in_order
 from studdraw.pipeline.forkserver import pool_context
 from studdraw.pipeline.phh import dumps
 from studdraw.pipeline.rules import replay

@@ -22,7 +22,7 @@ from typing import Final
 
 STOP_SIGNALS: Final = (signal.SIGTERM, signal.SIGHUP)
 """The signals that stop an import, besides SIGINT (`store.stopping`)."""
-IMPORT_WORKERS: Final = "studdraw.pipeline.store.pool"
+IMPORT_WORKERS: Final = "studdraw.pipeline.importer.pool"
 """What an import's workers import: the fork server's preload, whether `studdraw ingest` starts
 it early or the import's pool does (the server keeps the first preload it is given). The pool
 and the worker stage it runs, not the whole import: a worker never writes, so neither it nor the

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from studdraw.parsers.model import Card, EventKind, HandRecord, Seat, Structure
-from studdraw.parsers.rooms.phh_format import (
+from studdraw.parsers.phh.vocabulary import (
     RESHUFFLE_NOTE,
     STAKE_FIELDS,
     blind_kind,

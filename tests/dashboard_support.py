@@ -9,7 +9,7 @@ from pathlib import Path
 import duckdb
 from typer.testing import CliRunner
 
-from studdraw.pipeline.cli.commands import app
+from studdraw.cli.commands import app
 from tests.conftest import SAMPLES
 
 BROKEN_HAND = "230000000001"

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Final
 
 from studdraw.parsers.model import Game, Tournament
-from studdraw.pipeline.store.ingest import IngestOptions, ingest
+from studdraw.pipeline.importer.ingest import IngestOptions, ingest
 from studdraw.pipeline.synth import SynthOptions, render, synthesize
 from tests.conftest import SAMPLES
 

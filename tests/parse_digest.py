@@ -16,10 +16,12 @@ from pathlib import Path
 
 import pyarrow as pa
 
+from studdraw.parsers import builder
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.model import ParsedHand
 from studdraw.parsers.reader import parse_file
-from studdraw.parsers.rooms import builder, line_reader, order, pokerstars
+from studdraw.parsers.rooms import pokerstars
+from studdraw.parsers.text import line_reader, order
 from studdraw.pipeline.rules import replay
 from studdraw.pipeline.store import normalize
 from studdraw.pipeline.store.normalize import Replayed

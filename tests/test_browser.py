@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from studdraw.pipeline.store.ingest import IngestOptions, ingest
+from studdraw.pipeline.importer.ingest import IngestOptions, ingest
 from tests.conftest import CORPUS, REPO_ROOT, corpus_file
 from tests.dashboard_support import BROKEN_HAND, build_store, hand_id_of
 from tests.mixed_support import build_mixed_store

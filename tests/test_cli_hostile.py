@@ -16,7 +16,7 @@ import duckdb
 import pytest
 from typer.testing import CliRunner
 
-from studdraw.pipeline.cli.commands import app
+from studdraw.cli.commands import app
 from tests.conftest import CORPUS, SAMPLES, corpus_file
 from tests.pipeline.store_support import inflate
 
@@ -130,8 +130,8 @@ def test_a_stop_signal_ends_the_import_cleanly_and_a_rerun_resumes(
 
 _POOL_SCRIPT = """
 import os, sys
-from studdraw.pipeline.store.pool import stage
-pool = stage(3, "studdraw.pipeline.store.ingest")
+from studdraw.pipeline.importer.pool import stage
+pool = stage(3, "studdraw.pipeline.importer.ingest")
 for started in [pool.submit(os.getpid) for _ in range(8)]:  # the workers start
     pool.result(started)
 sys.stdout.write("ready\\n")

@@ -27,7 +27,7 @@ PARSERS = ("lark", "studdraw.parsers.reader")
 
 RUN = """
 import json, sys
-from studdraw.pipeline.cli.commands import app
+from studdraw.cli.commands import app
 try:
     app(sys.argv[1:], prog_name="studdraw")
 except SystemExit:

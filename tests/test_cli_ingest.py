@@ -13,7 +13,7 @@ import duckdb
 import pytest
 from typer.testing import CliRunner
 
-from studdraw.pipeline.cli.commands import app
+from studdraw.cli.commands import app
 from studdraw.pipeline.forkserver import IMPORT_WORKERS
 from studdraw.pipeline.rules import Code
 from studdraw.pipeline.rules.explain import explanations
@@ -116,7 +116,7 @@ def spy(preload=()):
     calls.append(("studdraw.pipeline.store" in sys.modules, list(preload)))
     return real(preload)
 forkserver.pool_context = spy
-from studdraw.pipeline.cli.commands import app
+from studdraw.cli.commands import app
 try:
     app(["ingest", sys.argv[1], "--db", sys.argv[2], "--workers", sys.argv[3], "--json"])
 except SystemExit as done:

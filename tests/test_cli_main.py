@@ -19,7 +19,7 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 
-from studdraw.pipeline.cli import ARROW_ALLOCATOR, BLAS_THREADS
+from studdraw.cli import ARROW_ALLOCATOR, BLAS_THREADS
 
 REPO = Path(__file__).resolve().parents[1]
 VARIABLE = ARROW_ALLOCATOR[0]
@@ -28,7 +28,7 @@ RUN = """
 import atexit, sys
 expression = sys.argv[1]
 atexit.register(lambda: sys.__stdout__.write(f"\\nreport {eval(expression)}\\n"))
-from studdraw.pipeline.cli import main
+from studdraw.cli import main
 sys.argv = ["studdraw", *sys.argv[2:]]
 main()
 """

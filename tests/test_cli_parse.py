@@ -7,7 +7,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from studdraw.pipeline.cli.commands import app
+from studdraw.cli.commands import app
 from tests.conftest import CORPUS, corpus_file
 from tests.parsers.test_pokerstars import CURRENT_STUD
 

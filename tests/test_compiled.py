@@ -27,7 +27,7 @@ import pytest
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.model import HandRecord
 from studdraw.parsers.reader import parse_file
-from studdraw.parsers.rooms import line_reader
+from studdraw.parsers.text import line_reader
 from studdraw.pipeline import phh
 from studdraw.pipeline.rules import state
 from studdraw.pipeline.rules.explain import explanations

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from studdraw.pipeline.console import console
+from studdraw.cli.console import console
 
 
 def test_piped_console_never_wraps_a_long_message() -> None:

@@ -13,12 +13,12 @@ import pytest
 from streamlit.testing.v1 import AppTest
 from typer.testing import CliRunner
 
+from studdraw.cli.commands import app as cli
 from studdraw.dashboard.downloads import filter_hand_ids, phh_bytes, phhs_bytes
 from studdraw.dashboard.launch import ENV_VAR
 from studdraw.dashboard.views import page
 from studdraw.pipeline import analytics
 from studdraw.pipeline.analytics import Filters
-from studdraw.pipeline.cli.commands import app as cli
 from tests.dashboard_support import DRAW_HAND, build_store, hand_id_of
 
 APP = Path(page("overview")).parents[1] / "app.py"

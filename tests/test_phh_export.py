@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from studdraw.cli.commands import app
 from studdraw.parsers.model import HandRecord
-from studdraw.parsers.rooms.phh_format import players_in_order
+from studdraw.parsers.phh.vocabulary import players_in_order
 from studdraw.pipeline import export
-from studdraw.pipeline.cli.commands import app
 from studdraw.pipeline.phh import dumps
 from tests.conftest import CORPUS
 from tests.pipeline.test_phh_pokerkit import corpus_records

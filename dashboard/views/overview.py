@@ -10,7 +10,7 @@ from studdraw.dashboard import store, ui
 from studdraw.dashboard.render import GAME_NAMES
 from studdraw.dashboard.store import StoreRef
 from studdraw.dashboard.views import page
-from studdraw.pipeline.console import plural
+from studdraw.pipeline.words import plural
 
 GAME_ORDER = list(GAME_NAMES)
 PLAYERS_SHOWN = 50

@@ -28,7 +28,7 @@ from studdraw.dashboard.render import (
 )
 from studdraw.dashboard.replay import Hand, SeatView, position_name
 from studdraw.dashboard.store import StoreRef
-from studdraw.pipeline.console import plural
+from studdraw.pipeline.words import plural
 
 HANDS_PER_DAY = 1000
 

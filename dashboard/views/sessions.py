@@ -18,7 +18,7 @@ from studdraw.pipeline.analytics import (
     currency_label,
     money_text,
 )
-from studdraw.pipeline.console import plural
+from studdraw.pipeline.words import plural
 
 # Points drawn per line: a million-hand graph is thinned to this (every session's first and
 # last hand kept), which the eye cannot tell apart and the browser draws at once. (A comment, not

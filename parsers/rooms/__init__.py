@@ -5,8 +5,8 @@ Order matters only for sniffing: the first room whose `sniff` accepts a file's h
 
 from __future__ import annotations
 
+from studdraw.parsers.room import Room
 from studdraw.parsers.rooms.absolute import Absolute
-from studdraw.parsers.rooms.base import Room
 from studdraw.parsers.rooms.boss import Boss
 from studdraw.parsers.rooms.bovada import Bovada
 from studdraw.parsers.rooms.everleaf import Everleaf

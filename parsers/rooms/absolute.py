@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from studdraw.parsers.builder import HandParseError, parse_local_time, stud_faces, to_utc
 from studdraw.parsers.model import (
     Card,
     EventKind,
@@ -20,9 +21,8 @@ from studdraw.parsers.model import (
     Structure,
     Tournament,
 )
-from studdraw.parsers.rooms.base import LineToken, TextRoom, hand_start_pattern
-from studdraw.parsers.rooms.builder import HandParseError, parse_local_time, stud_faces, to_utc
-from studdraw.parsers.rooms.line_reader import (
+from studdraw.parsers.room import hand_start_pattern
+from studdraw.parsers.text.line_reader import (
     BET,
     CALL,
     CHECK,
@@ -31,6 +31,8 @@ from studdraw.parsers.rooms.line_reader import (
     LineReader,
     Verb,
 )
+from studdraw.parsers.text.room import TextRoom
+from studdraw.parsers.text.tokens import LineToken
 
 GAMES: Final = {
     "Seven Card Stud": Game.STUD,

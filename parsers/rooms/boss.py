@@ -12,9 +12,9 @@ import re
 from datetime import UTC, datetime
 from typing import Final
 
+from studdraw.parsers.builder import HandBuilder, HandParseError
 from studdraw.parsers.model import RANKS, Card, EventKind, Game, Outcome, Structure, Tournament
-from studdraw.parsers.rooms.base import HandBuilder, HandParseError
-from studdraw.parsers.rooms.xml_room import Node, XmlRoom
+from studdraw.parsers.xml.room import Node, XmlRoom
 
 GAME_NAMES: Final[dict[str, str]] = {
     "GAME_THM": "Texas Hold'em",

@@ -12,6 +12,7 @@ import re
 from dataclasses import replace
 from typing import Any, Final
 
+from studdraw.parsers.builder import HandParseError, parse_local_time, to_utc
 from studdraw.parsers.model import (
     Card,
     Event,
@@ -23,9 +24,8 @@ from studdraw.parsers.model import (
     Structure,
     Tournament,
 )
-from studdraw.parsers.rooms.base import LineToken, TextRoom, hand_start_pattern
-from studdraw.parsers.rooms.builder import HandParseError, parse_local_time, to_utc
-from studdraw.parsers.rooms.line_reader import (
+from studdraw.parsers.room import hand_start_pattern
+from studdraw.parsers.text.line_reader import (
     CALL,
     CHECK,
     FOLD,
@@ -33,6 +33,8 @@ from studdraw.parsers.rooms.line_reader import (
     Reads,
     Verb,
 )
+from studdraw.parsers.text.room import TextRoom
+from studdraw.parsers.text.tokens import LineToken
 
 GAMES: Final = {"7CARD": Game.STUD, "7CARD HiLo": Game.STUD8, "7CARD_HL": Game.STUD8}
 STRUCTURES: Final = {

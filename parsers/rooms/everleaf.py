@@ -13,10 +13,9 @@ import re
 from datetime import datetime
 from typing import Final
 
+from studdraw.parsers.builder import HandParseError, stud_faces, to_utc
 from studdraw.parsers.model import EventKind, Game, HandText, Outcome
-from studdraw.parsers.rooms.base import LineToken, TextRoom
-from studdraw.parsers.rooms.builder import HandParseError, stud_faces, to_utc
-from studdraw.parsers.rooms.line_reader import (
+from studdraw.parsers.text.line_reader import (
     CALL,
     CHECK,
     COMPLETE_TO,
@@ -25,6 +24,8 @@ from studdraw.parsers.rooms.line_reader import (
     Reads,
     Verb,
 )
+from studdraw.parsers.text.room import TextRoom
+from studdraw.parsers.text.tokens import LineToken
 
 GAMES: Final = {"7 Card Stud": Game.STUD, "Razz": Game.RAZZ}
 CURRENCIES: Final = {"$": "USD", "€": "EUR"}

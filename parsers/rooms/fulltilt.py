@@ -10,16 +10,16 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Final
 
-from studdraw.parsers.files import without_blank_tail
-from studdraw.parsers.model import EventKind, Game, HandText, Outcome, Structure, Tournament
-from studdraw.parsers.rooms.base import LineToken, TextRoom, hand_start_pattern
-from studdraw.parsers.rooms.builder import (
+from studdraw.parsers.builder import (
     HandParseError,
     parse_amount,
     parse_local_time,
     to_utc,
 )
-from studdraw.parsers.rooms.line_reader import (
+from studdraw.parsers.files import without_blank_tail
+from studdraw.parsers.model import EventKind, Game, HandText, Outcome, Structure, Tournament
+from studdraw.parsers.room import hand_start_pattern
+from studdraw.parsers.text.line_reader import (
     BET,
     BRING_IN,
     CALL,
@@ -29,6 +29,8 @@ from studdraw.parsers.rooms.line_reader import (
     RAISE_TO,
     LineReader,
 )
+from studdraw.parsers.text.room import TextRoom
+from studdraw.parsers.text.tokens import LineToken
 
 GAMES: Final = {
     "stud hi": Game.STUD,

@@ -13,10 +13,15 @@ import re
 from datetime import UTC, datetime
 from typing import Final
 
+from studdraw.parsers.builder import (
+    HandBuilder,
+    HandParseError,
+    parse_amount,
+    parse_card,
+    stud_faces,
+)
 from studdraw.parsers.model import Card, EventKind, Game, Outcome, Seat, Structure, Tournament
-from studdraw.parsers.rooms.base import HandBuilder, HandParseError, parse_amount, parse_card
-from studdraw.parsers.rooms.builder import stud_faces
-from studdraw.parsers.rooms.xml_room import Node, XmlRoom
+from studdraw.parsers.xml.room import Node, XmlRoom
 
 GAMES: Final[dict[str, Game]] = {
     "7 Card Stud": Game.STUD,

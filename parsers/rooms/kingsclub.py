@@ -22,6 +22,12 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
+from studdraw.parsers.builder import (
+    HandParseError,
+    parse_local_time,
+    stud_faces,
+    to_utc,
+)
 from studdraw.parsers.model import (
     Event,
     EventKind,
@@ -32,14 +38,8 @@ from studdraw.parsers.model import (
     Structure,
     Tournament,
 )
-from studdraw.parsers.rooms.base import LineToken, TextRoom, hand_start_pattern
-from studdraw.parsers.rooms.builder import (
-    HandParseError,
-    parse_local_time,
-    stud_faces,
-    to_utc,
-)
-from studdraw.parsers.rooms.line_reader import (
+from studdraw.parsers.room import hand_start_pattern
+from studdraw.parsers.text.line_reader import (
     BET,
     CHECK,
     FOLD,
@@ -48,6 +48,8 @@ from studdraw.parsers.rooms.line_reader import (
     Reads,
     Verb,
 )
+from studdraw.parsers.text.room import TextRoom
+from studdraw.parsers.text.tokens import LineToken
 
 GAMES: Final = {
     "Seven Card Stud": Game.STUD,

@@ -14,9 +14,9 @@ import re
 from datetime import datetime
 from typing import Final
 
+from studdraw.parsers.builder import HandBuilder, HandParseError, parse_card, to_utc
 from studdraw.parsers.model import Card, EventKind, Game, Outcome, Structure, Tournament
-from studdraw.parsers.rooms.base import HandBuilder, HandParseError, parse_card, to_utc
-from studdraw.parsers.rooms.xml_room import Node, XmlRoom
+from studdraw.parsers.xml.room import Node, XmlRoom
 
 GAMES: Final[dict[str, Game]] = {
     "7-Stud": Game.STUD,

@@ -18,6 +18,7 @@ import re
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Final
 
+from studdraw.parsers.builder import HandParseError, parse_amount, to_utc
 from studdraw.parsers.model import (
     Card,
     EventKind,
@@ -27,9 +28,8 @@ from studdraw.parsers.model import (
     Structure,
     Tournament,
 )
-from studdraw.parsers.rooms.base import LineToken, TextRoom, hand_start_pattern
-from studdraw.parsers.rooms.builder import HandParseError, parse_amount, to_utc
-from studdraw.parsers.rooms.line_reader import (
+from studdraw.parsers.room import hand_start_pattern
+from studdraw.parsers.text.line_reader import (
     BET,
     CALL,
     CHECK,
@@ -38,6 +38,8 @@ from studdraw.parsers.rooms.line_reader import (
     LineReader,
     Verb,
 )
+from studdraw.parsers.text.room import TextRoom
+from studdraw.parsers.text.tokens import LineToken
 
 GAMES: Final = {
     "SEVEN_CARD_STUD": Game.STUD,

@@ -10,6 +10,12 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any, Final
 
+from studdraw.parsers.builder import (
+    HandParseError,
+    parse_amount,
+    parse_local_time,
+    to_utc,
+)
 from studdraw.parsers.files import without_blank_tail
 from studdraw.parsers.model import (
     Card,
@@ -21,14 +27,7 @@ from studdraw.parsers.model import (
     Structure,
     Tournament,
 )
-from studdraw.parsers.rooms.base import LineToken, TextRoom
-from studdraw.parsers.rooms.builder import (
-    HandParseError,
-    parse_amount,
-    parse_local_time,
-    to_utc,
-)
-from studdraw.parsers.rooms.line_reader import (
+from studdraw.parsers.text.line_reader import (
     BRING_IN,
     CALL,
     CHECK,
@@ -36,6 +35,8 @@ from studdraw.parsers.rooms.line_reader import (
     LineReader,
     Verb,
 )
+from studdraw.parsers.text.room import TextRoom
+from studdraw.parsers.text.tokens import LineToken
 
 GAMES: Final = {"7 Card Stud": Game.STUD, "7 Card Stud Hi-Lo": Game.STUD8}
 LIMITS: Final = {

@@ -20,6 +20,7 @@ from decimal import Decimal
 from typing import Any, Final
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from studdraw.parsers.builder import HandParseError
 from studdraw.parsers.files import Line
 from studdraw.parsers.model import (
     Game,
@@ -34,15 +35,15 @@ from studdraw.parsers.model import (
     Structure,
     Tournament,
 )
-from studdraw.parsers.rooms.base import HandParseError, Room
-from studdraw.parsers.rooms.phh_format import (
+from studdraw.parsers.phh.play import Play
+from studdraw.parsers.phh.vocabulary import (
     SPEC_VARIANTS,
     STAKE_FIELDS,
     inferred_stakes,
     parse_cards,
     to_units,
 )
-from studdraw.parsers.rooms.phh_play import Play
+from studdraw.parsers.room import Room
 
 _SECTION: Final = re.compile(r"[ \t]*\[(?!\[)[^\]\n]*\][ \t]*(?:#.*)?$")
 _KEY: Final = re.compile(r"[ \t]*(?:[A-Za-z0-9_-]+|\"[^\"\n]*\"|'[^'\n]*')[ \t]*=")

@@ -9,6 +9,12 @@ import re
 from collections.abc import Callable
 from typing import Final
 
+from studdraw.parsers.builder import (
+    HandParseError,
+    parse_amount,
+    parse_local_time,
+    to_utc,
+)
 from studdraw.parsers.model import (
     EventKind,
     Game,
@@ -16,14 +22,8 @@ from studdraw.parsers.model import (
     Structure,
     Tournament,
 )
-from studdraw.parsers.rooms.base import LineToken, TextRoom, hand_start_pattern
-from studdraw.parsers.rooms.builder import (
-    HandParseError,
-    parse_amount,
-    parse_local_time,
-    to_utc,
-)
-from studdraw.parsers.rooms.line_reader import (
+from studdraw.parsers.room import hand_start_pattern
+from studdraw.parsers.text.line_reader import (
     BET,
     CALL,
     CHECK,
@@ -33,6 +33,8 @@ from studdraw.parsers.rooms.line_reader import (
     LineReader,
     Verb,
 )
+from studdraw.parsers.text.room import TextRoom
+from studdraw.parsers.text.tokens import LineToken
 
 GAMES: Final = {
     "7 card stud": Game.STUD,

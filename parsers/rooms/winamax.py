@@ -9,15 +9,15 @@ import re
 from collections.abc import Callable
 from typing import Final
 
-from studdraw.parsers.model import EventKind, Game, Outcome, Structure, Tournament
-from studdraw.parsers.rooms.base import LineToken, TextRoom, hand_start_pattern
-from studdraw.parsers.rooms.builder import (
+from studdraw.parsers.builder import (
     HandParseError,
     parse_amount,
     parse_local_time,
     to_utc,
 )
-from studdraw.parsers.rooms.line_reader import (
+from studdraw.parsers.model import EventKind, Game, Outcome, Structure, Tournament
+from studdraw.parsers.room import hand_start_pattern
+from studdraw.parsers.text.line_reader import (
     BET,
     BRING_IN,
     CALL,
@@ -27,6 +27,8 @@ from studdraw.parsers.rooms.line_reader import (
     Reads,
     Verb,
 )
+from studdraw.parsers.text.room import TextRoom
+from studdraw.parsers.text.tokens import LineToken
 
 GAMES: Final = {
     "7-card stud": Game.STUD,

@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 from typing import Final
 
+from studdraw.parsers.builder import HandParseError, parse_local_time, to_utc
 from studdraw.parsers.model import (
     Card,
     Event,
@@ -26,9 +27,8 @@ from studdraw.parsers.model import (
     ParsedHand,
     Tournament,
 )
-from studdraw.parsers.rooms.base import LineToken, TextRoom
-from studdraw.parsers.rooms.builder import HandParseError, parse_local_time, to_utc
-from studdraw.parsers.rooms.line_reader import (
+from studdraw.parsers.rooms.winning2019 import HAND_START, Winning2019
+from studdraw.parsers.text.line_reader import (
     BET,
     CALL,
     CHECK,
@@ -36,8 +36,9 @@ from studdraw.parsers.rooms.line_reader import (
     LineReader,
     Verb,
 )
-from studdraw.parsers.rooms.lines import LineSyntax
-from studdraw.parsers.rooms.winning2019 import HAND_START, Winning2019
+from studdraw.parsers.text.lines import LineSyntax
+from studdraw.parsers.text.room import TextRoom
+from studdraw.parsers.text.tokens import LineToken
 
 GAMES: Final = {"Seven Cards Stud": Game.STUD, "Seven Cards Stud HiLow": Game.STUD8}
 STREET_NAMES: Final = ("3rd street", "4th street", "5th street", "6th street", "7th street")

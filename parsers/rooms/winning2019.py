@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from studdraw.parsers.builder import HandParseError, parse_local_time, to_utc
 from studdraw.parsers.model import EventKind, Game, Outcome, Structure, Tournament
-from studdraw.parsers.rooms.base import LineToken, TextRoom, hand_start_pattern
-from studdraw.parsers.rooms.builder import HandParseError, parse_local_time, to_utc
-from studdraw.parsers.rooms.line_reader import (
+from studdraw.parsers.room import hand_start_pattern
+from studdraw.parsers.text.line_reader import (
     BET,
     BRING_IN,
     CALL,
@@ -21,6 +21,8 @@ from studdraw.parsers.rooms.line_reader import (
     RAISE_TO,
     LineReader,
 )
+from studdraw.parsers.text.room import TextRoom
+from studdraw.parsers.text.tokens import LineToken
 
 GAMES: Final = {"7Stud": Game.STUD, "7Stud H/L": Game.STUD8}
 STRUCTURES: Final = {

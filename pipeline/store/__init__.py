@@ -1,11 +1,9 @@
 """The store: normalized hands in DuckDB (and optionally a Parquet dataset) from Arrow batches.
 
-`ingest.ingest` is the whole import; its stages are public so other runners (a Dask job) can
-reuse them: `process.process_hands` (worker: texts -> Arrow batches), `normalize.normalize_hands`
-(pure), `parquet.ParquetDataset` (two-phase part writer), `db.open_store` / `db.Store.write` (one
-transaction per batch).
+`schema.py` defines the tables once; `normalize.py` turns replayed hands into their rows (pure);
+`db.py` opens a store and writes one batch as one transaction; `parquet.py` writes the Parquet
+dataset's parts in two phases. The import that feeds them is `studdraw.pipeline.importer`.
 
-This package imports none of them: an import's worker processes load `process` and `pool`
-through it, and must not load DuckDB, the writer and the Parquet writer with them (13 MB and
-0.1 s in each; tests/pipeline/test_store_pool.py).
+This package imports none of its modules: an import's worker processes load `normalize`
+through it, and must not load DuckDB with it.
 """

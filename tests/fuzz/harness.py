@@ -17,8 +17,8 @@ from hypothesis import seed as hypothesis_seed
 from studdraw.parsers.files import display_path
 from studdraw.parsers.model import ParsedHand
 from studdraw.parsers.reader import MAX_REASON, open_history, parse_hand
+from studdraw.pipeline.importer.ingest import IngestOptions, ingest
 from studdraw.pipeline.rules.validate import Validation
-from studdraw.pipeline.store.ingest import IngestOptions, ingest
 
 from .inputs import history_file
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from studdraw.parsers.model import Event, HandRecord
 from studdraw.parsers.rooms import BY_NAME
-from studdraw.parsers.rooms.base import TextRoom
+from studdraw.parsers.text.room import TextRoom
 from tests.conftest import parse_record
 
 PLAIN = ("Alpha", "Bravo")

@@ -17,11 +17,11 @@ from datetime import UTC, datetime
 
 import pytest
 
+from studdraw.parsers.builder import parse_amount
 from studdraw.parsers.files import discover_files, read_head
 from studdraw.parsers.model import EventKind, Game, HandRecord, Outcome, Structure
 from studdraw.parsers.reader import parse_file
 from studdraw.parsers.rooms import BY_NAME
-from studdraw.parsers.rooms.builder import parse_amount
 from tests.conftest import CORPUS, corpus_file, parse_record, parse_text
 from tests.parsers.records import actions, corpus_hand, net_results, of_kind
 

@@ -22,6 +22,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from studdraw.parsers.builder import HandBuilder, parse_local_time
 from studdraw.parsers.findings import (
     HAND_ENDS_EARLY,
     LINE_OUT_OF_PLACE,
@@ -29,7 +30,6 @@ from studdraw.parsers.findings import (
     UNKNOWN_MONEY_LINE,
 )
 from studdraw.parsers.model import Event, HandRecord, HandText, Outcome, SourceRef
-from studdraw.parsers.rooms.builder import HandBuilder, parse_local_time
 from tests.conftest import parse_record, parse_text
 from tests.parsers import (
     test_absolute,

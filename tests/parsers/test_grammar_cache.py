@@ -16,10 +16,11 @@ from studdraw.parsers.files import discover_files
 from studdraw.parsers.model import HandText
 from studdraw.parsers.reader import open_history
 from studdraw.parsers.rooms import ROOMS
-from studdraw.parsers.rooms.base import GRAMMAR_DIR, TextRoom
-from studdraw.parsers.rooms.grammar_cache import grammar_digest
-from studdraw.parsers.rooms.lines import LineSyntax
 from studdraw.parsers.serialize import parsed_hand_to_dict
+from studdraw.parsers.text import grammar_cache
+from studdraw.parsers.text.grammar_cache import grammar_digest
+from studdraw.parsers.text.lines import LineSyntax
+from studdraw.parsers.text.room import GRAMMAR_DIR, TextRoom
 from tests.conftest import CORPUS
 
 TEXT_ROOMS = [room for room in ROOMS if isinstance(room, TextRoom)]
@@ -112,14 +113,17 @@ def test_a_cache_that_cannot_be_written_is_skipped(
     assert read(POKERSTARS, hands) == built
 
 
-def test_an_edited_grammar_is_not_read_from_the_old_cache(tmp_path: Path) -> None:
+def test_an_edited_grammar_is_not_read_from_the_old_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The cache's names carry a digest of the grammars: an edit to the room's grammar, or to
-    a grammar it imports, names a new pair."""
-    for path in GRAMMAR_DIR.glob("*.lark"):
+    the shared grammar it imports, names a new pair."""
+    for path in (*GRAMMAR_DIR.glob("*.lark"), grammar_cache.COMMON):
         (tmp_path / path.name).write_bytes(path.read_bytes())
+    monkeypatch.setattr(grammar_cache, "COMMON", tmp_path / grammar_cache.COMMON.name)
     grammar = tmp_path / POKERSTARS.grammar_file
     digests = {grammar_digest(grammar)}
-    for edited in (grammar, tmp_path / "common.lark"):
+    for edited in (grammar, grammar_cache.COMMON):
         edited.write_text(edited.read_text(encoding="utf-8") + "\n// edited\n", encoding="utf-8")
         digests.add(grammar_digest(grammar))
     assert len(digests) == 3

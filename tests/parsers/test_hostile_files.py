@@ -20,8 +20,8 @@ from studdraw.parsers import files, reader
 from studdraw.parsers.files import MAX_LINE, Encoding, iter_lines
 from studdraw.parsers.model import HandText, Outcome, SourceRef
 from studdraw.parsers.reader import MAX_REASON, open_history, parse_file, parse_hand
+from studdraw.parsers.room import Room
 from studdraw.parsers.rooms import BY_NAME
-from studdraw.parsers.rooms.base import Room
 from tests.conftest import CORPUS, SAMPLES
 from tests.parsers.test_partypoker import HI_LO
 

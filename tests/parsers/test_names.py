@@ -16,7 +16,7 @@ import pytest
 
 from studdraw.parsers.model import Event, HandRecord
 from studdraw.parsers.rooms import BY_NAME
-from studdraw.parsers.rooms.base import TextRoom
+from studdraw.parsers.text.room import TextRoom
 from tests.conftest import parse_text
 from tests.forms_manifest import parsed_hands
 from tests.parsers import test_contract

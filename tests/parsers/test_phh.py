@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from studdraw.parsers.model import EventKind, Game, HandText, Outcome, SourceRef, Structure
+from studdraw.parsers.phh.vocabulary import money, parse_cards, to_units
 from studdraw.parsers.reader import parse_file
 from studdraw.parsers.rooms import sniff
 from studdraw.parsers.rooms.phh import PHH
-from studdraw.parsers.rooms.phh_format import money, parse_cards, to_units
 from studdraw.pipeline.rules import replay
 
 # The triple-draw hand of pokerkit's tests (Yockey-Arieh, 2019 WSOP PPC), as a .phh file.

@@ -25,8 +25,8 @@ from studdraw.parsers.files import discover_files
 from studdraw.parsers.model import HandText, ParsedHand
 from studdraw.parsers.reader import open_history
 from studdraw.parsers.rooms import ROOMS
-from studdraw.parsers.rooms.base import RoomGrammar, TextRoom
-from studdraw.parsers.rooms.order import END, SectionOrder
+from studdraw.parsers.text.order import END, SectionOrder
+from studdraw.parsers.text.room import RoomGrammar, TextRoom
 from tests.conftest import CORPUS, SAMPLES
 
 TEXT_ROOMS = [room for room in ROOMS if isinstance(room, TextRoom)]

@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 from studdraw.parsers.files import detect_encoding, discover_files
 from studdraw.parsers.model import HandText, Outcome, ParsedHand
 from studdraw.parsers.reader import open_history, parse_file, parse_hand
-from studdraw.parsers.rooms import BY_NAME, sniff, xml_reader
-from studdraw.parsers.rooms.xml_room import REFUSED
+from studdraw.parsers.rooms import BY_NAME, sniff
+from studdraw.parsers.xml import reader as xml_reader
+from studdraw.parsers.xml.room import REFUSED
 from tests.conftest import CORPUS, corpus_file
 
 ROOM_FOLDERS = {

@@ -10,7 +10,7 @@ import duckdb
 
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.reader import open_history, parse_hand
-from studdraw.parsers.rooms.base import TextRoom
+from studdraw.parsers.text.room import TextRoom
 from studdraw.pipeline.store.schema import BATCH_TABLES, HAND_TABLES, TABLES
 
 SURROGATES = ("hand_id", "import_id")

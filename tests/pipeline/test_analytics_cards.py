@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from studdraw.cli.commands import app
 from studdraw.pipeline.analytics import STATS, reference_ranges
 from studdraw.pipeline.analytics import cards as analytics_cards
 from studdraw.pipeline.analytics.cards import BAD, MADE, AllIn, expected_net
-from studdraw.pipeline.cli.commands import app
 from studdraw.pipeline.evaluators import badugi, low27, low_a5
-from studdraw.pipeline.store.ingest import IngestOptions, ingest
+from studdraw.pipeline.importer.ingest import IngestOptions, ingest
 
 HANDS = Path(__file__).parent / "analytics_hands"
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "stats.md"

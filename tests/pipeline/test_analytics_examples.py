@@ -21,7 +21,7 @@ from studdraw.pipeline.analytics import (
     sessions,
     starting_hands,
 )
-from studdraw.pipeline.store.ingest import IngestOptions, ingest
+from studdraw.pipeline.importer.ingest import IngestOptions, ingest
 
 HANDS = Path(__file__).parent / "analytics_hands"
 

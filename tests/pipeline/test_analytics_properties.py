@@ -28,7 +28,7 @@ from studdraw.pipeline.analytics import (
 )
 from studdraw.pipeline.analytics import source as analytics_source
 from studdraw.pipeline.analytics.leaks import MIN_OPPORTUNITIES
-from studdraw.pipeline.store.ingest import IngestOptions, ingest
+from studdraw.pipeline.importer.ingest import IngestOptions, ingest
 from studdraw.pipeline.synth import SynthOptions, render, synthesize
 
 HANDS_PER_GAME = 120

@@ -13,7 +13,7 @@ import duckdb
 import pytest
 
 from studdraw.pipeline.analytics import Filters, open_store, player_stats
-from studdraw.pipeline.store.ingest import IngestOptions, ingest
+from studdraw.pipeline.importer.ingest import IngestOptions, ingest
 
 HANDS = Path(__file__).parent / "analytics_single_draw"
 

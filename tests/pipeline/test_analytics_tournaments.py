@@ -13,10 +13,10 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
+from studdraw.cli.commands import app
 from studdraw.pipeline import analytics
 from studdraw.pipeline.analytics import Filters
-from studdraw.pipeline.cli.commands import app
-from studdraw.pipeline.store.ingest import IngestOptions, ingest
+from studdraw.pipeline.importer.ingest import IngestOptions, ingest
 from tests.conftest import corpus_file
 from tests.mixed_support import HERO, TOURNAMENT, build_mixed_store
 

@@ -18,11 +18,11 @@ import pytest
 from distributed import Client, LocalCluster
 from typer.testing import CliRunner
 
-from studdraw.pipeline.cli.commands import app
-from studdraw.pipeline.store.dask_cluster import running_tasks
-from studdraw.pipeline.store.dask_engine import DaskOptions, ingest_dask
-from studdraw.pipeline.store.dask_tasks import FAULT_ENV
-from studdraw.pipeline.store.ingest import (
+from studdraw.cli.commands import app
+from studdraw.pipeline.importer.dask_cluster import running_tasks
+from studdraw.pipeline.importer.dask_engine import DaskOptions, ingest_dask
+from studdraw.pipeline.importer.dask_tasks import FAULT_ENV
+from studdraw.pipeline.importer.ingest import (
     ImportInterruptedError,
     IngestOptions,
     IngestSummary,
@@ -321,8 +321,8 @@ def test_cli_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         away = runner.invoke(app, [*args, "--engine", "dask", "--scheduler", "tcp://127.0.0.1:9"])
     assert away.exit_code == 2 and "cannot reach the Dask scheduler" in away.output
     monkeypatch.setitem(sys.modules, "distributed", None)
-    monkeypatch.delitem(sys.modules, "studdraw.pipeline.store.dask_cluster")
-    monkeypatch.delitem(sys.modules, "studdraw.pipeline.store.dask_engine")
+    monkeypatch.delitem(sys.modules, "studdraw.pipeline.importer.dask_cluster")
+    monkeypatch.delitem(sys.modules, "studdraw.pipeline.importer.dask_engine")
     missing = runner.invoke(app, [*args, "--engine", "dask"])
     assert missing.exit_code == 2
     assert "not installed: pip install 'studdraw[dask]'" in " ".join(missing.output.split())

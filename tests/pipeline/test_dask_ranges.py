@@ -10,8 +10,8 @@ import pytest
 
 from studdraw.parsers.model import HandText
 from studdraw.parsers.reader import open_history
-from studdraw.pipeline.store.dask_ranges import Segment, can_cut, plan_ranges
-from studdraw.pipeline.store.dask_tasks import split_segment
+from studdraw.pipeline.importer.dask_ranges import Segment, can_cut, plan_ranges
+from studdraw.pipeline.importer.dask_tasks import split_segment
 from tests.conftest import SAMPLES, corpus_file
 
 STUD = SAMPLES / "pokerstars" / "stud.txt"

@@ -28,8 +28,8 @@ from pokerkit import HandHistory
 
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.model import EventKind, Game, HandRecord, Structure
+from studdraw.parsers.phh.vocabulary import SPEC_VARIANTS, players_in_order, variant_code
 from studdraw.parsers.reader import parse_file
-from studdraw.parsers.rooms.phh_format import SPEC_VARIANTS, players_in_order, variant_code
 from studdraw.pipeline.phh import dumps, phh_fields
 from studdraw.pipeline.rules import ReplayResult, replay
 from studdraw.pipeline.rules.boards import board_key

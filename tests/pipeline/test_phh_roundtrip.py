@@ -25,9 +25,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from studdraw.parsers.model import EventKind, Game, HandRecord, HandText, SourceRef, Structure
+from studdraw.parsers.phh.vocabulary import players_in_order, toml_string
 from studdraw.parsers.reader import parse_file
 from studdraw.parsers.rooms.phh import PHH
-from studdraw.parsers.rooms.phh_format import players_in_order, toml_string
 from studdraw.pipeline.export import named, write_export
 from studdraw.pipeline.phh import dumps
 from studdraw.pipeline.rules import house_rules_for, replay

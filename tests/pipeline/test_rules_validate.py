@@ -7,7 +7,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from studdraw.pipeline.cli.commands import app
+from studdraw.cli.commands import app
 from studdraw.pipeline.rules import Code
 from studdraw.pipeline.rules.explain import explanations
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from studdraw.pipeline.store.collector import collect_batch, collected_per_batch
-from studdraw.pipeline.store.ingest import IngestOptions, ingest
+from studdraw.pipeline.importer.collector import collect_batch, collected_per_batch
+from studdraw.pipeline.importer.ingest import IngestOptions, ingest
 from tests.conftest import SAMPLES
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from studdraw.pipeline.store.ingest import IngestOptions, ingest
+from studdraw.pipeline.importer.ingest import IngestOptions, ingest
 from tests.conftest import CORPUS, corpus_file
 from tests.pipeline.store_support import counts, differences, inflate, parquet_differences
 

@@ -13,9 +13,9 @@ from typing import Any
 import duckdb
 import pytest
 
+from studdraw.cli.ingest_report import resource_failure, run_ingest
+from studdraw.pipeline.importer.ingest import COUNTS, IngestOptions, IngestSummary, ingest
 from studdraw.pipeline.store.db import Store
-from studdraw.pipeline.store.ingest import COUNTS, IngestOptions, IngestSummary, ingest
-from studdraw.pipeline.store.report import resource_failure, run_ingest
 from tests.conftest import SAMPLES
 
 RAZZ = SAMPLES / "pokerstars" / "razz.txt"

@@ -14,16 +14,16 @@ import pytest
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.reader import open_history
 from studdraw.pipeline import analytics
-from studdraw.pipeline.ingest_settings import BATCH_SIZE, PART_WITH_WORKERS
-from studdraw.pipeline.store import process as process_module
+from studdraw.pipeline.importer import process as process_module
+from studdraw.pipeline.importer.ingest import IngestOptions, IngestSummary, ingest
+from studdraw.pipeline.importer.settings import BATCH_SIZE, PART_WITH_WORKERS
 from studdraw.pipeline.store.db import ROW_GROUP_ROWS, open_store
-from studdraw.pipeline.store.ingest import IngestOptions, IngestSummary, ingest
 from studdraw.pipeline.store.schema import BATCH_TABLES, IMPORTS
 from tests.conftest import CORPUS, SAMPLES, corpus_file
 from tests.pipeline.store_support import counts, differences, parquet_differences
 
 INGEST = importlib.import_module(
-    "studdraw.pipeline.store.ingest"
+    "studdraw.pipeline.importer.ingest"
 )  # the package's `ingest` is the function
 
 COUNTS = ("stored", "duplicates", "rejected", "unsupported")

@@ -11,8 +11,16 @@ import pytest
 
 from studdraw.parsers.model import HandRecord, HandText, SourceRef, Tournament
 from studdraw.parsers.reader import open_history, parse_hand
+from studdraw.pipeline.importer import process as process_module
+from studdraw.pipeline.importer.process import (
+    REJECTED,
+    STORED,
+    UNSUPPORTED_FATE,
+    PendingHand,
+    content_hash,
+    process_hands,
+)
 from studdraw.pipeline.rules import replay
-from studdraw.pipeline.store import process as process_module
 from studdraw.pipeline.store.normalize import (
     AMOUNT_BOUND,
     Replayed,
@@ -20,14 +28,6 @@ from studdraw.pipeline.store.normalize import (
     normalize_hands,
     out_of_range,
     shift_hand_ids,
-)
-from studdraw.pipeline.store.process import (
-    REJECTED,
-    STORED,
-    UNSUPPORTED_FATE,
-    PendingHand,
-    content_hash,
-    process_hands,
 )
 from studdraw.pipeline.store.schema import BATCH_TABLES, HAND_TABLES
 from tests.conftest import SAMPLES

@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 from studdraw.pipeline.forkserver import IMPORT_WORKERS
-from studdraw.pipeline.store import pool as pool_module
-from studdraw.pipeline.store import process as process_module
-from studdraw.pipeline.store.pool import (
+from studdraw.pipeline.importer import pool as pool_module
+from studdraw.pipeline.importer import process as process_module
+from studdraw.pipeline.importer.pool import (
     ANSWERS_PREFIX,
     PIPE_BYTES,
     InProcess,
@@ -27,7 +27,7 @@ from studdraw.pipeline.store.pool import (
     answers_folder,
     stage,
 )
-from studdraw.pipeline.store.process import PendingHand, ProcessedBatch, process_hands
+from studdraw.pipeline.importer.process import PendingHand, ProcessedBatch, process_hands
 from tests.pipeline.test_store_normalize import sample_texts
 
 PRELOAD = IMPORT_WORKERS
@@ -317,7 +317,7 @@ def test_the_answers_folder_sweeps_those_of_gone_importers(
 WORKER_MAPS = """
 from pathlib import Path
 from studdraw.pipeline.forkserver import IMPORT_WORKERS
-from studdraw.pipeline.store.pool import SharedPool, stage
+from studdraw.pipeline.importer.pool import SharedPool, stage
 
 pool = stage(2, IMPORT_WORKERS)
 assert isinstance(pool, SharedPool)

@@ -6,7 +6,7 @@ import signal
 
 import duckdb
 
-from studdraw.pipeline.store.stopping import StopRequested, stop_signal
+from studdraw.pipeline.importer.stopping import StopRequested, stop_signal
 
 
 def test_ctrl_c_and_duckdbs_interrupt_stand_for_sigint() -> None:

@@ -13,10 +13,10 @@ import duckdb
 import pytest
 from typer.testing import CliRunner
 
+from studdraw.cli.commands import app
 from studdraw.parsers.model import Game
-from studdraw.pipeline.cli.commands import app
-from studdraw.pipeline.store.ingest import IngestOptions
-from studdraw.pipeline.store.watch import Imported, hand_closed, watch_folders
+from studdraw.pipeline.importer.ingest import IngestOptions
+from studdraw.pipeline.importer.watch import Imported, hand_closed, watch_folders
 from studdraw.pipeline.synth import SynthOptions, render, synthesize
 
 WAIT = 60  # seconds an expected import may take on a loaded machine

@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from studdraw.cli.commands import app
 from studdraw.parsers.model import EventKind, Game, HandRecord, Structure
 from studdraw.parsers.reader import parse_file
-from studdraw.pipeline.cli.commands import app
 from studdraw.pipeline.rules import replay
 from studdraw.pipeline.synth import SynthOptions, render, synthesize
 from tests.conftest import parse_record

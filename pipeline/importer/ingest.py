@@ -37,14 +37,9 @@ from studdraw.parsers.model import HandText
 from studdraw.parsers.reader import open_history
 from studdraw.parsers.rooms import BY_NAME
 from studdraw.pipeline.forkserver import IMPORT_WORKERS, signals_ignored
-from studdraw.pipeline.ingest_settings import BATCH_SIZE, part_size
-
-from .collector import collect_batch, collected_per_batch
-from .db import ImportRow, Key, KnownHands, Store, open_store, record_key
-from .normalize import Reject, Tables, keep_hands, normalize_rejects, shift_hand_ids
-from .parquet import ParquetDataset, Part
-from .pool import InProcess, Stage, stage
-from .process import (
+from studdraw.pipeline.importer.collector import collect_batch, collected_per_batch
+from studdraw.pipeline.importer.pool import InProcess, Stage, stage
+from studdraw.pipeline.importer.process import (
     CHUNK,
     REJECTED,
     STORED,
@@ -55,8 +50,18 @@ from .process import (
     join_batches,
     process_hands,
 )
-from .schema import HANDS, REJECTS, UNSUPPORTED
-from .stopping import stop_on_signals, stop_signal, stop_workers
+from studdraw.pipeline.importer.settings import BATCH_SIZE, part_size
+from studdraw.pipeline.importer.stopping import stop_on_signals, stop_signal, stop_workers
+from studdraw.pipeline.store.db import ImportRow, Key, KnownHands, Store, open_store, record_key
+from studdraw.pipeline.store.normalize import (
+    Reject,
+    Tables,
+    keep_hands,
+    normalize_rejects,
+    shift_hand_ids,
+)
+from studdraw.pipeline.store.parquet import ParquetDataset, Part
+from studdraw.pipeline.store.schema import HANDS, REJECTS, UNSUPPORTED
 
 COUNTS: Final = ("hands_seen", "stored", "duplicates", "rejected", "unsupported")
 

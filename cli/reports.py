@@ -9,10 +9,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from studdraw.cli.console import console
+from studdraw.cli.shared import check_store
 from studdraw.parsers.model import Game
-from studdraw.pipeline.console import console
-
-from .shared import check_store
 
 if TYPE_CHECKING:
     import duckdb

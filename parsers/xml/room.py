@@ -17,10 +17,11 @@ from typing import BinaryIO, ClassVar, Final
 
 from defusedxml import DefusedXmlException
 
+from studdraw.parsers.builder import HandBuilder, HandParseError
 from studdraw.parsers.files import Encoding
 from studdraw.parsers.model import HandText, Outcome, ParsedHand, ParseProblem, SourceRef
-from studdraw.parsers.rooms.base import HAND_ID_SPAN, HandBuilder, HandParseError, Room
-from studdraw.parsers.rooms.xml_reader import (
+from studdraw.parsers.room import HAND_ID_SPAN, Room
+from studdraw.parsers.xml.reader import (
     PROLOG_SIZE,
     XmlReader,
     XmlSink,

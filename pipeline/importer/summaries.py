@@ -7,9 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from studdraw.parsers.summaries import TournamentSummary, is_summary, read_summaries
-
-from .db import open_store
-from .schema import TOURNAMENT_RESULTS
+from studdraw.pipeline.store.db import open_store
+from studdraw.pipeline.store.schema import TOURNAMENT_RESULTS
 
 
 @dataclass(slots=True)

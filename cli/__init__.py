@@ -36,6 +36,6 @@ def main() -> None:
     atexit.register(gc.freeze)
     os.environ.setdefault(*ARROW_ALLOCATOR)  # read when pyarrow first allocates
     os.environ.setdefault(*BLAS_THREADS)  # read when numpy loads OpenBLAS
-    from .commands import app
+    from studdraw.cli.commands import app
 
     app()

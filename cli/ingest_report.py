@@ -11,28 +11,36 @@ import json
 import signal
 import sys
 from collections.abc import Callable
+from contextlib import suppress
+from datetime import datetime
 from pathlib import Path
 
 import duckdb
 from rich.markup import escape
 from rich.table import Table
 
+from studdraw.cli.console import console
+from studdraw.cli.progress import file_progress
 from studdraw.parsers.files import discover_files
-from studdraw.pipeline.console import console
 from studdraw.pipeline.forkserver import process_count
-from studdraw.pipeline.ingest_settings import DEFAULT_TASK_BYTES, Engine
-from studdraw.pipeline.progress import file_progress
-
-from .db import DatasetMismatchError, StoreLockedError, StoreOpenError, StoreVersionError
-from .ingest import (
+from studdraw.pipeline.importer.ingest import (
     COUNTS,
     ImportInterruptedError,
     IngestOptions,
     IngestSummary,
     ingest,
 )
-from .stopping import exit_code, stop_signal
-from .summaries import import_summaries, split_summaries
+from studdraw.pipeline.importer.settings import DEFAULT_TASK_BYTES, Engine
+from studdraw.pipeline.importer.stopping import exit_code, stop_signal
+from studdraw.pipeline.importer.summaries import import_summaries, split_summaries
+from studdraw.pipeline.importer.watch import Imported, watch_folders
+from studdraw.pipeline.store.db import (
+    DatasetMismatchError,
+    StoreLockedError,
+    StoreOpenError,
+    StoreVersionError,
+)
+from studdraw.pipeline.words import plural
 
 
 def run_ingest(
@@ -181,8 +189,8 @@ def _ingest_dask(
 ) -> IngestSummary:
     """The Dask runner, imported only when asked for: Dask is an optional extra."""
     try:
-        from .dask_cluster import ClusterError  # noqa: PLC0415
-        from .dask_engine import DaskOptions, ingest_dask  # noqa: PLC0415
+        from studdraw.pipeline.importer.dask_cluster import ClusterError
+        from studdraw.pipeline.importer.dask_engine import DaskOptions, ingest_dask
     except ModuleNotFoundError as error:
         if error.name not in ("dask", "distributed"):
             raise
@@ -233,3 +241,35 @@ def unsupported_table(summary: IngestSummary) -> Table:
     for (site, game, reason), hands in sorted(summary.unsupported_reasons.items()):
         table.add_row(site, game, reason, f"{hands:,}")
     return table
+
+
+def run_watch(paths: list[Path], options: IngestOptions, settle: float) -> int:
+    """`studdraw ingest --watch`: one line per import on stdout, until Ctrl-C; the exit code
+    (2 when a path does not exist)."""
+    out, err = console(), console(stderr=True)
+    missing = [path for path in paths if not path.exists()]
+    if missing:
+        err.print(f"[red]error:[/red] no such folder or file: {escape(str(missing[0]))}")
+        return 2
+
+    def told(done: Imported) -> None:
+        hands = done.hands
+        line = (
+            f"{datetime.now().astimezone():%H:%M:%S} {plural(len(done.files), 'file')}: "
+            f"{plural(hands.stored, 'new hand')}, {hands.duplicates:,} already stored, "
+            f"{hands.rejected:,} rejected, {hands.unsupported:,} unsupported"
+        )
+        if done.tournaments.files:
+            line += f"; {plural(done.tournaments.tournaments, 'tournament summary')}"
+        out.print(line, markup=False, highlight=False)
+        for path, reason in hands.failed_files + done.tournaments.failed_files:
+            err.print(f"[red]error:[/red] cannot read {escape(path)}: {escape(reason)}")
+
+    def busy(message: str) -> None:
+        err.print(f"[yellow]waiting:[/yellow] {escape(message)}; will try again")
+
+    out.print(f"watching {', '.join(str(path) for path in paths)}; Ctrl-C stops", markup=False)
+    with suppress(KeyboardInterrupt):
+        watch_folders(paths, options, told, settle=settle, on_busy=busy)
+    out.print("stopped watching")
+    return 0

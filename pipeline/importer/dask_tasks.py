@@ -1,4 +1,4 @@
-"""The Dask engine's stages that run on the workers (`studdraw.pipeline.store.dask_engine`):
+"""The Dask engine's stages that run on the workers (`studdraw.pipeline.importer.dask_engine`):
 split a task into hand texts, process the new ones, write the task's rows as staged Parquet parts.
 
 Dask sends these functions to the workers by module path: they stay module-level functions of
@@ -22,13 +22,24 @@ from studdraw.parsers.files import Encoding
 from studdraw.parsers.model import HandText, SourceRef
 from studdraw.parsers.reader import open_history
 from studdraw.parsers.rooms import BY_NAME
-
-from .dask_ranges import Segment
-from .ingest import changed_reject, quality
-from .normalize import Reject, Tables, keep_hands, normalize_rejects, shift_hand_ids
-from .parquet import ParquetDataset, Part
-from .process import PendingHand, ProcessedBatch, content_hash, join_batches, process_hands
-from .schema import HANDS, REJECTS
+from studdraw.pipeline.importer.dask_ranges import Segment
+from studdraw.pipeline.importer.ingest import changed_reject, quality
+from studdraw.pipeline.importer.process import (
+    PendingHand,
+    ProcessedBatch,
+    content_hash,
+    join_batches,
+    process_hands,
+)
+from studdraw.pipeline.store.normalize import (
+    Reject,
+    Tables,
+    keep_hands,
+    normalize_rejects,
+    shift_hand_ids,
+)
+from studdraw.pipeline.store.parquet import ParquetDataset, Part
+from studdraw.pipeline.store.schema import HANDS, REJECTS
 
 FAULT_ENV: Final = "STUDDRAW_DASK_FAULT"
 """Fault drill, read when an import starts and sent with its tasks: comma-separated

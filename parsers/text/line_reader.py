@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar, Final
 
+from studdraw.parsers.builder import HandBuilder, HandParseError
 from studdraw.parsers.findings import UNKNOWN_LINE, UNKNOWN_MONEY_LINE, Finding
 from studdraw.parsers.model import EventKind, HandRecord, HandText, Outcome
-from studdraw.parsers.rooms.builder import HandBuilder, HandParseError
-from studdraw.parsers.rooms.lines import LineSyntax
-from studdraw.parsers.rooms.tokens import LineToken
+from studdraw.parsers.text.lines import LineSyntax
+from studdraw.parsers.text.tokens import LineToken
 
 
 class Reads(Enum):

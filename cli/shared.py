@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from studdraw.pipeline.console import console
+from studdraw.cli.console import console
 
 if TYPE_CHECKING:
     from studdraw.pipeline.rules.house import HouseRules

@@ -15,14 +15,18 @@ as damaged and builds instead.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Final
 
 import lark as lark_package
 from lark import Lark
 from lark.lexer import Lexer
 
 from studdraw.parsers import cache
-from studdraw.parsers.rooms import lines
-from studdraw.parsers.rooms.lines import LineSyntax
+from studdraw.parsers.text import lines
+from studdraw.parsers.text.lines import LineSyntax
+
+COMMON: Final = Path(__file__).with_name("common.lark")
+"""The shared pieces of every room grammar's line terminals."""
 
 
 def load_parser(grammar: Path, lexer: type[Lexer]) -> tuple[Lark, LineSyntax]:
@@ -53,18 +57,21 @@ def load_parser(grammar: Path, lexer: type[Lexer]) -> tuple[Lark, LineSyntax]:
 
 def _open(grammar: Path, lexer: type[Lexer], saved: Path | None) -> Lark:
     """Lark's parser; with a `saved` file, Lark loads it when it was built from this very
-    grammar and these options, and otherwise builds and (re)writes it, ignoring errors."""
+    grammar and these options, and otherwise builds and (re)writes it, ignoring errors. A room
+    grammar's `%import common (...)` finds the shared pieces beside this module (before Lark's
+    own grammars of that name)."""
     return Lark.open(
         str(grammar),
         parser="lalr",
         lexer=lexer,
+        import_paths=[str(COMMON.parent)],
         cache=str(saved) if saved else False,
     )
 
 
 def grammar_digest(grammar: Path) -> str:
-    """What the saved parser and syntax are built from: the grammars (the room's and every
-    `.lark` beside it, which it may import), the code that reads the syntax and where it lives
-    (a pickled `LineSyntax` names its module), Lark's version."""
-    sources = (grammar, *sorted(grammar.parent.glob("*.lark")), Path(lines.__file__))
+    """What the saved parser and syntax are built from: the grammars (the room's, every `.lark`
+    beside it, which it may import, and the shared pieces), the code that reads the syntax and
+    where it lives (a pickled `LineSyntax` names its module), Lark's version."""
+    sources = (grammar, *sorted(grammar.parent.glob("*.lark")), COMMON, Path(lines.__file__))
     return cache.digest(sources, LineSyntax.__module__, lark_package.__version__)

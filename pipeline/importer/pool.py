@@ -42,9 +42,8 @@ except ImportError:  # not on Windows
 import pyarrow as pa
 
 from studdraw.pipeline.forkserver import pool_context
-
-from .process import answer_through
-from .stopping import process_gone, worker_init
+from studdraw.pipeline.importer.process import answer_through
+from studdraw.pipeline.importer.stopping import process_gone, worker_init
 
 QUEUED_PER_WORKER = 4
 """Pieces handed to each worker process ahead. The pool passes a worker the piece it runs and

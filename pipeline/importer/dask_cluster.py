@@ -1,4 +1,4 @@
-"""The Dask engine's cluster (`studdraw.pipeline.store.dask_engine`): a client of the scheduler
+"""The Dask engine's cluster (`studdraw.pipeline.importer.dask_engine`): a client of the scheduler
 named, or of a LocalCluster started for the import and closed with it; and the import's tasks
 stopped before it leaves the cluster."""
 

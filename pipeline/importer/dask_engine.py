@@ -50,11 +50,9 @@ from distributed import Client, Future, wait
 from studdraw.parsers.files import discover_files, display_path
 from studdraw.parsers.reader import open_history
 from studdraw.pipeline.forkserver import signals_ignored
-from studdraw.pipeline.ingest_settings import DEFAULT_TASK_BYTES
-
-from .dask_cluster import cluster_client, settle
-from .dask_ranges import Segment, plan_ranges
-from .dask_tasks import (
+from studdraw.pipeline.importer.dask_cluster import cluster_client, settle
+from studdraw.pipeline.importer.dask_ranges import Segment, plan_ranges
+from studdraw.pipeline.importer.dask_tasks import (
     FAULT_ENV,
     Fates,
     Finished,
@@ -69,8 +67,7 @@ from .dask_tasks import (
     split_segment,
     split_task,
 )
-from .db import ImportRow, Key, Store, open_store, record_key
-from .ingest import (
+from studdraw.pipeline.importer.ingest import (
     ImportInterruptedError,
     IngestOptions,
     IngestSummary,
@@ -80,9 +77,11 @@ from .ingest import (
     name_note,
     summarize,
 )
-from .parquet import ParquetDataset
-from .process import REJECTED, STORED, STRAY_FATE, ProcessedBatch
-from .stopping import StopRequested, stop_on_signals
+from studdraw.pipeline.importer.process import REJECTED, STORED, STRAY_FATE, ProcessedBatch
+from studdraw.pipeline.importer.settings import DEFAULT_TASK_BYTES
+from studdraw.pipeline.importer.stopping import StopRequested, stop_on_signals
+from studdraw.pipeline.store.db import ImportRow, Key, Store, open_store, record_key
+from studdraw.pipeline.store.parquet import ParquetDataset
 
 RETRIES: Final = 2
 

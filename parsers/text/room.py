@@ -21,67 +21,29 @@ becomes a record or a `ParseProblem`.
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO, ClassVar, Final
+from typing import Any, ClassVar, Final
 
 from lark import Lark, Token
 from lark.common import LexerConf
 from lark.exceptions import UnexpectedToken
 from lark.lexer import Lexer
 
-from studdraw.parsers.files import (
-    Encoding,
-    Line,
-    iter_lines,
-    split_lines,
-    split_stream,
-    with_cut_lines,
-)
+from studdraw.parsers.builder import HandParseError
 from studdraw.parsers.findings import HAND_ENDS_EARLY, LINE_OUT_OF_PLACE
-from studdraw.parsers.model import (
-    HandRecord,
-    HandText,
-    Outcome,
-    ParsedHand,
-    ParseProblem,
-)
-from studdraw.parsers.rooms.builder import (
-    HandBuilder,
-    HandParseError,
-    parse_amount,
-    parse_card,
-    parse_cards,
-    parse_local_time,
-    to_utc,
-)
-from studdraw.parsers.rooms.grammar_cache import load_parser
-from studdraw.parsers.rooms.line_reader import LineReader, read_lines
-from studdraw.parsers.rooms.lines import LineSyntax
-from studdraw.parsers.rooms.order import END, SectionOrder
-from studdraw.parsers.rooms.tokens import LineToken
+from studdraw.parsers.model import HandRecord, HandText, Outcome, ParsedHand, ParseProblem
+from studdraw.parsers.room import Room
+from studdraw.parsers.text.grammar_cache import load_parser
+from studdraw.parsers.text.line_reader import LineReader, read_lines
+from studdraw.parsers.text.lines import LineSyntax
+from studdraw.parsers.text.order import END, SectionOrder
+from studdraw.parsers.text.tokens import LineToken
 
-__all__ = [  # the helpers every room, text or XML, reads money, cards and times with
-    "GRAMMAR_DIR",
-    "HandBuilder",
-    "HandParseError",
-    "LineToken",
-    "Room",
-    "RoomGrammar",
-    "TextRoom",
-    "hand_start_pattern",
-    "parse_amount",
-    "parse_card",
-    "parse_cards",
-    "parse_local_time",
-    "to_utc",
-]
-
-GRAMMAR_DIR: Final = Path(__file__).parent
-HAND_ID_SPAN: Final = 400
+GRAMMAR_DIR: Final = Path(__file__).parents[1] / "rooms"
+"""Where the rooms' grammars are (each beside its room's module)."""
 
 
 class TokenFeed(Lexer):
@@ -110,60 +72,6 @@ class RoomGrammar:
         """The room's grammar, from the per-machine cache when it holds it (grammar_cache)."""
         lark, syntax = load_parser(path, TokenFeed)
         return cls(lark, syntax, SectionOrder(lark))
-
-
-class Room:
-    """What every room entry in the registry can do: recognise its files, cut them into hand
-    texts, read a hand's id cheaply from its first line, and parse a hand (never raising)."""
-
-    name: ClassVar[str]
-    hand_start: ClassVar[re.Pattern[str]]
-    """Matches at the start of a hand's first line; must not match line ends (no bare \\s)."""
-    hand_id_pattern: ClassVar[re.Pattern[str]]
-    whole_files: ClassVar[bool] = False
-    """Whether the room's files hold its hands only, in a form of their own (XML, PHH): a file
-    it sniffs goes to it whole, never searched for other rooms' hand starts line by line."""
-    tidy_per_hand: ClassVar[bool] = True
-    """Whether `tidy` reads each text on its own (never joins texts): then the hands of a file
-    cut at any hand start are those of the whole file (the Dask engine's byte ranges)."""
-
-    def sniff(self, head: str) -> bool:
-        """Whether a file whose decoded start is `head` was written by this room."""
-        return any(self.hand_start.match(line) for line in head.splitlines()[:50])
-
-    def hand_id(self, head: str) -> str | None:
-        """The room's hand id read from the start of a hand's text, without parsing the hand.
-
-        `head` is the hand text, or at least its first lines; only its first few hundred
-        characters are searched, since rooms print the id in the header.
-        """
-        found = self.hand_id_pattern.search(head, 0, HAND_ID_SPAN)
-        return found.group("hand_id") if found else None
-
-    def split(self, lines: Iterable[Line], path: str) -> Iterator[HandText]:
-        """Cut a file's lines into hand texts (the line path, which a file of several rooms
-        takes); a room whose hands are not cut at their starts at all overrides this."""
-        return self.tidy(split_lines(lines, self.hand_start, path, self.name))
-
-    def tidy(self, hands: Iterator[HandText]) -> Iterator[HandText]:
-        """The texts the shared splitter cuts at every hand start, as this room's hands.
-
-        A room whose files hold more than hands (padding, separators between hands) or whose
-        hand can open with several hand starts overrides this, and so keeps the shared
-        splitters, chunked and line by line, whose texts it gets alike: one step after
-        either, so a room's hands never depend on a file's encoding."""
-        return hands
-
-    def hand_texts(self, stream: BinaryIO, encoding: Encoding, path: str) -> Iterator[HandText]:
-        """Stream a file's hands: the fast chunked splitter unless the room has its own `split`
-        (held to the shared splitter's bounds on lines and hands: `with_cut_lines`)."""
-        if type(self).split is not Room.split:
-            lines = iter_lines(stream, encoding)
-            return with_cut_lines(lines, lambda part: self.split(part, path), self.hand_start)
-        return self.tidy(split_stream(stream, encoding, self.hand_start, path, self.name))
-
-    def parse(self, hand: HandText) -> ParsedHand:
-        raise NotImplementedError
 
 
 class TextRoom(Room):
@@ -249,9 +157,3 @@ def _grammar_problem(error: UnexpectedToken, last_line: int) -> ParseProblem:
         token.number,
         code=LINE_OUT_OF_PLACE.code,
     )
-
-
-def hand_start_pattern(*prefixes: str) -> re.Pattern[str]:
-    """A hand-start matcher for headers beginning with one of the given literal prefixes,
-    tolerating a stray byte-order mark left at the start of a line."""
-    return re.compile("\ufeff?(?:" + "|".join(re.escape(prefix) for prefix in prefixes) + ")")

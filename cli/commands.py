@@ -1,4 +1,4 @@
-"""The `studdraw` command line's commands (`app`), run by `studdraw.pipeline.cli.main`.
+"""The `studdraw` command line's commands (`app`), run by `studdraw.cli.main`.
 
 Each command is a thin shell over one stage's public functions; the contract of every command's
 output (columns, JSON keys, exit codes) is stable, because scripts and later stages build on it.
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import typer
 
-from . import hands, reports, storage
+from studdraw.cli import hands, reports, storage
 
 app = typer.Typer(
     name="studdraw",

@@ -19,8 +19,3 @@ def console(*, stderr: bool = False) -> Console:
     if probe.is_terminal:
         return probe
     return Console(stderr=stderr, soft_wrap=True, width=PIPED_WIDTH)
-
-
-def plural(count: int, noun: str) -> str:
-    """The count with its noun, singular or plural: "1 warning", "3 warnings"."""
-    return f"{count:,} {noun}{'' if count == 1 else 's'}"

@@ -12,10 +12,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from studdraw.cli.console import console
+from studdraw.cli.shared import PathsArgument, RulesOption, chosen_rules
 from studdraw.parsers.model import Game, Outcome, ParsedHand, Structure
-from studdraw.pipeline.console import console
-
-from .shared import PathsArgument, RulesOption, chosen_rules
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -46,9 +45,9 @@ def iter_parsed(paths: list[Path], unreadable: UnreadableFiles) -> Iterator[Pars
     file with nothing to read, or no room's hand, is said so on stderr."""
     from rich.markup import escape
 
+    from studdraw.cli.progress import file_progress
     from studdraw.parsers.files import discover_files, display_path
     from studdraw.parsers.reader import open_history, parse_hand
-    from studdraw.pipeline.progress import file_progress
 
     files = list(discover_files(paths, unreadable.problem))
     with file_progress(files, unreadable.console) as advance:

@@ -20,11 +20,10 @@ import pyarrow as pa
 
 from studdraw.parsers.model import HandText, Outcome, SourceRef
 from studdraw.parsers.reader import describe_failure, parse_hand
+from studdraw.pipeline.importer.collector import collected_per_batch
 from studdraw.pipeline.rules import HouseRules, replay
 from studdraw.pipeline.rules.house import house_rules_named
-
-from .collector import collected_per_batch
-from .normalize import (
+from studdraw.pipeline.store.normalize import (
     Reject,
     Replayed,
     Tables,
@@ -35,7 +34,7 @@ from .normalize import (
     out_of_range,
     shift_hand_ids,
 )
-from .schema import BATCH_TABLES, HANDS, REJECTS, UNSUPPORTED
+from studdraw.pipeline.store.schema import BATCH_TABLES, HANDS, REJECTS, UNSUPPORTED
 
 STORED: Final = ord("S")
 REJECTED: Final = ord("R")

@@ -1,5 +1,5 @@
 """The Dask engine's plan on the client: big files cut into byte ranges that start at hand
-starts, so that workers can split them apart (`studdraw.pipeline.store.dask_engine`)."""
+starts, so that workers can split them apart (`studdraw.pipeline.importer.dask_engine`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import BinaryIO, Final
 
 from studdraw.parsers.files import CHUNK_SIZE, decode_line
 from studdraw.parsers.reader import HistoryFile
-from studdraw.parsers.rooms.base import Room
+from studdraw.parsers.room import Room
 
 _LINE_END: Final = re.compile(rb"\r\n|\r|\n")
 

@@ -14,22 +14,17 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from contextlib import suppress
 from dataclasses import dataclass
-from datetime import datetime
 from itertools import chain
 from pathlib import Path
 from typing import Final
 
-from rich.markup import escape
 from watchfiles import Change, watch
 
 from studdraw.parsers.files import IGNORED_SUFFIXES, discover_files
-from studdraw.pipeline.console import console, plural
-
-from .db import StoreLockedError
-from .ingest import IngestOptions, IngestSummary, ingest
-from .summaries import SummaryImport, import_summaries, split_summaries
+from studdraw.pipeline.importer.ingest import IngestOptions, IngestSummary, ingest
+from studdraw.pipeline.importer.summaries import SummaryImport, import_summaries, split_summaries
+from studdraw.pipeline.store.db import StoreLockedError
 
 TAIL_BYTES: Final = 64
 """How much of a file's end tells whether its last hand is closed."""
@@ -114,35 +109,3 @@ def watch_folders(
         files = [path for path in ready if _history_like(path)]
         if files:
             attempt(files)
-
-
-def run_watch(paths: list[Path], options: IngestOptions, settle: float) -> int:
-    """`studdraw ingest --watch`: one line per import on stdout, until Ctrl-C; the exit code
-    (2 when a path does not exist)."""
-    out, err = console(), console(stderr=True)
-    missing = [path for path in paths if not path.exists()]
-    if missing:
-        err.print(f"[red]error:[/red] no such folder or file: {escape(str(missing[0]))}")
-        return 2
-
-    def told(done: Imported) -> None:
-        hands = done.hands
-        line = (
-            f"{datetime.now().astimezone():%H:%M:%S} {plural(len(done.files), 'file')}: "
-            f"{plural(hands.stored, 'new hand')}, {hands.duplicates:,} already stored, "
-            f"{hands.rejected:,} rejected, {hands.unsupported:,} unsupported"
-        )
-        if done.tournaments.files:
-            line += f"; {plural(done.tournaments.tournaments, 'tournament summary')}"
-        out.print(line, markup=False, highlight=False)
-        for path, reason in hands.failed_files + done.tournaments.failed_files:
-            err.print(f"[red]error:[/red] cannot read {escape(path)}: {escape(reason)}")
-
-    def busy(message: str) -> None:
-        err.print(f"[yellow]waiting:[/yellow] {escape(message)}; will try again")
-
-    out.print(f"watching {', '.join(str(path) for path in paths)}; Ctrl-C stops", markup=False)
-    with suppress(KeyboardInterrupt):
-        watch_folders(paths, options, told, settle=settle, on_busy=busy)
-    out.print("stopped watching")
-    return 0

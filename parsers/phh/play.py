@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Final
 
+from studdraw.parsers.builder import HandParseError
 from studdraw.parsers.model import Card, Event, EventKind, Game, Seat, Stakes
-from studdraw.parsers.rooms.base import HandParseError
-from studdraw.parsers.rooms.phh_format import (
+from studdraw.parsers.phh.vocabulary import (
     RESHUFFLE_NOTE,
     blind_kind,
     parse_cards,

@@ -13,16 +13,15 @@ from typing import Annotated
 
 import typer
 
+from studdraw.cli.console import console
+from studdraw.cli.shared import PathsArgument, RulesOption, check_store, chosen_rules
 from studdraw.parsers.model import Game
-from studdraw.pipeline.console import console
-from studdraw.pipeline.ingest_settings import (
+from studdraw.pipeline.importer.settings import (
     BATCH_SIZE,
     DEFAULT_TASK_BYTES,
     PART_WITH_WORKERS,
     Engine,
 )
-
-from .shared import PathsArgument, RulesOption, check_store, chosen_rules
 
 
 def ingest(
@@ -103,10 +102,9 @@ def ingest(
     if engine is Engine.LOCAL and not watch and processes > 1:
         # The workers' fork server imports the pipeline while this process does (forkserver).
         pool_context(preload=[IMPORT_WORKERS])
-    from studdraw.pipeline.store.ingest import IngestOptions
-    from studdraw.pipeline.store.pool import without_pandas
-    from studdraw.pipeline.store.report import run_ingest
-    from studdraw.pipeline.store.watch import run_watch
+    from studdraw.cli.ingest_report import run_ingest, run_watch
+    from studdraw.pipeline.importer.ingest import IngestOptions
+    from studdraw.pipeline.importer.pool import without_pandas
 
     if scheduler is not None and engine is not Engine.DASK:
         console(stderr=True).print("[red]error:[/red] --scheduler needs --engine dask")
@@ -170,8 +168,8 @@ def prepare(
     big stores (idempotent: afterwards only new hands are derived)."""
     import duckdb
 
+    from studdraw.cli.progress import count_progress
     from studdraw.pipeline import analytics
-    from studdraw.pipeline.progress import count_progress
     from studdraw.pipeline.store.db import one_line
 
     check_store(db, write=True)

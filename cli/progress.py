@@ -20,7 +20,7 @@ def file_progress(files: Sequence[Path], console: Console) -> Iterator[Callable[
     if not console.is_terminal:
         yield lambda _path: None
         return
-    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn  # noqa: PLC0415
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
     sizes = {path: _size(path) for path in files}
     progress = Progress(
@@ -54,7 +54,7 @@ def count_progress(label: str, total: int, console: Console) -> Iterator[Callabl
     if not console.is_terminal or total <= 0:
         yield lambda _n: None
         return
-    from rich.progress import (  # noqa: PLC0415
+    from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
         Progress,
