@@ -79,7 +79,7 @@ samples: install
 	$(SYNTH) sample_histories/pokerstars/td27-no-limit.txt --game td27 --structure no --hands 20 --seed 105 --players 2-6 --start 2026-03-13T22:00
 	$(SYNTH) sample_histories/pokerstars/tda5.txt --game tda5 --hands 30 --seed 106 --players 3-6 --start 2026-03-15T19:00
 	$(SYNTH) sample_histories/pokerstars/badugi.txt --game badugi --hands 50 --seed 107 --players 3-6 --session-hands 25 --start 2026-03-17T18:30
-	$(SYNTH) sample_histories/fulltilt/razz.txt --site fulltilt --game razz --hands 40 --seed 108 --start 2026-03-19T20:00
+	$(SYNTH) sample_histories/fulltilt/razz.txt --room fulltilt --game razz --hands 40 --seed 108 --start 2026-03-19T20:00
 
 clean:
 	rm -rf $(VENV) .typecheck build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache

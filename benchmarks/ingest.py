@@ -99,14 +99,14 @@ def corpus_hands(corpus: Path) -> dict[str, list[tuple[str, str]]]:
             continue
         for hand in history.hand_texts():
             record = parse_hand(hand).record
-            if record is None or (record.site, record.site_hand_id) in seen:
+            if record is None or (record.room, record.room_hand_id) in seen:
                 continue
-            seen.add((record.site, record.site_hand_id))
-            probe = parse_hand(replace(hand, text=_rewrite(hand.text, record.site_hand_id, 0)))
-            if probe.record is not None and probe.record.site_hand_id == _new_id(
-                record.site_hand_id, 0
+            seen.add((record.room, record.room_hand_id))
+            probe = parse_hand(replace(hand, text=_rewrite(hand.text, record.room_hand_id, 0)))
+            if probe.record is not None and probe.record.room_hand_id == _new_id(
+                record.room_hand_id, 0
             ):
-                hands.setdefault(history.room.name, []).append((hand.text, record.site_hand_id))
+                hands.setdefault(history.room.name, []).append((hand.text, record.room_hand_id))
     return hands
 
 

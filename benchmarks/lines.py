@@ -55,7 +55,7 @@ def rate(path: Path) -> float:
         start = time.perf_counter()
         hands = list(open_history(path).hand_texts())
         best = min(best, time.perf_counter() - start)
-        assert hands and hands[0].site == "pokerstars"
+        assert hands and hands[0].room == "pokerstars"
     return path.stat().st_size / best / 1e6
 
 

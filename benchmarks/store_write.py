@@ -60,9 +60,9 @@ def round_copy(tables: Tables, round_: int, shift: int) -> Tables:
         return tables
     moved = shift_hand_ids(tables, shift * round_)
     hands = moved[HANDS.name]
-    ids = pc.binary_join_element_wise(hands["site_hand_id"], pa.scalar(f"r{round_}"), "")
+    ids = pc.binary_join_element_wise(hands["room_hand_id"], pa.scalar(f"r{round_}"), "")
     moved[HANDS.name] = hands.set_column(
-        hands.schema.get_field_index("site_hand_id"), "site_hand_id", ids
+        hands.schema.get_field_index("room_hand_id"), "room_hand_id", ids
     )
     return moved
 

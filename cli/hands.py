@@ -71,7 +71,7 @@ def parse(
         bool, typer.Option("--jsonl", help="One JSON object per hand on stdout.")
     ] = False,
 ) -> None:
-    """Parse hand histories and summarise them per site and game (or print them as JSON)."""
+    """Parse hand histories and summarise them per room and game (or print them as JSON)."""
     from studdraw.parsers.serialize import parsed_hand_to_dict
 
     stderr = console(stderr=True)
@@ -94,10 +94,10 @@ def parse(
             strays += 1
             continue
         game = str(parsed.record.game) if parsed.record else _label(parsed)
-        site = parsed.hand.site or "unknown"
-        counts[(site, game, parsed.outcome)] += 1
+        room = parsed.hand.room or "unknown"
+        counts[(room, game, parsed.outcome)] += 1
         if parsed.record:
-            warnings[(site, game)] += len(parsed.record.findings)
+            warnings[(room, game)] += len(parsed.record.findings)
     if not jsonl:
         table = _summary_table(counts, warnings)
         table.caption = stray_caption(strays)
@@ -200,7 +200,7 @@ def synth(
     game: Annotated[Game, typer.Option(help="The game to deal.")],
     hands: Annotated[int, typer.Option(help="How many hands.", min=1)],
     *,
-    site: Annotated[
+    room: Annotated[
         str, typer.Option(help="The room whose export format to write.")
     ] = "pokerstars",
     structure: Annotated[Structure, typer.Option(help="Betting structure.")] = Structure.FIXED,
@@ -227,7 +227,7 @@ def synth(
     low, _, high = players.partition("-")
     try:
         options = SynthOptions(
-            site=site,
+            room=room,
             game=game,
             structure=structure,
             hands=hands,
@@ -238,7 +238,7 @@ def synth(
             session_hands=session_hands,
             start=start.replace(tzinfo=UTC) if start else DEFAULT_START,
         )
-        texts = (render(record, site) for record in synthesize(options))
+        texts = (render(record, room) for record in synthesize(options))
         target = out.open("w", encoding="utf-8") if out else sys.stdout
         try:
             for text in texts:
@@ -268,13 +268,13 @@ def _summary_table(
     table = Table(title="Hands per room and game")
     for column in ("room", "game", "hands", "parsed", "unsupported", "errors", "warnings"):
         table.add_column(column, justify="left" if column in ("room", "game") else "right")
-    groups = sorted({(site, game) for site, game, _ in counts})
+    groups = sorted({(room, game) for room, game, _ in counts})
     totals = Counter[Outcome]()
-    for site, game in groups:
-        row = {outcome: counts[(site, game, outcome)] for outcome in Outcome}
+    for room, game in groups:
+        row = {outcome: counts[(room, game, outcome)] for outcome in Outcome}
         totals.update(row)
-        cells = (*_columns(row), warnings[(site, game)])
-        table.add_row(site, game, *(str(n) for n in cells))
+        cells = (*_columns(row), warnings[(room, game)])
+        table.add_row(room, game, *(str(n) for n in cells))
     table.add_section()
     table.add_row("total", "", *(str(n) for n in (*_columns(totals), warnings.total())))
     return table

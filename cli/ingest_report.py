@@ -226,8 +226,8 @@ def summary_table(summary: IngestSummary, db: Path) -> Table:
     table.add_column("room")
     for column in COUNTS:
         table.add_column(column.replace("_", " "), justify="right")
-    for site, counts in sorted(summary.by_site.items()):
-        table.add_row(site, *(f"{counts[name]:,}" for name in COUNTS))
+    for room, counts in sorted(summary.by_room.items()):
+        table.add_row(room, *(f"{counts[name]:,}" for name in COUNTS))
     table.add_section()
     table.add_row("total", *(f"{getattr(summary, name):,}" for name in COUNTS))
     return table
@@ -238,8 +238,8 @@ def unsupported_table(summary: IngestSummary) -> Table:
     table = Table(title="Unsupported hands (counted, not stored; see the `unsupported` table)")
     for column in ("room", "game", "reason", "hands"):
         table.add_column(column, justify="right" if column == "hands" else "left")
-    for (site, game, reason), hands in sorted(summary.unsupported_reasons.items()):
-        table.add_row(site, game, reason, f"{hands:,}")
+    for (room, game, reason), hands in sorted(summary.unsupported_reasons.items()):
+        table.add_row(room, game, reason, f"{hands:,}")
     return table
 
 

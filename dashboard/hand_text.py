@@ -58,17 +58,17 @@ def hand_text(header: dict[str, Any], seats: pl.DataFrame, actions: pl.DataFrame
             f"As the room wrote it: {header['source_path']}, line {header['source_line']}.",
         )
     record = record_from_rows(header, seats, actions)
-    site = header["site"]
-    render = RENDERERS.get(site)
-    if render is not None and (site != "fulltilt" or fulltilt_can_render(record)):
+    room = header["room"]
+    render = RENDERERS.get(room)
+    if render is not None and (room != "fulltilt" or fulltilt_can_render(record)):
         return HandText(
             render(record, header["hero"]),
             f"The source file is not available: written back from the store in "
-            f"{ROOM_FORMATS[site]}.",
+            f"{ROOM_FORMATS[room]}.",
         )
     return HandText(
         render_pokerstars(record, header["hero"]),
-        f"The source file is not available and there is no {site} renderer: written back "
+        f"The source file is not available and there is no {room} renderer: written back "
         "from the store in PokerStars' format.",
     )
 
@@ -123,8 +123,8 @@ def record_from_rows(
         for row in actions.sort("seq").iter_rows(named=True)
     ]
     return HandRecord(
-        site=header["site"],
-        site_hand_id=header["site_hand_id"],
+        room=header["room"],
+        room_hand_id=header["room_hand_id"],
         game=Game(header["game"]),
         structure=Structure(header["structure"]),
         currency=header["currency"],
@@ -138,7 +138,7 @@ def record_from_rows(
             big_blind=header["big_blind"],
         ),
         started_at=header["started_at"],
-        site_time=header["site_time"],
+        room_time=header["room_time"],
         table=header["table_name"],
         seats=[
             Seat(row["seat"], row["name"], row["stack"], row["sitting_out"])

@@ -316,7 +316,7 @@ def session_hands(ref: StoreRef, filters: Filters) -> pl.DataFrame:
     hands at most, and `results_over_time` reads only the player's rows."""
     with connection(ref) as con:
         frame = analytics.results_over_time(con, filters)
-    return frame.select("hand_id", "site_hand_id", "started_at", "game", "net", "big_bets")
+    return frame.select("hand_id", "room_hand_id", "started_at", "game", "net", "big_bets")
 
 
 @st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False, hash_funcs=_HASH)
@@ -332,6 +332,6 @@ def tournament_summary(ref: StoreRef, filters: Filters) -> pl.DataFrame:
 
 
 @st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False)
-def tournament_chips(ref: StoreRef, player: str, site: str, tournament_id: str) -> pl.DataFrame:
+def tournament_chips(ref: StoreRef, player: str, room: str, tournament_id: str) -> pl.DataFrame:
     with connection(ref) as con:
-        return analytics.tournament_chips(con, player, site, tournament_id)
+        return analytics.tournament_chips(con, player, room, tournament_id)

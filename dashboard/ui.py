@@ -89,10 +89,10 @@ def player_picker(ref: StoreRef, key: str, *, optional: bool = False) -> str | N
 
 
 def filter_options(ref: StoreRef) -> pl.DataFrame:
-    """Every (site, game, structure, stakes, currency, cash or tournament) the store holds."""
+    """Every (room, game, structure, stakes, currency, cash or tournament) the store holds."""
     return store.query(
         ref,
-        "SELECT site, game, structure, small_bet, big_bet, scale, currency, "
+        "SELECT room, game, structure, small_bet, big_bet, scale, currency, "
         "tournament_id IS NOT NULL AS tournament, count(*) AS hands, "
         "CAST(min(timezone('UTC', started_at)) AS DATE) AS first_day, "
         "CAST(max(timezone('UTC', started_at)) AS DATE) AS last_day "
@@ -191,12 +191,12 @@ def filters_sidebar(ref: StoreRef, key: str, player: str | None) -> Filters:
         placeholder="All stakes",
         key=f"{key}-stakes",
     )
-    site = side.selectbox(
+    room = side.selectbox(
         "Room",
-        sorted(options.get_column("site").unique().to_list()),
+        sorted(options.get_column("room").unique().to_list()),
         index=None,
         placeholder="All rooms",
-        key=f"{key}-site",
+        key=f"{key}-room",
     )
     table_size = side.selectbox(
         "Table size",
@@ -240,7 +240,7 @@ def filters_sidebar(ref: StoreRef, key: str, player: str | None) -> Filters:
         game=game,
         structure=structure,
         stakes=big_bet,
-        site=site,
+        room=room,
         date_from=date_from,
         date_to=date_to,
         session=session,

@@ -1,4 +1,4 @@
-"""The parsers: every room's hand histories read into site-neutral hand records.
+"""The parsers: every room's hand histories read into room-neutral hand records.
 
 Some of its modules may be installed compiled by mypyc beside their sources (setup.py says
 which). STUDDRAW_PURE=1 in the environment makes every process import the Python sources

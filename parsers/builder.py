@@ -208,10 +208,10 @@ class HandBuilder:
     whichever of "chips put in" and "total to" the room printed and get both on the event.
     """
 
-    def __init__(self, hand: HandText, site: str) -> None:
+    def __init__(self, hand: HandText, room: str) -> None:
         self.hand = hand
-        self.site = site
-        self.site_hand_id = ""
+        self.room = room
+        self.room_hand_id = ""
         self.game: Game | None = None
         self.structure = Structure.FIXED
         self.currency = "USD"
@@ -224,7 +224,7 @@ class HandBuilder:
         self.ante = 0
         self.bring_in = 0
         self.started_at: datetime | None = None
-        self.site_time = ""
+        self.room_time = ""
         self.table = ""
         self.max_seats: int | None = None
         self.button: int | None = None
@@ -344,15 +344,15 @@ class HandBuilder:
             big_blind=self.big_blind or posted[EventKind.BIG_BLIND],
         )
         return HandRecord(
-            site=self.site,
-            site_hand_id=self.site_hand_id,
+            room=self.room,
+            room_hand_id=self.room_hand_id,
             game=self.game,
             structure=self.structure,
             currency=self.currency,
             scale=self.scale,
             stakes=stakes,
             started_at=self.started_at,
-            site_time=self.site_time,
+            room_time=self.room_time,
             table=self.table,
             seats=self.seats,
             events=self.events,

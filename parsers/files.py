@@ -27,7 +27,7 @@ IGNORED_SUFFIXES: Final = frozenset(
     {".hp", ".hands", ".gt", ".md", ".json", ".jsonl", ".csv", ".py", ".png", ".parquet", ".duckdb"}
 )
 """File endings `discover_files` passes over in a folder: FPDB's expected-output files
-(.hp, .hands, .gt), notes, data and code. Every other file is offered to the site sniffers, so a
+(.hp, .hands, .gt), notes, data and code. Every other file is offered to the room sniffers, so a
 history from a room studdraw does not read is counted as unsupported instead of being skipped."""
 
 
@@ -242,7 +242,7 @@ def _utf16_length(text: str) -> int:
 
 
 def read_head(path: Path) -> tuple[Encoding, str]:
-    """The file's encoding and its first few thousand characters, for site sniffing."""
+    """The file's encoding and its first few thousand characters, for room sniffing."""
     with path.open("rb") as stream:
         head = stream.read(SNIFF_SIZE)
     return decode_head(head)
@@ -260,7 +260,7 @@ def decode_head(head: bytes) -> tuple[Encoding, str]:
 
 
 def split_lines(
-    lines: Iterable[Line], hand_start: re.Pattern[str], path: str, site: str | None
+    lines: Iterable[Line], hand_start: re.Pattern[str], path: str, room: str | None
 ) -> Iterator[HandText]:
     """Cut a stream of lines into hand texts, each starting at a line `hand_start` matches.
 
@@ -280,7 +280,7 @@ def split_lines(
             if first is not None:
                 text = "\n".join(buffer)
                 yield _hand_text(
-                    text, first.offset, first.number, path, site, stray=stray, over=over, cut=cut
+                    text, first.offset, first.number, path, room, stray=stray, over=over, cut=cut
                 )
             buffer, first, stray, size, over, cut = (
                 [line.text],
@@ -310,7 +310,7 @@ def split_lines(
     if first is not None:
         text = "\n".join(buffer)
         yield _hand_text(
-            text, first.offset, first.number, path, site, stray=stray, over=over, cut=cut
+            text, first.offset, first.number, path, room, stray=stray, over=over, cut=cut
         )
 
 
@@ -319,7 +319,7 @@ def _hand_text(
     offset: int,
     number: int,
     path: str,
-    site: str | None,
+    room: str | None,
     *,
     stray: bool = False,
     over: bool = False,
@@ -337,8 +337,8 @@ def _hand_text(
             defect = long_hand_defect(number)
     source = SourceRef(path, offset, number)
     if stray:
-        return HandText(text, source, site, stray=True)
-    return HandText(text, source, site, defect)
+        return HandText(text, source, room, stray=True)
+    return HandText(text, source, room, defect)
 
 
 def without_blank_tail(text: str) -> str:
@@ -359,7 +359,7 @@ _LEADING_BLANK_LINES: Final = re.compile(r"(?:[^\S\r\n]*(?:\r\n|\r|\n))*")
 
 
 def split_stream(
-    stream: BinaryIO, encoding: Encoding, hand_start: re.Pattern[str], path: str, site: str | None
+    stream: BinaryIO, encoding: Encoding, hand_start: re.Pattern[str], path: str, room: str | None
 ) -> Iterator[HandText]:
     """`split_lines(iter_lines(...))` for UTF-8 files, chunk by chunk instead of line by line.
 
@@ -370,7 +370,7 @@ def split_stream(
     hand over the bounds (`MAX_LINE`, `MAX_HAND`), which the line path cuts linearly.
     """
     if encoding.is_utf16:
-        yield from split_lines(iter_lines(stream, encoding), hand_start, path, site)
+        yield from split_lines(iter_lines(stream, encoding), hand_start, path, room)
         return
     # A line end followed by a hand start: leading with the line end lets the regex engine
     # skip ahead quickly, where a look-behind would be tried at every position.
@@ -397,7 +397,7 @@ def split_stream(
         except (UnicodeDecodeError, _HandOverError):
             stream.seek(offset)
             lines = _iter_byte_lines(stream, offset, number)
-            yield from split_lines(lines, hand_start, path, site)
+            yield from split_lines(lines, hand_start, path, room)
             return
         found = [match.end() for match in starts.finder(pending).finditer(pending)]
         if hand_start.match(pending):
@@ -413,7 +413,7 @@ def split_stream(
                 continue
             segment = pending[begin:end]
             if at_hand:
-                yield _segment_hand(segment, offset, number, path, site)
+                yield _segment_hand(segment, offset, number, path, room)
             else:
                 blank = _LEADING_BLANK_LINES.match(segment)
                 skip = blank.end() if blank else 0
@@ -424,7 +424,7 @@ def split_stream(
                         offset + _utf8_length(head),
                         number + _line_ends(head),
                         path,
-                        site,
+                        room,
                         stray=True,
                     )
             offset += _utf8_length(segment)
@@ -440,11 +440,11 @@ class _HandOverError(Exception):
 
 
 def _segment_hand(
-    segment: str, offset: int, number: int, path: str, site: str | None, *, stray: bool = False
+    segment: str, offset: int, number: int, path: str, room: str | None, *, stray: bool = False
 ) -> HandText:
     if "\r" in segment:
         segment = segment.replace("\r\n", "\n").replace("\r", "\n")
-    return _hand_text(segment, offset, number, path, site, stray=stray)
+    return _hand_text(segment, offset, number, path, room, stray=stray)
 
 
 def _utf8_length(text: str) -> int:

@@ -1,4 +1,4 @@
-"""The site-neutral hand record: the contract between the rooms' readers and the pipeline.
+"""The room-neutral hand record: the contract between the rooms' readers and the pipeline.
 
 Every room turns one hand text into a `HandRecord`; everything downstream (rules engine,
 store, analytics, dashboard) reads only this. Money is exact: integers of the smallest unit of
@@ -258,15 +258,15 @@ class SourceRef(_Value):
 
 @dataclass(slots=True)
 class HandRecord(_Value):
-    site: str
-    site_hand_id: str
+    room: str
+    room_hand_id: str
     game: Game
     structure: Structure
     currency: str  # ISO code for cash ("USD", "EUR"), "PLAY" for play money, "CHIPS" in tournaments
     scale: int  # smallest units per whole currency unit: 100 for cents, 1 for tournament chips
     stakes: Stakes
     started_at: datetime  # UTC, time-zone aware
-    site_time: (
+    room_time: (
         str  # the time exactly as the room printed it, with its zone ("2009/11/26 10:08:43 ET")
     )
     table: str
@@ -294,7 +294,7 @@ class HandText(_Value):
 
     text: str
     source: SourceRef
-    site: str | None  # the room that recognised the file, None if no room did
+    room: str | None  # the room that recognised the file, None if no room did
     defect: str | None = None
     """Why the text cannot be read as it stands (a line or a hand over the splitter's length
     bound, kept as an excerpt): the hand is a reject with this reason, never parsed."""
@@ -326,7 +326,7 @@ class ParsedHand(_Value):
     """The result of parsing one hand text: a record, or the problem, never both."""
 
     hand: HandText
-    site_hand_id: str | None
+    room_hand_id: str | None
     record: HandRecord | None = None
     problem: ParseProblem | None = None
 

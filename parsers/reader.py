@@ -298,7 +298,7 @@ def parse_hand(hand: HandText) -> ParsedHand:
     if hand.stray:
         problem = ParseProblem(Outcome.STRAY, _bounded(stray_message(hand)), hand.source.line)
         return ParsedHand(hand, None, problem=problem)
-    room = BY_NAME.get(hand.site) if hand.site else None
+    room = BY_NAME.get(hand.room) if hand.room else None
     if room is None:
         problem = ParseProblem(
             Outcome.UNSUPPORTED, "no room recognises this file", hand.source.line

@@ -84,7 +84,7 @@ class Finisher:
 
 @dataclass(slots=True)
 class TournamentSummary:
-    site: str  # "pokerstars", "fulltilt"
+    room: str  # "pokerstars", "fulltilt"
     tournament_id: str
     source: str
     line: int
@@ -123,9 +123,9 @@ def read_summaries(path: Path) -> list[TournamentSummary]:
             continue
         start = STARS_START.match(line) or TILT_START.match(line)
         if start:
-            site = "pokerstars" if line.startswith("PokerStars") else "fulltilt"
+            room = "pokerstars" if line.startswith("PokerStars") else "fulltilt"
             found.append(
-                TournamentSummary(site, start["id"], str(path), number, game=start["game"])
+                TournamentSummary(room, start["id"], str(path), number, game=start["game"])
             )
             continue
         if not found:
@@ -145,7 +145,7 @@ def _read_line(
     mine: dict[int, tuple[str | None, int, int | None]],
 ) -> bool:
     """Fold one line into the summary; False when no pattern knows it."""
-    stars = summary.site == "pokerstars"
+    stars = summary.room == "pokerstars"
     if match := (STARS_BUY_IN if stars else TILT_BUY_IN).match(line):
         _buy_in(summary, match, stars=stars)
     elif match := TILT_BOUNTY.match(line):

@@ -74,10 +74,10 @@ class Selection:
                 or any(seat.player in self.players for seat in players_in_order(record))
             )
             and (not self.games or record.game in self.games)
-            and (not self.rooms or record.site in self.rooms)
+            and (not self.rooms or record.room in self.rooms)
             and (self.since is None or record.started_at >= self.since)
             and (self.until is None or record.started_at < self.until)
-            and (not self.hands or record.site_hand_id in self.hands)
+            and (not self.hands or record.room_hand_id in self.hands)
         )
 
 
@@ -116,8 +116,8 @@ def select_hand_ids(con: duckdb.DuckDBPyConnection, selection: Selection) -> lis
     params: dict[str, object] = {}
     for column, values in (
         ("game", selection.games),
-        ("site", selection.rooms),
-        ("site_hand_id", selection.hands),
+        ("room", selection.rooms),
+        ("room_hand_id", selection.hands),
         ("hand_id", selection.hand_ids),
     ):
         if values:
@@ -140,11 +140,11 @@ def select_hand_ids(con: duckdb.DuckDBPyConnection, selection: Selection) -> lis
 
 
 _HAND_COLUMNS: Final = (
-    "hand_id, site, site_hand_id, game, structure, small_bet, big_bet, ante, bring_in, "
+    "hand_id, room, room_hand_id, game, structure, small_bet, big_bet, ante, bring_in, "
     "small_blind, big_blind, currency, scale, tournament_id, tournament_buy_in, tournament_fee, "
     "tournament_currency, tournament_level, mixed, table_name, max_seats, button, "
     "epoch_us(started_at) AS started_at, "
-    "site_time, reported_pot, reported_rake, hero, notes, source_path, source_offset, source_line"
+    "room_time, reported_pot, reported_rake, hero, notes, source_path, source_offset, source_line"
 )
 
 
@@ -366,8 +366,8 @@ def _record(
             get("tournament_level"),
         )
     return HandRecord(
-        site=get("site"),
-        site_hand_id=get("site_hand_id"),
+        room=get("room"),
+        room_hand_id=get("room_hand_id"),
         game=Game(get("game")),
         structure=Structure(get("structure")),
         currency=get("currency"),
@@ -381,7 +381,7 @@ def _record(
             get("big_blind"),
         ),
         started_at=get("started_at"),
-        site_time=get("site_time"),
+        room_time=get("room_time"),
         table=get("table_name"),
         seats=seats,
         events=events,
@@ -446,7 +446,7 @@ _UNSAFE: Final = re.compile(r"[^A-Za-z0-9._-]+")
 
 def file_name(record: HandRecord) -> str:
     """`<room>-<hand id>.phh`, with anything a file system may refuse replaced by `_`."""
-    return _UNSAFE.sub("_", f"{record.site}-{record.site_hand_id}") + ".phh"
+    return _UNSAFE.sub("_", f"{record.room}-{record.room_hand_id}") + ".phh"
 
 
 Named = tuple[str, str]

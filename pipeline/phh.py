@@ -382,11 +382,11 @@ def _optional_fields(
     if record.max_seats is not None:
         fields.append(("seat_count", str(record.max_seats)))
     fields.append(("table", toml_string(record.table)))
-    hand_id = record.site_hand_id
+    hand_id = record.room_hand_id
     numeric = hand_id.isdigit() and str(int(hand_id)) == hand_id and int(hand_id) < 2**63
     fields.append(("hand", hand_id if numeric else toml_string(hand_id)))
-    if record.site in VENUES:
-        fields.append(("venue", toml_string(VENUES[record.site])))
+    if record.room in VENUES:
+        fields.append(("venue", toml_string(VENUES[record.room])))
     if record.tournament is not None:
         fields.append(("event", toml_string(f"Tournament {record.tournament.tournament_id}")))
         level = record.tournament.level or ""
@@ -417,7 +417,7 @@ def _extension_fields(
     something (a reader that drops them still has a playable hand)."""
     scale = record.scale
     stakes = record.stakes
-    fields = [("_room", toml_string(record.site))]
+    fields = [("_room", toml_string(record.room))]
     if not is_spec_variant(code):
         fields += [
             ("_game", toml_string(record.game)),
@@ -427,7 +427,7 @@ def _extension_fields(
         fields.append(("_scale", str(scale)))
     if len(record.currency) != 3 or record.currency == "PLAY":
         fields.append(("_currency", toml_string(record.currency)))
-    fields.append(("_site_time", toml_string(record.site_time)))
+    fields.append(("_room_time", toml_string(record.room_time)))
     implied = inferred_stakes(
         record.structure,
         hand.antes,

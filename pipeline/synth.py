@@ -71,7 +71,7 @@ DEFAULT_START: Final = datetime(2026, 3, 2, 18, 0, tzinfo=UTC)
 
 @dataclass(frozen=True, slots=True)
 class SynthOptions:
-    site: str = "pokerstars"
+    room: str = "pokerstars"
     game: Game = Game.STUD
     structure: Structure = Structure.FIXED
     hands: int = 100
@@ -92,14 +92,14 @@ class SynthOptions:
 
 def synthesize(options: SynthOptions) -> Iterator[HandRecord]:
     """`options.hands` random legal hands with names, ids and times, deterministic for a seed."""
-    if options.site not in RENDERERS:
-        raise ValueError(f"no renderer for {options.site!r}; choose from {sorted(RENDERERS)}")
+    if options.room not in RENDERERS:
+        raise ValueError(f"no renderer for {options.room!r}; choose from {sorted(RENDERERS)}")
     if not 2 <= options.min_players <= options.max_players <= 8:
         raise ValueError("players must be within 2 to 8, the smaller first")
     rng = random.Random(options.seed)
     if (options.currency == "CHIPS") != (options.tournament is not None):
         raise ValueError("tournament hands, and only they, are played for CHIPS")
-    rules = house_rules_for(options.site)
+    rules = house_rules_for(options.room)
     if options.tournament is not None:
         rules = replace(rules, rake_percent=None)
     when = options.start
@@ -108,7 +108,7 @@ def synthesize(options: SynthOptions) -> Iterator[HandRecord]:
         if options.session_hands and number and number % options.session_hands == 0:
             when += timedelta(hours=rng.uniform(2, 20))
             table = rng.choice(TABLE_NAMES)
-        expressible = CAN_RENDER.get(options.site, _any_hand)
+        expressible = CAN_RENDER.get(options.room, _any_hand)
         while True:
             players = rng.randint(options.min_players, options.max_players)
             record = random_hand(options.game, options.structure, players, rng, rules)
@@ -124,15 +124,15 @@ def _any_hand(record: HandRecord) -> bool:
     return True
 
 
-def render(record: HandRecord, site: str) -> str:
-    return RENDERERS[site](record, record.hero)
+def render(record: HandRecord, room: str) -> str:
+    return RENDERERS[room](record, record.hero)
 
 
 def _hand_id(options: SynthOptions, number: int) -> str:
     """Unique per room, game, seed and hand number (seeds below 10**6, files below 10**7
     hands), so synthesised files of any mix of games can share one store."""
     game = list(Game).index(options.game)
-    return f"{FIRST_HAND_ID[options.site]}{game}{options.seed % 10**6:06d}{number:07d}"
+    return f"{FIRST_HAND_ID[options.room]}{game}{options.seed % 10**6:06d}{number:07d}"
 
 
 def _names(rng: random.Random, count: int, hero: str) -> list[str]:
@@ -161,10 +161,10 @@ def _dress(
     hand_id = _hand_id(options, number)
     return replace(
         record,
-        site=options.site,
-        site_hand_id=hand_id,
+        room=options.room,
+        room_hand_id=hand_id,
         started_at=when,
-        site_time="",
+        room_time="",
         table=f"{table} {options.seed % 97 + 1}",
         seats=seats,
         events=events,

@@ -25,14 +25,13 @@ def corpus_file(*parts: str) -> Path:
     return path
 
 
-def parse_text(text: str, site: str = "pokerstars", path: str = "<test>") -> ParsedHand:
+def parse_text(text: str, room: str = "pokerstars", path: str = "<test>") -> ParsedHand:
     """Parse one hand given as text with its room's reader."""
-    room = BY_NAME[site]
-    return room.parse(HandText(text.strip("\n"), SourceRef(path, 0, 1), site))
+    return BY_NAME[room].parse(HandText(text.strip("\n"), SourceRef(path, 0, 1), room))
 
 
-def parse_record(text: str, site: str = "pokerstars") -> HandRecord:
-    parsed = parse_text(text, site)
+def parse_record(text: str, room: str = "pokerstars") -> HandRecord:
+    parsed = parse_text(text, room)
     assert parsed.record is not None, parsed.problem
     return parsed.record
 

@@ -43,9 +43,9 @@ def build_store(folder: Path) -> Path:
     return db
 
 
-def hand_id_of(db: Path, site_hand_id: str) -> int:
+def hand_id_of(db: Path, room_hand_id: str) -> int:
     with duckdb.connect(str(db), read_only=True) as con:
-        row = con.execute("SELECT hand_id FROM hands WHERE site_hand_id = ?", [site_hand_id])
+        row = con.execute("SELECT hand_id FROM hands WHERE room_hand_id = ?", [room_hand_id])
         found = row.fetchone()
     assert found is not None
     return int(found[0])

@@ -40,7 +40,7 @@ def parsed_hands(room: str) -> dict[HandKey, ParsedHand]:
     """Every hand the parser splits out of the room's folder, by (file name, hand id); a file no
     room recognises yields one entry with the id None."""
     return {
-        (path.name, parsed.site_hand_id): parsed
+        (path.name, parsed.room_hand_id): parsed
         for path in sorted((FORMS / room).glob("*.txt"))
         for parsed in parse_file(path)
     }

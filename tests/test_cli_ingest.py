@@ -42,7 +42,7 @@ def test_json_summary_then_reimport(tmp_path: Path) -> None:
     assert summary.keys() >= KEYS
     counts = ("hands_seen", "stored", "rejected", "unsupported", "with_errors")
     assert tuple(summary[key] for key in counts) == (6, 3, 1, 2, 1)
-    assert summary["by_site"]["pokerstars"]["stored"] == 3
+    assert summary["by_room"]["pokerstars"]["stored"] == 3
     second = json.loads(runner.invoke(app, args).stdout)
     assert (second["stored"], second["duplicates"], second["skipped_files"]) == (0, 6, 3)
     con = duckdb.connect(str(db), read_only=True)

@@ -29,8 +29,8 @@ def test_jsonl_has_the_contract_keys(tmp_path: Path) -> None:
         assert {
             "source",
             "line",
-            "site",
-            "site_hand_id",
+            "room",
+            "room_hand_id",
             "game",
             "structure",
             "players",

@@ -59,20 +59,20 @@ def facts(tmp_path_factory: pytest.TempPathFactory) -> Facts:
             assert row is not None
             return row[0]
 
-        broken_id = one("SELECT hand_id FROM hands WHERE site_hand_id = ?", BROKEN_HAND)
+        broken_id = one("SELECT hand_id FROM hands WHERE room_hand_id = ?", BROKEN_HAND)
         codes = con.execute("SELECT code FROM violations WHERE hand_id = ?", [broken_id]).fetchall()
         return Facts(
             db=db,
             hands=one("SELECT count(*) FROM hands"),
             players=one("SELECT count(DISTINCT name) FROM hand_players WHERE dealt_in"),
             broken_id=broken_id,
-            draw_id=one("SELECT hand_id FROM hands WHERE site_hand_id = ?", DRAW_HAND),
+            draw_id=one("SELECT hand_id FROM hands WHERE room_hand_id = ?", DRAW_HAND),
             broken_codes=frozenset(code for (code,) in codes),
             broken_violations=one("SELECT count(*) FROM violations WHERE hand_id = ?", broken_id),
             broken_cards=tuple(
                 one("SELECT cards FROM hand_players WHERE hand_id = ? AND is_hero", broken_id)
             ),
-            reject_id=one("SELECT site_hand_id FROM rejects"),
+            reject_id=one("SELECT room_hand_id FROM rejects"),
             last_hero_day=one(
                 "SELECT CAST(max(timezone('UTC', started_at)) AS DATE) FROM hands "
                 "WHERE hero = 'Hero'"
@@ -88,7 +88,7 @@ def facts(tmp_path_factory: pytest.TempPathFactory) -> Facts:
             hero_hand_ids=frozenset(
                 hand
                 for (hand,) in con.execute(
-                    "SELECT site_hand_id FROM hands WHERE hero = 'Hero'"
+                    "SELECT room_hand_id FROM hands WHERE hero = 'Hero'"
                 ).fetchall()
             ),
         )
@@ -192,7 +192,7 @@ def test_replayer_shows_the_draws(app: AppTest, facts: Facts) -> None:
 def test_replayer_finds_a_hand_by_room_id(app: AppTest, facts: Facts) -> None:
     open_page(app, "replayer")
     app.get("button_group")[0].set_value("By room hand id").run()
-    app.text_input(key="replay-site-id").input(BROKEN_HAND).run()
+    app.text_input(key="replay-room-id").input(BROKEN_HAND).run()
     assert not app.exception
     assert f"hand #{BROKEN_HAND}" in app.markdown[0].value
 
@@ -221,7 +221,7 @@ def test_data_quality_lists_violations_rejects_and_unsupported(app: AppTest, fac
     )
     assert set(by_code["room"]) == {"pokerstars"}
     flagged = app.dataframe[1].value
-    assert set(flagged["site_hand_id"]) == {BROKEN_HAND}
+    assert set(flagged["room_hand_id"]) == {BROKEN_HAND}
     assert flagged["replay"].str.startswith(f"replayer?hand={facts.broken_id}").all()
     assert any(facts.reject_id in block.value for block in app.code)
     unsupported = app.dataframe[-2].value
@@ -292,7 +292,7 @@ def test_leaks_rank_the_heros_leaks_with_the_hands_behind(app: AppTest, facts: F
     assert list(ranked["rank"]) == list(range(1, len(ranked) + 1))
     behind = app.dataframe[1].value
     assert 0 < len(behind) <= 50
-    assert set(behind["site_hand_id"]) <= facts.hero_hand_ids
+    assert set(behind["room_hand_id"]) <= facts.hero_hand_ids
     assert behind["replay"].str.startswith("replayer?hand=").all()
     assert "Typical hands: [#24" in app.markdown[-1].value
     assert "](replayer?hand=" in app.markdown[-1].value

@@ -94,7 +94,7 @@ def test_console_script_runs_outside_the_checkout(installed: Path, tmp_path: Pat
         check=True,
         cwd=tmp_path,
     ).stdout
-    assert '"site_hand_id": "230000000001"' in out
+    assert '"room_hand_id": "230000000001"' in out
     assert '"error": null' in out
     assert (
         str(REPO_ROOT)

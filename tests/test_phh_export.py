@@ -57,7 +57,7 @@ def test_every_stored_hand_exports_as_its_files_give_it(
     from_db = exported(["--db", str(db)], tmp_path / "db.phhs")
     from_parquet = exported(["--db", str(parquet)], tmp_path / "parquet.phhs")
     from_files = exported([str(CORPUS)], tmp_path / "files.phhs")
-    stored = {(r.site, r.site_hand_id) for r in corpus_records()}
+    stored = {(r.room, r.room_hand_id) for r in corpus_records()}
     assert set(from_db) == stored  # one corpus hand id is read twice: the store keeps one
     assert without_source(from_parquet) == without_source(from_db)
     assert without_source(from_db) == without_source(from_files)
@@ -70,7 +70,7 @@ def _dealt(name: str) -> Callable[[HandRecord], bool]:
 FILTERS: list[tuple[list[str], Callable[[HandRecord], bool]]] = [
     (["--player", "Hero"], _dealt("Hero")),
     (["--game", "razz", "--game", "stud8"], lambda r: r.game in ("razz", "stud8")),
-    (["--room", "fulltilt"], lambda r: r.site == "fulltilt"),
+    (["--room", "fulltilt"], lambda r: r.room == "fulltilt"),
     (
         ["--since", "2011-01-01", "--until", "2011-06-30"],
         lambda r: (
@@ -79,11 +79,11 @@ FILTERS: list[tuple[list[str], Callable[[HandRecord], bool]]] = [
     ),
     (
         ["--hand", "35874004239", "--hand", "52591316765"],
-        lambda r: r.site_hand_id in ("35874004239", "52591316765"),
+        lambda r: r.room_hand_id in ("35874004239", "52591316765"),
     ),
     (
         ["--room", "pokerstars", "--game", "badugi", "--player", "Player1"],
-        lambda r: r.site == "pokerstars" and r.game == "badugi" and _dealt("Player1")(r),
+        lambda r: r.room == "pokerstars" and r.game == "badugi" and _dealt("Player1")(r),
     ),
 ]
 
@@ -94,7 +94,7 @@ FILTERS: list[tuple[list[str], Callable[[HandRecord], bool]]] = [
 def test_filters_select_the_same_hands_from_store_and_files(
     stores: tuple[Path, Path], tmp_path: Path, args: list[str], wanted: Callable[[HandRecord], bool]
 ) -> None:
-    expected = {(r.site, r.site_hand_id) for r in corpus_records() if wanted(r)}
+    expected = {(r.room, r.room_hand_id) for r in corpus_records() if wanted(r)}
     assert expected  # every filter of the table selects something
     assert set(exported(["--db", str(stores[0]), *args], tmp_path / "db.phhs")) == expected
     assert set(exported([str(CORPUS), *args], tmp_path / "files.phhs")) == expected
@@ -116,7 +116,7 @@ def test_one_file_per_hand(stores: tuple[Path, Path], tmp_path: Path) -> None:
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     files = sorted(out.iterdir())
-    assert len(files) == sum(1 for r in corpus_records() if r.site == "winamax")
+    assert len(files) == sum(1 for r in corpus_records() if r.room == "winamax")
     assert all(f.name.startswith("winamax-") and f.suffix == ".phh" for f in files)
     assert "exported" in result.stderr
 
@@ -143,14 +143,14 @@ def test_an_unwritable_output_is_exit_code_1(stores: tuple[Path, Path], tmp_path
 def test_start_times_are_utc_whatever_the_store_sessions_zone(stores: tuple[Path, Path]) -> None:
     """DuckDB gives TIMESTAMPTZ values in its session's zone (the machine's by default): the
     export reads instants, so PHH's `time` (with `time_zone = "UTC"`) stays UTC."""
-    started = {(r.site, r.site_hand_id): r.started_at for r in corpus_records()}
+    started = {(r.room, r.room_hand_id): r.started_at for r in corpus_records()}
     with export.open_store(stores[0]) as con:
         con.execute("SET TimeZone = 'Pacific/Chatham'")
         ids = export.select_hand_ids(con, export.Selection())
         hands = list(export.records_from_store(con, ids))
     assert len(hands) == len(ids)
     for record, _ in hands:
-        when = started[(record.site, record.site_hand_id)]
+        when = started[(record.room, record.room_hand_id)]
         assert record.started_at == when
         assert record.started_at.utcoffset() == timedelta(0)
         text = dumps(record)

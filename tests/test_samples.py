@@ -28,7 +28,7 @@ def test_sample_files_validate_clean(path: Path) -> None:
 
 
 def test_the_broken_file_breaks_each_hand_as_documented() -> None:
-    outcomes = {p.site_hand_id: p for p in parse_file(BROKEN)}
+    outcomes = {p.room_hand_id: p for p in parse_file(BROKEN)}
     illegal = outcomes["230000000001"].record
     assert illegal is not None
     codes = {v.code for v in replay(illegal).violations}

@@ -75,7 +75,7 @@ def _count(rows: int | None) -> str:
 def _violations(ref: StoreRef) -> None:
     frame = store.query(
         ref,
-        "SELECT h.site AS room, v.code, v.severity, count(*) AS violations, "
+        "SELECT h.room AS room, v.code, v.severity, count(*) AS violations, "
         "count(DISTINCT v.hand_id) AS hands FROM violations v JOIN hands h USING (hand_id) "
         "GROUP BY ALL ORDER BY violations DESC, room, v.code",
     )
@@ -121,7 +121,7 @@ def _violations(ref: StoreRef) -> None:
     )
     hands = store.query(
         ref,
-        "SELECT v.hand_id, h.site AS room, h.site_hand_id, h.game, "
+        "SELECT v.hand_id, h.room AS room, h.room_hand_id, h.game, "
         "strftime(timezone('UTC', h.started_at), '%Y-%m-%d %H:%M') AS started_utc, v.line, "
         "v.message FROM violations v JOIN hands h USING (hand_id) WHERE v.code = ? "
         "ORDER BY v.hand_id DESC, v.seq LIMIT ?",
@@ -142,7 +142,7 @@ def _violations(ref: StoreRef) -> None:
 def _rejects(ref: StoreRef) -> None:
     frame = store.query(
         ref,
-        "SELECT coalesce(site, 'unknown') AS room, kind, count(*) AS hands "
+        "SELECT coalesce(room, 'unknown') AS room, kind, count(*) AS hands "
         "FROM rejects GROUP BY ALL ORDER BY hands DESC",
     )
     if frame.is_empty():
@@ -163,20 +163,20 @@ def _rejects(ref: StoreRef) -> None:
     left.altair_chart(chart, width="stretch")
     reasons = store.query(
         ref,
-        "SELECT coalesce(site, 'unknown') AS room, kind, reason, count(*) AS hands "
+        "SELECT coalesce(room, 'unknown') AS room, kind, reason, count(*) AS hands "
         "FROM rejects GROUP BY ALL ORDER BY hands DESC LIMIT ?",
         (EXAMPLES,),
     )
     right.dataframe(reasons, hide_index=True)
     listing = store.query(
         ref,
-        "SELECT content_hash AS id, coalesce(site, 'unknown') AS room, site_hand_id, kind, reason, "
+        "SELECT content_hash AS id, coalesce(room, 'unknown') AS room, room_hand_id, kind, reason, "
         "source_path, source_line FROM rejects ORDER BY import_id DESC, source_path, "
         "source_offset LIMIT ?",
         (EXAMPLES,),
     )
     labels = {
-        row["id"]: f"{row['room']} #{row['site_hand_id'] or '?'} · {row['kind']} · "
+        row["id"]: f"{row['room']} #{row['room_hand_id'] or '?'} · {row['kind']} · "
         f"{row['source_path']}:{row['source_line']}"
         for row in listing.iter_rows(named=True)
     }
@@ -203,7 +203,7 @@ def _rejects(ref: StoreRef) -> None:
 def _unsupported(ref: StoreRef) -> None:
     frame = store.query(
         ref,
-        "SELECT coalesce(site, 'unrecognised') AS room, coalesce(game_label, '?') AS label, "
+        "SELECT coalesce(room, 'unrecognised') AS room, coalesce(game_label, '?') AS label, "
         "reason, count(*) AS hands FROM unsupported GROUP BY ALL ORDER BY hands DESC LIMIT ?",
         (EXAMPLES,),
     )
@@ -215,8 +215,8 @@ def _unsupported(ref: StoreRef) -> None:
     )
     files = store.query(
         ref,
-        "SELECT coalesce(site, 'unrecognised') AS room, coalesce(game_label, '?') AS label, "
-        "source_path, source_line, site_hand_id FROM unsupported "
+        "SELECT coalesce(room, 'unrecognised') AS room, coalesce(game_label, '?') AS label, "
+        "source_path, source_line, room_hand_id FROM unsupported "
         "ORDER BY import_id DESC, source_path, source_offset LIMIT ?",
         (EXAMPLES,),
     )

@@ -108,7 +108,7 @@ def _table(ranked: pl.DataFrame) -> None:
             "pool_mean",
             "z",
             "opportunities",
-            pl.col("example_site_ids").list.join(", ").alias("examples"),
+            pl.col("example_room_hand_ids").list.join(", ").alias("examples"),
         ),
         hide_index=True,
         placeholder="–",
@@ -147,17 +147,17 @@ def _hands_behind(ref: StoreRef, filters: Filters, leak: dict[str, Any]) -> None
         key=f"leak-phhs-{stat}-{game}",
     )
     if examples:
-        site_ids = [str(site_id) for site_id in leak["example_site_ids"] or []]
+        room_hand_ids = [str(room_hand_id) for room_hand_id in leak["example_room_hand_ids"] or []]
         links = " · ".join(
-            f"[#{site_id}]({replay_url(hand_id)})"
-            for hand_id, site_id in zip(examples, site_ids, strict=True)
+            f"[#{room_hand_id}]({replay_url(hand_id)})"
+            for hand_id, room_hand_id in zip(examples, room_hand_ids, strict=True)
         )
         st.markdown(f"Typical hands: {links}")
     st.dataframe(
         hands.select(
             pl.col("hand_id").map_elements(replay_url, return_dtype=pl.String).alias("replay"),
-            "site",
-            "site_hand_id",
+            "room",
+            "room_hand_id",
             pl.col("started_at").dt.convert_time_zone(filters.time_zone),
             "took",
             pl.col("net").map_elements(

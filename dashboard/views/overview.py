@@ -29,7 +29,7 @@ def render() -> None:
     zone = ui.time_zone_setting("overview")
     totals = store.query(
         ref,
-        "SELECT count(*) AS hands, count(DISTINCT site) AS rooms, count(DISTINCT game) AS games, "
+        "SELECT count(*) AS hands, count(DISTINCT room) AS rooms, count(DISTINCT game) AS games, "
         "coalesce(avg(CAST(valid AS INTEGER)), 1) AS valid, sum(errors) AS errors, "
         "sum(warnings) AS warnings, "
         "CAST(min(timezone(?, started_at)) AS DATE) AS first_day, "
@@ -118,7 +118,7 @@ def _hands_over_time(ref: StoreRef, zone: str) -> None:
 def _rooms_and_games(ref: StoreRef, zone: str) -> None:
     frame = store.query(
         ref,
-        "SELECT site AS room, game, count(*) AS hands, "
+        "SELECT room AS room, game, count(*) AS hands, "
         "round(100 * avg(CAST(valid AS INTEGER)), 1) AS valid_pct, "
         "CAST(min(timezone(?, started_at)) AS DATE) AS first_day, "
         "CAST(max(timezone(?, started_at)) AS DATE) AS last_day "
@@ -141,7 +141,7 @@ def _players(ref: StoreRef) -> None:
     """The players of most hands, with where and what they played."""
     players = store.players(ref).sort(["hands", "name"], descending=[True, False])
     shown = players.head(PLAYERS_SHOWN).with_columns(
-        pl.col("sites").list.join(", "),
+        pl.col("rooms").list.join(", "),
         pl.col("games")
         .list.eval(pl.element().replace_strict(GAME_NAMES, default=pl.element()))
         .list.join(", "),
@@ -149,11 +149,11 @@ def _players(ref: StoreRef) -> None:
     st.dataframe(
         shown,
         hide_index=True,
-        column_order=["name", "hero", "hands", "sites", "games", "first_seen", "last_seen"],
+        column_order=["name", "hero", "hands", "rooms", "games", "first_seen", "last_seen"],
         column_config={
             "hero": st.column_config.CheckboxColumn("hero", help="The account that exported."),
             "hands": st.column_config.NumberColumn(format="localized"),
-            "sites": "rooms",
+            "rooms": "rooms",
             "first_seen": st.column_config.DatetimeColumn("first seen", format="YYYY-MM-DD"),
             "last_seen": st.column_config.DatetimeColumn("last seen", format="YYYY-MM-DD"),
         },
@@ -168,7 +168,7 @@ def _imports(ref: StoreRef, zone: str) -> None:
         return
     frame = store.query(
         ref,
-        "SELECT regexp_extract(path, '[^/\\\\]+$') AS file, site, status, "
+        "SELECT regexp_extract(path, '[^/\\\\]+$') AS file, room, status, "
         "strftime(timezone(?, started_at), '%Y-%m-%d %H:%M') AS started, "
         "hands_seen, stored, duplicates, rejected, unsupported, with_errors FROM imports "
         "ORDER BY import_id DESC LIMIT 20",

@@ -52,7 +52,7 @@ def render() -> None:
     _neighbours(ref, hand)
     _header(hand, zone)
     downloads.one_hand(
-        ref, hand_id, file_name=f"{hand.header['site']}-{hand.header['site_hand_id']}.phh"
+        ref, hand_id, file_name=f"{hand.header['room']}-{hand.header['room_hand_id']}.phh"
     )
     steps = hand.steps
     name = st.segmented_control(
@@ -203,7 +203,7 @@ def _choose_hand(ref: StoreRef) -> int | None:
         required=True,
         key="replay-how",
     )
-    picked = _by_site_hand_id(ref) if how == "By room hand id" else _by_player_and_day(ref)
+    picked = _by_room_hand_id(ref) if how == "By room hand id" else _by_player_and_day(ref)
     return wanted if wanted is not None else picked
 
 
@@ -265,7 +265,7 @@ def _by_player_and_day(ref: StoreRef) -> int | None:
     hands = store.query(
         ref,
         "SELECT h.hand_id, strftime(timezone(?, h.started_at), '%H:%M:%S') AS time, "
-        "h.site, h.site_hand_id, h.game, h.structure, h.small_bet, h.big_bet, h.scale, "
+        "h.room, h.room_hand_id, h.game, h.structure, h.small_bet, h.big_bet, h.scale, "
         "h.currency, p.net, h.valid FROM hand_players p JOIN hands h USING (hand_id) "
         "WHERE p.name = ? AND p.dealt_in AND h.started_at >= ? AND h.started_at < ? "
         "ORDER BY h.started_at, h.hand_id LIMIT ?",
@@ -273,7 +273,7 @@ def _by_player_and_day(ref: StoreRef) -> int | None:
     )
     labels = {
         row["hand_id"]: (
-            f"{row['time']} · {row['site']} #{row['site_hand_id']} · "
+            f"{row['time']} · {row['room']} #{row['room_hand_id']} · "
             f"{game_label(row['game'], row['structure'])} "
             f"{stakes(row['small_bet'], row['big_bet'], row['scale'], row['currency'])} · "
             f"net {money(row['net'], row['scale'], row['currency'])}"
@@ -294,13 +294,13 @@ def _by_player_and_day(ref: StoreRef) -> int | None:
     return picked
 
 
-def _by_site_hand_id(ref: StoreRef) -> int | None:
-    text = st.text_input("Room hand id", key="replay-site-id", on_change=_forget_query_hand)
+def _by_room_hand_id(ref: StoreRef) -> int | None:
+    text = st.text_input("Room hand id", key="replay-room-id", on_change=_forget_query_hand)
     if not text.strip():
         return None
     found = store.query(
         ref,
-        "SELECT hand_id, site, game FROM hands WHERE site_hand_id = ? ORDER BY site LIMIT 20",
+        "SELECT hand_id, room, game FROM hands WHERE room_hand_id = ? ORDER BY room LIMIT 20",
         (text.strip().lstrip("#"),),
     )
     if found.is_empty():
@@ -310,10 +310,10 @@ def _by_site_hand_id(ref: StoreRef) -> int | None:
         only: int = found.item(0, "hand_id")
         return only
     rooms = {
-        row["hand_id"]: f"{row['site']} ({row['game']})" for row in found.iter_rows(named=True)
+        row["hand_id"]: f"{row['room']} ({row['game']})" for row in found.iter_rows(named=True)
     }
     picked: int | None = st.selectbox(
-        "Room", list(rooms), format_func=lambda hand_id: rooms[hand_id], key="replay-site-room"
+        "Room", list(rooms), format_func=lambda hand_id: rooms[hand_id], key="replay-room-room"
     )
     return picked
 
@@ -321,7 +321,7 @@ def _by_site_hand_id(ref: StoreRef) -> int | None:
 def _header(hand: Hand, zone: str) -> None:
     head = hand.header
     st.markdown(
-        f"#### {head['site']} hand #{head['site_hand_id']} · "
+        f"#### {head['room']} hand #{head['room_hand_id']} · "
         f"{game_label(head['game'], head['structure'])} "
         f"{stakes(head['small_bet'], head['big_bet'], head['scale'], head['currency'])}"
         + (f" · tournament {head['tournament_id']}" if head["tournament_id"] else "")
@@ -336,7 +336,7 @@ def _header(hand: Hand, zone: str) -> None:
         "Table": head["table_name"],
         "Started": ui.local_time(head["started_at"], zone, "%Y-%m-%d %H:%M:%S"),
         "UTC": f"{head['started_at'].astimezone(UTC):%Y-%m-%d %H:%M:%S}",
-        "Room time": head["site_time"],
+        "Room time": head["room_time"],
         "Players": str(head["players"]),
         "Pot": hand.money(head["total_pot"]),
         "Rake": hand.money(head["rake"]),

@@ -114,7 +114,7 @@ def _chart(results: Results, unit: str, currency: str) -> alt.LayerChart:
     points = results.points.select(
         "hand_no",
         "session",
-        "site_hand_id",
+        "room_hand_id",
         "game",
         pl.col("started_at").dt.strftime("%Y-%m-%d %H:%M"),
         pl.col(actual).cast(pl.Float64).alias("result"),
@@ -122,7 +122,7 @@ def _chart(results: Results, unit: str, currency: str) -> alt.LayerChart:
     )
     lines = points.unpivot(
         ["result", "all-in adjusted"],
-        index=["hand_no", "session", "site_hand_id", "game", "started_at"],
+        index=["hand_no", "session", "room_hand_id", "game", "started_at"],
         variable_name="line",
         value_name="value",
     )
@@ -155,7 +155,7 @@ def _chart(results: Results, unit: str, currency: str) -> alt.LayerChart:
                 "session:Q",
                 "started_at:N",
                 "game:N",
-                "site_hand_id:N",
+                "room_hand_id:N",
                 "line:N",
                 alt.Tooltip("value:Q", format=",.2f"),
             ],
@@ -251,13 +251,13 @@ def _session_hands(ref: StoreRef, filters: Filters, session: dict[str, object]) 
             ),
         ),
         hide_index=True,
-        column_order=["replay", "started_at", "site_hand_id", "game", "net", "big_bets"],
+        column_order=["replay", "started_at", "room_hand_id", "game", "net", "big_bets"],
         column_config={
             "replay": st.column_config.LinkColumn("hand", display_text="replay ▶"),
             "started_at": st.column_config.DatetimeColumn(
                 f"started ({filters.time_zone})", format="YYYY-MM-DD HH:mm:ss"
             ),
-            "site_hand_id": "room hand id",
+            "room_hand_id": "room hand id",
             "big_bets": st.column_config.NumberColumn("big bets", format="%+.2f"),
         },
     )

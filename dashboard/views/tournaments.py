@@ -16,7 +16,7 @@ from studdraw.dashboard.store import StoreRef
 from studdraw.pipeline.analytics import currency_label, money_text
 
 TABLE_COLUMNS = (
-    "first_hand", "site", "tournament_id", "game", "buy_in", "fee", "place", "prize", "bounty",
+    "first_hand", "room", "tournament_id", "game", "buy_in", "fee", "place", "prize", "bounty",
     "net", "hands", "chips",
 )  # fmt: skip
 
@@ -111,7 +111,7 @@ def _table(results: pl.DataFrame, zone: str) -> None:
             "first_hand": st.column_config.DatetimeColumn(
                 f"first hand ({zone})", format="YYYY-MM-DD HH:mm"
             ),
-            "site": "room",
+            "room": "room",
             "tournament_id": "tournament",
             "buy_in": "buy-in",
             "chips": st.column_config.NumberColumn("chips won in these hands"),
@@ -122,7 +122,7 @@ def _table(results: pl.DataFrame, zone: str) -> None:
 def _chips(ref: StoreRef, player: str, results: pl.DataFrame) -> None:
     """One tournament's chip count, hand by hand."""
     choices = {
-        (row["site"], row["tournament_id"]): f"{row['site']} #{row['tournament_id']} · "
+        (row["room"], row["tournament_id"]): f"{row['room']} #{row['tournament_id']} · "
         f"{GAME_NAMES.get(row['game'], row['game'])} · {row['hands']} hands"
         for row in results.iter_rows(named=True)
     }
@@ -133,12 +133,12 @@ def _chips(ref: StoreRef, player: str, results: pl.DataFrame) -> None:
         return
     chips = store.tournament_chips(ref, player, *picked).with_row_index("hand", offset=1)
     chart = (
-        alt.Chart(chips.select("hand", "stack_after", "site_hand_id"))
+        alt.Chart(chips.select("hand", "stack_after", "room_hand_id"))
         .mark_line(point=True)
         .encode(
             x=alt.X("hand:Q", title="hands played", axis=alt.Axis(format="d", tickMinStep=1)),
             y=alt.Y("stack_after:Q", title="chips after the hand"),
-            tooltip=["site_hand_id:N", "stack_after:Q"],
+            tooltip=["room_hand_id:N", "stack_after:Q"],
         )
         .properties(height=240)
     )

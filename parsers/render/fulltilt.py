@@ -165,7 +165,7 @@ class FullTiltRenderer:
         if record.tournament is not None:
             table = f"{self._tournament_name()} ({record.tournament.tournament_id}), {table}"
         return (
-            f"Full Tilt Poker Game #{record.site_hand_id}: {table} - {self._stakes()} - "
+            f"Full Tilt Poker Game #{record.room_hand_id}: {table} - {self._stakes()} - "
             f"{mixed}{limit} {GAME_LABELS[record.game]} - "
             f"{eastern:%H:%M:%S} ET - {eastern:%Y/%m/%d}"
         )

@@ -59,7 +59,7 @@ def render_ipoker(
     visible: set[str | None] = set(reveal)
     lines = ['<?xml version="1.0" encoding="utf-8"?>', '<session sessioncode="1">']
     lines += _session_general(record, hero)
-    lines.append(f"<game gamecode={quoteattr(record.site_hand_id)}>")
+    lines.append(f"<game gamecode={quoteattr(record.room_hand_id)}>")
     lines += _players(record, money)
     lines += _rounds(record, money, visible)
     lines += ["</game>", "</session>"]

@@ -90,7 +90,7 @@ class PokerStarsRenderer:
             level = tour.level or "Level I"
             played = f"{record.mixed} ({game})" if record.mixed else game
             return (
-                f"PokerStars Hand #{record.site_hand_id}: Tournament #{tour.tournament_id}, "
+                f"PokerStars Hand #{record.room_hand_id}: Tournament #{tour.tournament_id}, "
                 f"{buy_in} {played} - {level} ({stakes}) - {when}"
             )
         iso = "" if record.currency == "PLAY" else f" {record.currency}"
@@ -98,9 +98,9 @@ class PokerStarsRenderer:
             (n.removeprefix(HOME_CLUB) for n in record.notes if n.startswith(HOME_CLUB)), None
         )
         title = (
-            f"Home Game #{record.site_hand_id}: {{{club}}}"
+            f"Home Game #{record.room_hand_id}: {{{club}}}"
             if club
-            else f"Hand #{record.site_hand_id}:"
+            else f"Hand #{record.room_hand_id}:"
         )
         played = (
             f"{record.mixed} ({game}, {stakes}{iso})" if record.mixed else f"{game} ({stakes}{iso})"

@@ -79,7 +79,6 @@ POSTS: Final = {"Ante": EventKind.ANTE}
 
 
 class AbsoluteReader(LineReader):
-    site = "absolute"
     verbs = VERBS
     posts = POSTS
     stud_streets = STUD_STREETS
@@ -91,7 +90,7 @@ class AbsoluteReader(LineReader):
     def on_header(self, token: LineToken) -> None:
         found = token.field
         b = self.b
-        b.site_hand_id = found("id") or ""
+        b.room_hand_id = found("id") or ""
         rest = " ".join((found("rest") or "").split())
         parts = _GAME_STAKES.fullmatch(rest)
         label = parts["game"] if parts else rest
@@ -119,7 +118,7 @@ class AbsoluteReader(LineReader):
         b.small_bet = b.money(stakes["small"], token.number)
         b.big_bet = b.money(stakes["big"], token.number)
         zone = found("zone") or ""
-        b.site_time = f"{found('time')} ({zone})"
+        b.room_time = f"{found('time')} ({zone})"
         try:
             b.started_at = to_utc(parse_local_time(found("time") or "", _TIME_FORMATS), zone)
         except ValueError as error:

@@ -60,7 +60,7 @@ class Boss(XmlRoom):
     resync = re.compile(rb"<HISTORY[\s>]")
 
     def build(self, element: Node, context: dict[str, Node], b: HandBuilder) -> None:
-        b.site_hand_id = element.get("ID")
+        b.room_hand_id = element.get("ID")
         _read_game(element, b)
         _read_players(element, b)
         actions = element.findall("ACTION")
@@ -115,7 +115,7 @@ def _read_game(element: Node, b: HandBuilder) -> None:
     if not stamp.isdigit():
         raise HandParseError(f"unreadable DATE {stamp!r}", element.line)
     b.started_at = datetime.fromtimestamp(int(stamp), UTC)  # Unix time
-    b.site_time = stamp
+    b.room_time = stamp
 
 
 def _read_players(element: Node, b: HandBuilder) -> None:

@@ -87,7 +87,6 @@ POSTS: Final = {
 
 
 class BovadaReader(LineReader):
-    site = "bovada"
     verbs = VERBS
     posts = POSTS
     stud_streets = STREETS
@@ -134,7 +133,7 @@ class BovadaReader(LineReader):
         found = token.field
         b = self.b
         line = token.number
-        b.site_hand_id = found("id") or ""
+        b.room_hand_id = found("id") or ""
         rest = (found("rest") or "").strip()
         header = _GAME.fullmatch(rest)
         game = GAMES.get(header["game"]) if header else None
@@ -160,7 +159,7 @@ class BovadaReader(LineReader):
         if found("room") != "Bovada":
             b.notes.append(f"exported as {found('room')}")
         text, zone = found("time") or "", found("zone")
-        b.site_time = f"{text} {zone}" if zone else text
+        b.room_time = f"{text} {zone}" if zone else text
         try:
             b.started_at = to_utc(parse_local_time(text, _TIME_FORMATS), zone or "ET")
         except ValueError as error:

@@ -60,7 +60,6 @@ _OPENING: Final = frozenset({EventKind.COMPLETE, EventKind.BET, EventKind.RAISE}
 
 
 class EverleafReader(LineReader):
-    site = "everleaf"
     verbs = VERBS
 
     def begin(self, hand: HandText) -> None:
@@ -70,15 +69,15 @@ class EverleafReader(LineReader):
 
     # --- header and seats -------------------------------------------------------------------
     def on_header(self, token: LineToken) -> None:
-        self.b.site_hand_id = token.field("id") or ""
+        self.b.room_hand_id = token.field("id") or ""
         skin = token.field("skin")
         if skin:
             self.b.notes.append(f"skin {skin}")
 
     def on_title(self, token: LineToken) -> None:
-        if token.field("id") != self.b.site_hand_id:
+        if token.field("id") != self.b.room_hand_id:
             raise HandParseError(
-                f"hand #{token.field('id')} inside game #{self.b.site_hand_id}", token.number
+                f"hand #{token.field('id')} inside game #{self.b.room_hand_id}", token.number
             )
 
     def on_game(self, token: LineToken) -> None:
@@ -103,8 +102,8 @@ class EverleafReader(LineReader):
         b.small_bet = self.amount(token, "small")
         b.big_bet = self.amount(token, "big")
         b.max_seats = int(found("max") or 0) or None
-        b.site_time = found("time") or ""
-        b.started_at = to_utc(_local_time(b.site_time, token.number), ZONE)
+        b.room_time = found("time") or ""
+        b.started_at = to_utc(_local_time(b.room_time, token.number), ZONE)
         b.notes.append(f"no time zone printed; {ZONE} assumed")
 
     def on_table(self, token: LineToken) -> None:

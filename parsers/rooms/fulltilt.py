@@ -120,7 +120,6 @@ POSTS: Final = {
 
 
 class FullTiltReader(LineReader):
-    site = "fulltilt"
     verbs = VERBS
     posts = POSTS
     stud_streets = STUD_STREETS
@@ -136,7 +135,7 @@ class FullTiltReader(LineReader):
         found = token.field
         b = self.b
         line = token.number
-        b.site_hand_id = found("id") or ""
+        b.room_hand_id = found("id") or ""
         rest = found("rest") or ""
         parts = _TABLE_PART.fullmatch(rest)
         if parts is None:
@@ -227,7 +226,7 @@ class FullTiltReader(LineReader):
         # The bracketed time, when present, is ET: the room's reference clock.
         suffix = "2" if found("time2") else ""
         clock, zone, date = (found(f"{part}{suffix}") or "" for part in ("time", "zone", "date"))
-        b.site_time = f"{clock} {zone} - {date}"
+        b.room_time = f"{clock} {zone} - {date}"
         try:
             b.started_at = to_utc(parse_local_time(f"{date} {clock}", _TIME_FORMATS), zone)
         except ValueError as error:

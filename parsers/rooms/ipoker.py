@@ -80,7 +80,7 @@ class IPoker(XmlRoom):
         session = context.get("general")
         if session is None:
             raise HandParseError("no session <general> for this game", element.line)
-        b.site_hand_id = element.get("gamecode")
+        b.room_hand_id = element.get("gamecode")
         label = session.child_text("gametype") or ""
         _read_game(label, session, b)
         header = element.find("general")
@@ -126,7 +126,7 @@ def _read_time(header: Node, b: HandBuilder) -> None:
     except ValueError:
         raise HandParseError(f"unreadable <startdate> {text!r}", header.line) from None
     b.started_at = local.replace(tzinfo=UTC)  # iPoker writes its server time, in UTC
-    b.site_time = text
+    b.room_time = text
 
 
 def _read_tournament(session: Node, b: HandBuilder) -> None:

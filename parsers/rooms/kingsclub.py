@@ -127,7 +127,6 @@ POSTS: Final = {
 
 
 class KingsClubReader(LineReader):
-    site = "kingsclub"
     verbs = VERBS
     posts = POSTS
     draw_streets = DRAW_STREETS
@@ -144,7 +143,7 @@ class KingsClubReader(LineReader):
     def on_header(self, token: LineToken) -> None:
         found = token.field
         b = self.b
-        b.site_hand_id = found("id") or ""
+        b.room_hand_id = found("id") or ""
         label = found("game") or ""
         self._label = label
         game = GAMES.get(label)
@@ -164,9 +163,9 @@ class KingsClubReader(LineReader):
 
     def on_time(self, token: LineToken) -> None:
         b = self.b
-        b.site_time = token.field("time") or ""
+        b.room_time = token.field("time") or ""
         try:
-            b.started_at = to_utc(parse_local_time(b.site_time, _TIME_FORMATS), ZONE)
+            b.started_at = to_utc(parse_local_time(b.room_time, _TIME_FORMATS), ZONE)
         except ValueError as error:
             raise HandParseError(str(error), token.number) from None
         b.notes.append(f"no time zone printed; {ZONE} assumed")

@@ -94,7 +94,7 @@ class Merge(XmlRoom):
         description = context.get("description")
         if description is None:
             raise HandParseError("no <description> before this game", element.line)
-        b.site_hand_id = element.get("id")
+        b.room_hand_id = element.get("id")
         _read_game(element, description, b)
         _read_header(element, b)
         seats = _read_players(element, b)
@@ -149,7 +149,7 @@ def _read_header(element: Node, b: HandBuilder) -> None:
     except ValueError:
         raise HandParseError(f"unreadable starttime {text!r}", element.line) from None
     b.started_at = to_utc(local, "ET")  # Merge's server clock: FPDB-3 reads it as ET too
-    b.site_time = text
+    b.room_time = text
     data = element.get("data").split("|")
     b.table = data[1] if len(data) > 1 else ""
     b.max_seats = int(element.get("seats")) if element.get("seats") else None

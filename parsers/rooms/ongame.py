@@ -94,7 +94,6 @@ def cards_text(text: str) -> str:
 
 
 class OnGameReader(LineReader):
-    site = "ongame"
     verbs = VERBS
     posts = POSTS
     stud_streets = STUD_STREETS
@@ -113,13 +112,13 @@ class OnGameReader(LineReader):
         """ "***** History for hand T5-17631959-1 (TOURNAMENT: "Freeroll", R-274-69, buy-in:
         €0) *****": a tournament hand names its tournament (or nothing) and the buy-in."""
         b = self.b
-        b.site_hand_id = token.field("id") or ""
+        b.room_hand_id = token.field("id") or ""
         tournament = token.field("tournament")
         if tournament is None:
             return
         found = _TOURNAMENT.fullmatch(tournament)
         if found is None:  # "(TOURNAMENT: )": the hand id's middle part is the tournament's
-            b.tournament = Tournament(b.site_hand_id.split("-")[1])
+            b.tournament = Tournament(b.room_hand_id.split("-")[1])
             return
         buy_in = found["buyin"]
         currency = next((iso for sign, iso in CURRENCIES.items() if buy_in.startswith(sign)), None)
@@ -130,9 +129,9 @@ class OnGameReader(LineReader):
         b.tournament = Tournament(found["tid"], cents, None, currency)
 
     def on_end(self, token: LineToken) -> None:
-        if token.field("id") != self.b.site_hand_id:
+        if token.field("id") != self.b.room_hand_id:
             raise HandParseError(
-                f"hand {token.field('id')} ends inside hand {self.b.site_hand_id}", token.number
+                f"hand {token.field('id')} ends inside hand {self.b.room_hand_id}", token.number
             )
 
     def on_start_time(self, token: LineToken) -> None:
@@ -142,7 +141,7 @@ class OnGameReader(LineReader):
         found = token.field
         b = self.b
         zone = found("zone") or ""
-        b.site_time = f"{found('time')} {zone} {found('year')}"
+        b.room_time = f"{found('time')} {zone} {found('year')}"
         try:
             local = datetime.strptime(f"{found('time')} {found('year')}", _TIME_FORMAT)
             offset = _OFFSET.fullmatch(zone)

@@ -104,7 +104,6 @@ VERBS: Final = {
 
 
 class PartyPokerReader(LineReader):
-    site = "partypoker"
     verbs = VERBS
 
     def begin(self, hand: HandText) -> None:
@@ -136,9 +135,9 @@ class PartyPokerReader(LineReader):
     # --- header ---------------------------------------------------------------------------
     def _hand_id(self, hand_id: str, line: int) -> None:
         b = self.b
-        if b.site_hand_id and b.site_hand_id != hand_id:
-            raise HandParseError(f"hand id {hand_id} differs from {b.site_hand_id}", line)
-        b.site_hand_id = hand_id
+        if b.room_hand_id and b.room_hand_id != hand_id:
+            raise HandParseError(f"hand id {hand_id} differs from {b.room_hand_id}", line)
+        b.room_hand_id = hand_id
 
     def on_start(self, token: LineToken) -> None:
         self._hand_id(token.field("id") or "", token.number)
@@ -210,7 +209,7 @@ class PartyPokerReader(LineReader):
         found = _TIME.fullmatch(text)
         if found is None:
             raise HandParseError(f"unreadable date/time {text!r}", line)
-        b.site_time = text
+        b.room_time = text
         stamp = f"{found['year']} {found['month']} {found['day']} {found['clock']}"
         zone = found["zone"]
         if zone is None:

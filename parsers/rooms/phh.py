@@ -99,7 +99,7 @@ class PHH(Room):
             fields = _hand_fields(tomllib.loads(head, parse_float=Decimal))
         except (tomllib.TOMLDecodeError, HandParseError):
             return None
-        return site_hand_id(fields, head)
+        return room_hand_id(fields, head)
 
     def parse(self, hand: HandText) -> ParsedHand:
         """Parse one PHH hand; never raises."""
@@ -113,7 +113,7 @@ class PHH(Room):
         except HandParseError as failure:
             problem = ParseProblem(failure.outcome, failure.message, hand.source.line)
             return ParsedHand(hand, None, problem=problem)
-        hand_id = site_hand_id(fields, hand.text)
+        hand_id = room_hand_id(fields, hand.text)
         try:
             record = _record(fields, hand, hand_id)
         except HandParseError as failure:
@@ -136,7 +136,7 @@ def _hand_fields(document: dict[str, Any]) -> dict[str, Any]:
     return tables[0]
 
 
-def site_hand_id(fields: dict[str, Any], text: str) -> str:
+def room_hand_id(fields: dict[str, Any], text: str) -> str:
     """The hand's id in the store: `room:hand` for studdraw's exports (so hands of two rooms
     never collide), else a digest of the hand's text (PHH's `hand` counts from 1 per event)."""
     room, number = fields.get("_room"), fields.get("hand")
@@ -186,10 +186,10 @@ def _started(fields: dict[str, Any]) -> tuple[datetime, str, list[str]]:
     """Start time in UTC, the time as the file says it, and a note when it has no date."""
     day, month, year = fields.get("day"), fields.get("month"), fields.get("year")
     clock = fields.get("time")
-    site_time = fields.get("_site_time")
+    room_time = fields.get("_room_time")
     if not (isinstance(day, int) and isinstance(month, int) and isinstance(year, int)):
         note = "no date in the PHH hand: its start is set to 1970-01-01 UTC"
-        return EPOCH, site_time if isinstance(site_time, str) else "", [note]
+        return EPOCH, room_time if isinstance(room_time, str) else "", [note]
     local = datetime.combine(date(year, month, day), clock if isinstance(clock, time) else time(0))
     zone_name = fields.get("time_zone")
     try:
@@ -197,9 +197,9 @@ def _started(fields: dict[str, Any]) -> tuple[datetime, str, list[str]]:
     except (ZoneInfoNotFoundError, ValueError):
         raise HandParseError(f"unknown time zone {zone_name!r}", 0) from None
     started = local.replace(tzinfo=zone).astimezone(UTC)
-    if not isinstance(site_time, str):
-        site_time = f"{local.isoformat(sep=' ')} {zone_name or 'UTC'}"
-    return started, site_time, []
+    if not isinstance(room_time, str):
+        room_time = f"{local.isoformat(sep=' ')} {zone_name or 'UTC'}"
+    return started, room_time, []
 
 
 def _record(fields: dict[str, Any], hand: HandText, hand_id: str) -> HandRecord:
@@ -234,7 +234,7 @@ def _record(fields: dict[str, Any], hand: HandText, hand_id: str) -> HandRecord:
     if count == 2:  # PHH lists heads-up antes and blinds in reverse
         antes, blinds = antes[::-1], blinds[::-1]
     dead = [units(value) for value in fields.get("_dead_blinds") or [0] * count]
-    started, site_time, notes = _started(fields)
+    started, room_time, notes = _started(fields)
     play = Play(
         game,
         stakes,
@@ -262,15 +262,15 @@ def _record(fields: dict[str, Any], hand: HandText, hand_id: str) -> HandRecord:
         notes.append("no `winnings` in the PHH hand: nobody collects the pots")
     button = fields.get("_button", None if game.is_stud else numbers[-1])
     return HandRecord(
-        site="phh",
-        site_hand_id=hand_id,
+        room="phh",
+        room_hand_id=hand_id,
         game=game,
         structure=structure,
         currency=currency,
         scale=scale,
         stakes=stakes,
         started_at=started,
-        site_time=site_time,
+        room_time=room_time,
         table=str(fields.get("table", "")),
         seats=seats,
         events=play.events,
@@ -330,4 +330,4 @@ def _hand_text(buffer: list[str], first: Line, path: str) -> HandText:
     return HandText("\n".join(buffer), SourceRef(path, first.offset, first.number), "phh")
 
 
-__all__ = ["PHH", "parse_cards", "site_hand_id"]
+__all__ = ["PHH", "parse_cards", "room_hand_id"]

@@ -120,7 +120,6 @@ POSTS: Final = {
 
 
 class PokerStarsReader(LineReader):
-    site = "pokerstars"
     verbs = VERBS
     posts = POSTS
     stud_streets = STUD_STREETS
@@ -130,7 +129,7 @@ class PokerStarsReader(LineReader):
     def on_header(self, token: LineToken) -> None:
         found = token.field
         b = self.b
-        b.site_hand_id = found("id") or ""
+        b.room_hand_id = found("id") or ""
         rest = found("rest") or ""
         tournament = _TOURNAMENT.fullmatch(rest)
         if tournament:
@@ -231,7 +230,7 @@ class PokerStarsReader(LineReader):
             if found("time2")
             else ((found("time") or "").replace(" - ", " "), found("zone") or found("pzone"))
         )
-        b.site_time = f"{text} {zone}" if zone else text
+        b.room_time = f"{text} {zone}" if zone else text
         try:
             b.started_at = to_utc(parse_local_time(text, _TIME_FORMATS), zone or "ET")
         except ValueError as error:

@@ -84,7 +84,6 @@ _TIME_FORMAT: Final = ("%Y/%m/%d %H:%M:%S",)
 
 
 class WinamaxReader(LineReader):
-    site = "winamax"
     verbs = VERBS
     posts = POSTS
     stud_streets = STUD_STREETS
@@ -96,12 +95,12 @@ class WinamaxReader(LineReader):
         found = token.field
         b = self.b
         line = token.number
-        b.site_hand_id = found("id") or ""
+        b.room_hand_id = found("id") or ""
         self._game(found("game") or "", line)
         if found("tournament") is not None:
             self._tournament(found, line)
         self._stakes(found("stakes") or "", line)
-        b.site_time = f"{found('time')} {found('zone')}"
+        b.room_time = f"{found('time')} {found('zone')}"
         try:
             local = parse_local_time(found("time") or "", _TIME_FORMAT)
             b.started_at = to_utc(local, found("zone") or "")

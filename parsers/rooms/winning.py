@@ -69,7 +69,6 @@ POSTS: Final = {
 
 
 class WinningReader(LineReader):
-    site = "winning"
     verbs = VERBS
     posts = POSTS
 
@@ -98,9 +97,9 @@ class WinningReader(LineReader):
     # --- header and seats -------------------------------------------------------------------
     def on_header(self, token: LineToken) -> None:
         b = self.b
-        b.site_time = token.field("time") or ""
+        b.room_time = token.field("time") or ""
         try:
-            local = parse_local_time(b.site_time, _TIME_FORMATS)
+            local = parse_local_time(b.room_time, _TIME_FORMATS)
         except ValueError as error:
             raise HandParseError(str(error), token.number) from None
         b.started_at = to_utc(local, ZONE)
@@ -109,7 +108,7 @@ class WinningReader(LineReader):
     def on_game(self, token: LineToken) -> None:
         found = token.field
         b = self.b
-        b.site_hand_id = found("id") or ""
+        b.room_hand_id = found("id") or ""
         label = found("game") or ""
         game = GAMES.get(label)
         if game is None:

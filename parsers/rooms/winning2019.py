@@ -63,7 +63,6 @@ _SUMMARY_WON: Final = re.compile(
 
 
 class Winning2019Reader(LineReader):
-    site = "winning"
     verbs = VERBS
     posts = POSTS
     stud_streets = STUD_STREETS
@@ -72,7 +71,7 @@ class Winning2019Reader(LineReader):
         found = token.field
         b = self.b
         line = token.number
-        b.site_hand_id = found("id") or ""
+        b.room_hand_id = found("id") or ""
         label = f"{found('game')}({found('limit')})"
         game, structure = GAMES.get(found("game") or ""), STRUCTURES.get(found("limit") or "")
         if game is None or structure is None:
@@ -96,7 +95,7 @@ class Winning2019Reader(LineReader):
             b.small_blind, b.big_blind = small_bet, big_bet
             b.small_bet = b.big_bet = big_bet
         text, zone = found("time") or "", found("zone") or ""
-        b.site_time = f"{text} {zone}"
+        b.room_time = f"{text} {zone}"
         try:
             b.started_at = to_utc(parse_local_time(text, _TIME_FORMATS), zone)
         except ValueError as error:

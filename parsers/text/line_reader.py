@@ -126,7 +126,6 @@ class LineReader:
     finishes the record.
     """
 
-    site: ClassVar[str]
     verbs: ClassVar[dict[str, Verb]] = {}
     """Action verb as printed -> what it does and how its amount reads."""
     posts: ClassVar[dict[str, EventKind]] = {}
@@ -141,7 +140,8 @@ class LineReader:
 
     __deletable__ = ("b",)  # mypyc: a parse drops its builder when it ends (`TextRoom`)
 
-    def __init__(self) -> None:
+    def __init__(self, room: str) -> None:
+        self.room = room  # the name of the room whose hands this reads
         self.b: HandBuilder  # the hand being read, set by `begin`
         self.syntax: LineSyntax
         self.handlers: dict[str, Any] = {}
@@ -152,7 +152,7 @@ class LineReader:
         self.handlers = {kind: getattr(self, f"on_{kind.lower()}") for kind in syntax.kinds}
 
     def begin(self, hand: HandText) -> None:
-        self.b = HandBuilder(hand, self.site)
+        self.b = HandBuilder(hand, self.room)
 
     def start(self, _: list[Any]) -> HandRecord:
         """The finished record (rooms that settle something at the end override this)."""

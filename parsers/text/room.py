@@ -7,7 +7,7 @@ A room's hand texts are read in one pass over their lines (`line_reader.read_lin
    that matches the whole line wins). The token carries its match, so fields are read once, and
    the player it names, pinned to the seat list;
 2. the room's reader (a `LineReader`, see `line_reader.py`) handles each token at once, in
-   text order, and feeds a `HandBuilder` that turns lines into site-neutral events;
+   text order, and feeds a `HandBuilder` that turns lines into room-neutral events;
 3. the grammar's rules fix the order of a hand's sections (header, seats, forced bets, streets,
    showdown, summary): each token is checked against the table of moves of Lark's LALR parser
    for those rules (`order.py`), and the hand's end likewise.
@@ -108,7 +108,7 @@ class TextRoom(Room):
         """This thread's reader of the room, bound to the grammar's line kinds."""
         reader: LineReader | None = getattr(self._local, "reader", None)
         if reader is None:
-            reader = self._local.reader = self.reader_class()
+            reader = self._local.reader = self.reader_class(self.name)
             reader.attach(self.syntax)
         return reader
 
@@ -128,7 +128,7 @@ class TextRoom(Room):
             message = f"internal parser error: {type(error).__name__}: {error}"
             problem = ParseProblem(Outcome.ERROR, message, hand.source.line)
         else:
-            return ParsedHand(hand, record.site_hand_id, record=record)
+            return ParsedHand(hand, record.room_hand_id, record=record)
         return ParsedHand(hand, self.hand_id(hand.text), problem=problem)
 
     def _parse_record(self, hand: HandText, lines: list[str]) -> HandRecord:

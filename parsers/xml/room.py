@@ -280,7 +280,7 @@ class XmlRoom(Room):
 
     def parse(self, hand: HandText) -> ParsedHand:
         """Parse one hand text; never raises."""
-        site_hand_id = self.hand_id(hand.text)
+        room_hand_id = self.hand_id(hand.text)
         try:
             roots = read_tree(hand, self.resync)
             if not roots or roots[0].tag != self.hand_tag:
@@ -292,12 +292,12 @@ class XmlRoom(Room):
             problem = ParseProblem(
                 failure.outcome, failure.message, failure.line, failure.game_label
             )
-            return ParsedHand(hand, site_hand_id, problem=problem)
+            return ParsedHand(hand, room_hand_id, problem=problem)
         except Exception as error:  # a room bug must not stop an import: report it as data
             message = f"internal parser error: {type(error).__name__}: {error}"
             problem = ParseProblem(Outcome.ERROR, message, hand.source.line)
-            return ParsedHand(hand, site_hand_id, problem=problem)
-        return ParsedHand(hand, record.site_hand_id, record=record)
+            return ParsedHand(hand, room_hand_id, problem=problem)
+        return ParsedHand(hand, record.room_hand_id, record=record)
 
     def build(self, element: Node, context: dict[str, Node], b: HandBuilder) -> None:
         """Fill the builder from the hand element and its context elements (by tag)."""

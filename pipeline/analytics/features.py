@@ -66,7 +66,7 @@ def _street_names() -> list[str]:
 FEATURES_SQL: Final = f"""
 WITH
 h AS (
-  SELECT hand_id, site, site_hand_id, game, structure, big_bet, small_bet, ante, bring_in, scale,
+  SELECT hand_id, room, room_hand_id, game, structure, big_bet, small_bet, ante, bring_in, scale,
          started_at, game IN {STUD_GAMES} AS stud, currency,
          tournament_id IS NOT NULL AS tournament, valid, {TABLE_SIZE_SQL} AS table_size
   FROM hands WHERE hand_id BETWEEN $lo AND $hi
@@ -217,7 +217,7 @@ groups AS (
   FROM starts
 )
 SELECT
-  hp.hand_id, hp.name, h.site, h.site_hand_id, h.game, h.structure, h.small_bet, h.big_bet,
+  hp.hand_id, hp.name, h.room, h.room_hand_id, h.game, h.structure, h.small_bet, h.big_bet,
   h.scale, h.started_at, h.stud, h.currency, h.tournament, h.valid, h.table_size, hp.is_hero,
   hp.position,
   hp.invested, hp.collected, hp.net,

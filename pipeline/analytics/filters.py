@@ -30,7 +30,7 @@ class Filters:
     game: str | None = None
     structure: str | None = None
     stakes: int | None = None
-    site: str | None = None
+    room: str | None = None
     date_from: date | None = None
     date_to: date | None = None
     session: int | None = None
@@ -83,7 +83,7 @@ def where(
     if with_player and filters.player is not None:
         clauses.append("name = $player")
         params["player"] = filters.player
-    for column in ("game", "structure", "site", "currency", "table_size"):
+    for column in ("game", "structure", "room", "currency", "table_size"):
         value = getattr(filters, column)
         if value is not None:
             clauses.append(f"{column} = ${column}")

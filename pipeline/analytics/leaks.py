@@ -74,7 +74,7 @@ LEAK_SCHEMA: Final = pl.Schema(
         "money_at_stake": pl.Float64(),
         "severity": pl.String(),
         "examples": pl.List(pl.Int64()),
-        "example_site_ids": pl.List(pl.String()),
+        "example_room_hand_ids": pl.List(pl.String()),
     }
 )
 
@@ -175,8 +175,8 @@ def assess(con: duckdb.DuckDBPyConnection, filters: Filters) -> pl.DataFrame:
                 key = (row["game"], row["currency"], stat.name)
                 found.append(_assess(reference, row, pool.get(key, {}), size))
     leaky = [leak for leak in found if leak["verdict"] == "leak"]
-    for leak, (ids, site_ids) in zip(leaky, _examples(con, filters, leaky), strict=True):
-        leak["examples"], leak["example_site_ids"] = ids, site_ids
+    for leak, (ids, room_hand_ids) in zip(leaky, _examples(con, filters, leaky), strict=True):
+        leak["examples"], leak["example_room_hand_ids"] = ids, room_hand_ids
     report = pl.DataFrame(found, schema=LEAK_SCHEMA)
     return report.sort(
         pl.col("verdict").replace_strict(VERDICTS, range(len(VERDICTS)), return_dtype=pl.Int8),
@@ -319,12 +319,12 @@ def _examples(
     sessions = "WITH " + sessions_sql() if filters.session is not None else ""
     marked = run(
         con,
-        f"{sessions} SELECT hand_id, site_hand_id, net_bb, {', '.join(spots)} "
+        f"{sessions} SELECT hand_id, room_hand_id, net_bb, {', '.join(spots)} "
         f"FROM player_hands WHERE {condition}",
         {**where_params, **params},
     ).sort("net_bb", "hand_id")
     picked = []
     for number in range(len(found)):
         rows = marked.filter(pl.col(f"spot_{number}")).head(EXAMPLES)
-        picked.append((rows["hand_id"].to_list(), rows["site_hand_id"].to_list()))
+        picked.append((rows["hand_id"].to_list(), rows["room_hand_id"].to_list()))
     return picked

@@ -129,7 +129,7 @@ AGGRESSION: Final = tuple(f"af_{s}" for s in STREETS)
 
 
 KEY: Final = (
-    "name", "game", "structure", "site", "big_bet", "currency", "tournament", "table_size",
+    "name", "game", "structure", "room", "big_bet", "currency", "tournament", "table_size",
     "valid", "day",
 )  # fmt: skip
 """What a rollup row sums over: every `Filters` field but the session maps onto it."""

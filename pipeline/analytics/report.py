@@ -114,7 +114,7 @@ def leaks_table(found: pl.DataFrame, player: str) -> Table:
             _num(row["z"]),
             str(row["opportunities"]),
             _num(row["money_at_stake"]),
-            ", ".join(f"#{hand}" for hand in row["example_site_ids"][:3]),
+            ", ".join(f"#{hand}" for hand in row["example_room_hand_ids"][:3]),
         )
     return table
 

@@ -55,7 +55,7 @@ def _timeline(con: duckdb.DuckDBPyConnection, filters: Filters) -> pl.DataFrame:
     condition, params = where(replace(filters, session=None))
     hands = run(
         con,
-        f"""SELECT hand_id, site, site_hand_id, started_at, game, currency, tournament, small_bet,
+        f"""SELECT hand_id, room, room_hand_id, started_at, game, currency, tournament, small_bet,
   big_bet, scale, {MONEY} AS net, net_bb AS big_bets, allin_adjusted,
   allin_net / scale AS allin_net, allin_net / nullif(big_bet, 0) AS allin_big_bets,
   ({condition}) AS kept
@@ -109,7 +109,7 @@ def sessions(con: duckdb.DuckDBPyConnection, filters: Filters) -> pl.DataFrame:
             net=net.sum().cast(EXACT),
             big_bets=pl.col("big_bets").sum(),
             games=pl.col("game").unique().sort(),
-            rooms=pl.col("site").unique().sort(),
+            rooms=pl.col("room").unique().sort(),
             best_hand=pl.col("hand_id").sort_by(net, descending=True).first(),
             best_net=net.max().cast(EXACT),
             worst_hand=pl.col("hand_id").sort_by(net).first(),
@@ -132,7 +132,7 @@ def results_over_time(con: duckdb.DuckDBPyConnection, filters: Filters) -> pl.Da
     per_currency = "currency"
     return _timeline(con, filters).select(
         "hand_id",
-        "site_hand_id",
+        "room_hand_id",
         "started_at",
         "session",
         "game",

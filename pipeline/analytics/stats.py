@@ -124,7 +124,7 @@ def players(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     return run(
         con,
         """
-SELECT name, sum(hands)::BIGINT AS hands, list_sort(list_distinct(list(site))) AS sites,
+SELECT name, sum(hands)::BIGINT AS hands, list_sort(list_distinct(list(room))) AS rooms,
   list_sort(list_distinct(list(game))) AS games, min(first_seen) AS first_seen,
   max(last_seen) AS last_seen, bool_or(hero) AS hero
 FROM player_rollup GROUP BY name ORDER BY hands DESC, name""",
@@ -201,7 +201,7 @@ def hands_behind(
     return run(
         con,
         f"""{_with_sessions(filters)}
-SELECT hand_id, site, site_hand_id, started_at, game, currency,
+SELECT hand_id, room, room_hand_id, started_at, game, currency,
   coalesce({found.action}, false) AS took, {MONEY} AS net, net_bb AS big_bets
 FROM player_hands WHERE {condition} AND ({found.opportunity})
 ORDER BY started_at DESC, hand_id DESC LIMIT $limit""",

@@ -29,9 +29,9 @@ EXACT: Final = pl.Decimal(18, 2)
 
 
 def _finishes_sql() -> str:
-    """Per (site, tournament, player): the place and prize (cents) the hands' notes print."""
+    """Per (room, tournament, player): the place and prize (cents) the hands' notes print."""
     return """finish_notes AS (
-  SELECT h.site, h.tournament_id,
+  SELECT h.room, h.tournament_id,
     regexp_extract(a.text, $pattern, 1) AS name,
     coalesce(TRY_CAST(nullif(regexp_extract(a.text, $pattern, 2), '') AS INTEGER),
              CASE WHEN regexp_extract(a.text, $pattern, 3) = 'wins' THEN 1 END) AS place,
@@ -42,7 +42,7 @@ def _finishes_sql() -> str:
     AND regexp_matches(a.text, $pattern)
 ),
 finishes AS (
-  SELECT site, tournament_id, name, min(place) AS place, max(prize) AS prize
+  SELECT room, tournament_id, name, min(place) AS place, max(prize) AS prize
   FROM finish_notes GROUP BY ALL
 )"""
 
@@ -60,7 +60,7 @@ def tournament_results(con: duckdb.DuckDBPyConnection, filters: Filters) -> pl.D
     results = _has_table(con, "tournament_results")
     summary_join = (
         """LEFT JOIN tournament_results r
-      ON r.site = t.site AND r.tournament_id = t.tournament_id AND r.name = t.name"""
+      ON r.room = t.room AND r.tournament_id = t.tournament_id AND r.name = t.name"""
         if results
         else ""
     )
@@ -79,7 +79,7 @@ def tournament_results(con: duckdb.DuckDBPyConnection, filters: Filters) -> pl.D
         con,
         f"""WITH {sessions}{_finishes_sql()},
 played AS (
-  SELECT site, tournament_id, name, min(started_at) AS first_hand,
+  SELECT room, tournament_id, name, min(started_at) AS first_hand,
     max(started_at) AS last_hand, count(*) AS hands, sum(net)::BIGINT AS chips,
     any_value(tournament_buy_in) AS buy_in, any_value(tournament_fee) AS fee,
     any_value(tournament_currency) AS currency, any_value(game) AS game
@@ -88,15 +88,15 @@ played AS (
     FROM player_hands p JOIN hands h USING (hand_id)
   )
   WHERE tournament AND {condition}
-  GROUP BY site, tournament_id, name
+  GROUP BY room, tournament_id, name
 )
-SELECT t.name AS player, t.site, t.tournament_id, t.game, {currency} AS currency,
+SELECT t.name AS player, t.room, t.tournament_id, t.game, {currency} AS currency,
   {buy_in} AS buy_in, {fee} AS fee, t.first_hand, t.last_hand, t.hands, t.chips,
   {place} AS place, {prize} AS prize, {bounty} AS bounty
 FROM played t LEFT JOIN finishes f
-  ON f.site = t.site AND f.tournament_id = t.tournament_id AND f.name = t.name
+  ON f.room = t.room AND f.tournament_id = t.tournament_id AND f.name = t.name
 {summary_join}
-ORDER BY t.first_hand, t.site, t.tournament_id, t.name""",
+ORDER BY t.first_hand, t.room, t.tournament_id, t.name""",
         {**params, "pattern": FINISH_PATTERN},
     )
     cents = [pl.col(column) for column in ("buy_in", "fee", "prize", "bounty")]
@@ -145,20 +145,20 @@ def tournament_summary(con: duckdb.DuckDBPyConnection, filters: Filters) -> pl.D
 
 
 def tournament_chips(
-    con: duckdb.DuckDBPyConnection, player: str, site: str, tournament_id: str
+    con: duckdb.DuckDBPyConnection, player: str, room: str, tournament_id: str
 ) -> pl.DataFrame:
     """The player's chip count hand by hand through one tournament: the stack at the start of
     each hand and after it (the results graph of a tournament)."""
     ensure_features(con)
     return run(
         con,
-        """SELECT p.hand_id, p.site_hand_id, p.started_at, hp.stack AS stack_before,
+        """SELECT p.hand_id, p.room_hand_id, p.started_at, hp.stack AS stack_before,
   hp.stack + p.net AS stack_after, p.net
 FROM player_hands p JOIN hands h USING (hand_id)
 JOIN hand_players hp ON hp.hand_id = p.hand_id AND hp.name = p.name
-WHERE p.name = $player AND p.site = $site AND h.tournament_id = $tournament
+WHERE p.name = $player AND p.room = $room AND h.tournament_id = $tournament
 ORDER BY p.started_at, p.hand_id""",
-        {"player": player, "site": site, "tournament": tournament_id},
+        {"player": player, "room": room, "tournament": tournament_id},
     )
 
 

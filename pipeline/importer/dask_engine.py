@@ -7,7 +7,7 @@ What runs where:
   skipped, as locally), cuts big files into byte ranges that start at hand starts
   (`plan_ranges`), and bundles ranges and small files into tasks of about `task_bytes`;
 - a worker splits a task into hand texts (`split_task`, kept on the worker) and the client
-  fetches only their keys: site, first-line hand id, content hash;
+  fetches only their keys: room, first-line hand id, content hash;
 - the client decides, in task order, which hands are new exactly as the local engine does
   (against the store as it was when the run began, the rejects recorded, the hands met earlier
   in the run), and a worker parses, replays and normalizes those (`process_task`, the store's
@@ -161,7 +161,7 @@ class _Task:
     fates: list[Future[Fates]] = field(default_factory=list)
     plan: FinishPlan | None = None
     finish: Future[Finished] | None = None
-    new: list[tuple[str, str]] = field(default_factory=list)  # (site, id) it stores
+    new: list[tuple[str, str]] = field(default_factory=list)  # (room, id) it stores
 
     def delta(self, import_id: int) -> Counter[str]:
         found = self.deltas.get(import_id)
@@ -273,7 +273,7 @@ class _Importer:
                     row.content_hash = hashlib.file_digest(stream, "sha256").hexdigest()
                 previous = self.store.completed_import(row.content_hash)
                 if previous is not None:
-                    row.site, seen = previous
+                    row.room, seen = previous
                     task.delta(import_id).update(hands_seen=seen, duplicates=seen)
                     task.finished[import_id] = ("skipped", None)
                     advance(path)
@@ -284,7 +284,7 @@ class _Importer:
                 task.finished[import_id] = ("failed", error.strerror or str(error))
                 advance(path)
                 continue
-            row.site = history.room.name if history.room else None
+            row.room = history.room.name if history.room else None
             row.note = history.note or row.note
             location = str(path.absolute())
             bounds = [start for start, _ in ranges[1:]] + [size]
@@ -364,22 +364,22 @@ class _Importer:
         keys = self._rescue_split(task) if task.keys.status == "error" else task.keys.result()
         task.hand_keys, task.keys = keys, None
         ids = [
-            (site, hand_id)
-            for site, hand_id in zip(keys.sites, keys.hand_ids, strict=True)
-            if site is not None and hand_id is not None
+            (room, hand_id)
+            for room, hand_id in zip(keys.rooms, keys.hand_ids, strict=True)
+            if room is not None and hand_id is not None
         ]
         at_start = (
             self.store.stored_hashes(
-                [site for site, _ in ids], [hand_id for _, hand_id in ids], self.first_import
+                [room for room, _ in ids], [hand_id for _, hand_id in ids], self.first_import
             )
             if ids
             else {}
         )
-        for position, (site, hand_id, digest, import_id, path) in enumerate(
-            zip(keys.sites, keys.hand_ids, keys.digests, keys.import_ids, keys.paths, strict=True)
+        for position, (room, hand_id, digest, import_id, path) in enumerate(
+            zip(keys.rooms, keys.hand_ids, keys.digests, keys.import_ids, keys.paths, strict=True)
         ):
             delta = task.delta(import_id)
-            key = record_key(site, path, digest)
+            key = record_key(room, path, digest)
             if position in keys.strays:  # a finding, not a hand: counted apart, recorded once
                 delta["stray_texts"] += 1
                 if key not in self.recorded and key not in self.pending:
@@ -388,8 +388,8 @@ class _Importer:
                 continue
             delta["hands_seen"] += 1
             stored = None
-            if site is not None and hand_id is not None:
-                stored = at_start.get((site, hand_id))
+            if room is not None and hand_id is not None:
+                stored = at_start.get((room, hand_id))
             if stored is not None and hand_id is not None:
                 if stored == digest or key in self.recorded:
                     delta["duplicates"] += 1
@@ -432,9 +432,9 @@ class _Importer:
         if any(future.status == "error" for future in task.fates):
             self._rescue_process(task)
         results = [future.result() for future in task.fates]
-        sites = [site for fates in results for site in fates.sites]
+        rooms = [room for fates in results for room in fates.rooms]
         hand_ids = [hand_id for fates in results for hand_id in fates.hand_ids]
-        in_store = self.store.stored_hashes(sites, hand_ids) if hand_ids else {}
+        in_store = self.store.stored_hashes(rooms, hand_ids) if hand_ids else {}
         keep: list[int] = []
         hand_index = 0
         positions = [position for group in task.groups for position in group]
@@ -445,18 +445,18 @@ class _Importer:
             self.pending.discard(key)
             delta = task.delta(keys.import_ids[position])
             if fate == STORED:
-                site_id = (sites[hand_index], hand_ids[hand_index])
-                stored = self.uncommitted.get(site_id, in_store.get(site_id))
+                room_key = (rooms[hand_index], hand_ids[hand_index])
+                stored = self.uncommitted.get(room_key, in_store.get(room_key))
                 if stored is None:
-                    self.uncommitted[site_id] = keys.digests[position]
-                    task.new.append(site_id)
+                    self.uncommitted[room_key] = keys.digests[position]
+                    task.new.append(room_key)
                     keep.append(hand_index)
                     delta["stored"] += 1
                 elif stored == keys.digests[position] or key in self.recorded:
                     delta["duplicates"] += 1
                 else:
                     self.recorded.add(key)
-                    task.changed.append((position, site_id[1]))
+                    task.changed.append((position, room_key[1]))
                     delta["rejected"] += 1
                     delta["changed"] += 1
                 hand_index += 1
@@ -527,8 +527,8 @@ class _Importer:
         else:
             self.store.write_files(files, touched, parts, self.dataset.root)
             self.dataset.publish(parts)
-        for site_id in task.new:
-            del self.uncommitted[site_id]
+        for room_key in task.new:
+            del self.uncommitted[room_key]
 
     # -- tasks that keep failing ----------------------------------------------------------------
 

@@ -56,7 +56,7 @@ class HandKeys:
     """What the client needs of each split hand to decide its fate, in split order; `poison`:
     the hands of a file whose tasks kept failing, with the failure."""
 
-    sites: list[str | None] = field(default_factory=list)
+    rooms: list[str | None] = field(default_factory=list)
     hand_ids: list[str | None] = field(default_factory=list)
     digests: list[int] = field(default_factory=list)
     import_ids: list[int] = field(default_factory=list)
@@ -76,7 +76,7 @@ class SplitHands:
         offset = len(self.hands)
         self.hands += other.hands
         keys, more = self.keys, other.keys
-        keys.sites += more.sites
+        keys.rooms += more.rooms
         keys.hand_ids += more.hand_ids
         keys.digests += more.digests
         keys.import_ids += more.import_ids
@@ -112,7 +112,7 @@ def split_segment(segment: Segment) -> SplitHands:
         ]
     count = len(texts)
     keys = HandKeys(
-        [hand.site for hand in texts],
+        [hand.room for hand in texts],
         [_hand_id(hand) for hand in texts],
         [content_hash(hand.text) for hand in texts],
         [segment.import_id] * count,
@@ -124,7 +124,7 @@ def split_segment(segment: Segment) -> SplitHands:
 
 def _hand_id(hand: HandText) -> str | None:
     """The id read from a hand's first line by its own room (a file may hold several)."""
-    room = BY_NAME.get(hand.site) if hand.site and not hand.stray else None
+    room = BY_NAME.get(hand.room) if hand.room and not hand.stray else None
     return room.hand_id(hand.text) if room else None
 
 
@@ -164,17 +164,17 @@ def process_task(
 
 @dataclass(frozen=True, slots=True)
 class Fates:
-    """A processed batch's fate per hand and the parsed (site, id) of each stored one."""
+    """A processed batch's fate per hand and the parsed (room, id) of each stored one."""
 
     fates: bytes
-    sites: list[str]
+    rooms: list[str]
     hand_ids: list[str]
 
 
 def fates_of(batch: ProcessedBatch) -> Fates:
     hands = batch.tables[HANDS.name]
     return Fates(
-        batch.fates, hands.column("site").to_pylist(), hands.column("site_hand_id").to_pylist()
+        batch.fates, hands.column("room").to_pylist(), hands.column("room_hand_id").to_pylist()
     )
 
 

@@ -2,7 +2,7 @@
 
 The main process reads and splits each file (the cheap floor of the pipeline) and recognises the
 hands the store already holds before any parsing: a file whose bytes were fully imported before
-is skipped at once, and every other hand is looked up by (site, hand id read from its first line,
+is skipped at once, and every other hand is looked up by (room, hand id read from its first line,
 content hash). Only new hands are parsed, replayed and normalized into Arrow tables
 (`process.process_hands`), in pieces of `CHUNK` handed out as they are cut: with `--workers N`
 to N-1 worker processes and to this one, which runs a piece whenever it would otherwise wait
@@ -93,7 +93,7 @@ class IngestSummary:
     failed_files: list[tuple[str, str]] = field(default_factory=list)
     notes: list[tuple[str, str]] = field(default_factory=list)
     interrupted: bool = False
-    by_site: dict[str, Counter[str]] = field(default_factory=dict)
+    by_room: dict[str, Counter[str]] = field(default_factory=dict)
     unsupported_reasons: Counter[tuple[str, str, str]] = field(default_factory=Counter)
     seconds: float = 0.0
     workers: int = 1
@@ -116,13 +116,13 @@ class IngestSummary:
             "failed_files": [{"path": p, "error": e} for p, e in self.failed_files],
             "notes": [{"path": p, "note": n} for p, n in self.notes],
             "interrupted": self.interrupted,
-            "by_site": {
-                site: {name: counts[name] for name in COUNTS}
-                for site, counts in sorted(self.by_site.items())
+            "by_room": {
+                room: {name: counts[name] for name in COUNTS}
+                for room, counts in sorted(self.by_room.items())
             },
             "unsupported_reasons": [
-                {"site": site, "game": game, "reason": reason, "hands": hands}
-                for (site, game, reason), hands in sorted(self.unsupported_reasons.items())
+                {"room": room, "game": game, "reason": reason, "hands": hands}
+                for (room, game, reason), hands in sorted(self.unsupported_reasons.items())
             ],
         }
 
@@ -312,18 +312,18 @@ class _Importer:
                 row.content_hash = hashlib.file_digest(stream, "sha256").hexdigest()
             previous = self.store.completed_import(row.content_hash)
             if previous is not None:
-                row.site, seen = previous
+                row.room, seen = previous
                 delta = self.batch.delta(import_id)
                 delta["hands_seen"] += seen
                 delta["duplicates"] += seen
                 self.batch.finished[import_id] = ("skipped", None)
                 return
             history = open_history(path)
-            row.site = history.room.name if history.room else None
+            row.room = history.room.name if history.room else None
             row.note = history.note or row.note
             for hand in history.hand_texts():
                 self.check_stop()
-                room = BY_NAME.get(hand.site) if hand.site and not hand.stray else None
+                room = BY_NAME.get(hand.room) if hand.room and not hand.stray else None
                 self._classify(hand, room.hand_id(hand.text) if room else None, import_id)
                 if len(self.batch.items) >= self.part_size:
                     yield self.batch
@@ -338,8 +338,8 @@ class _Importer:
         batch = self.batch
         delta = batch.delta(import_id)
         digest = content_hash(hand.text)
-        site = hand.site
-        key = record_key(site, hand.source.path, digest)
+        room = hand.room
+        key = record_key(room, hand.source.path, digest)
         if hand.stray:  # a finding, not a hand: counted apart, recorded once
             delta["stray_texts"] += 1
             if key not in self.known.recorded and key not in self.pending_keys:
@@ -348,8 +348,8 @@ class _Importer:
                 batch.items.append(PendingHand(hand, None, digest, import_id))
             return
         delta["hands_seen"] += 1
-        if site is not None and hand_id is not None:
-            stored = self.known.stored.get(site, {}).get(hand_id)
+        if room is not None and hand_id is not None:
+            stored = self.known.stored.get(room, {}).get(hand_id)
             if stored is not None:
                 if stored == digest or key in self.known.recorded:
                     delta["duplicates"] += 1
@@ -383,17 +383,17 @@ class _Importer:
         # an earlier batch of this import while this one was on its way. Stored hands are never
         # overwritten.
         hands = tables.get(HANDS.name)
-        sites = hands.column("site").to_pylist() if hands is not None else []
-        hand_ids = hands.column("site_hand_id").to_pylist() if hands is not None else []
-        in_store = self.store.stored_hashes(sites, hand_ids) if hand_ids else {}
+        rooms = hands.column("room").to_pylist() if hands is not None else []
+        hand_ids = hands.column("room_hand_id").to_pylist() if hands is not None else []
+        in_store = self.store.stored_hashes(rooms, hand_ids) if hand_ids else {}
         for item, key, fate in zip(batch.items, batch.keys, fates, strict=True):
             self.pending_keys.discard(key)
             delta = batch.delta(item.import_id)
             if fate == STORED:
-                site_id = (sites[hand_index], hand_ids[hand_index])
-                stored = in_store.get(site_id)
+                room_key = (rooms[hand_index], hand_ids[hand_index])
+                stored = in_store.get(room_key)
                 if stored is None:
-                    in_store[site_id] = item.content_hash
+                    in_store[room_key] = item.content_hash
                     keep.append(hand_index)
                     delta["stored"] += 1
                 elif stored == item.content_hash or key in self.known.recorded:
@@ -401,7 +401,7 @@ class _Importer:
                 else:
                     self.known.recorded.add(key)
                     reject = changed_reject(
-                        item.hand, site_id[1], item.content_hash, item.import_id
+                        item.hand, room_key[1], item.content_hash, item.import_id
                     )
                     rejects.append(reject)
                     delta["rejected"] += 1
@@ -480,7 +480,7 @@ def changed_reject(hand: HandText, hand_id: str, digest: int, import_id: int) ->
 
 def quality(tables: Tables) -> tuple[Counter[int], Counter[tuple[str, str, str]]]:
     """Of a batch about to be written: stored hands with rule errors per import, and the
-    unsupported hands per (site, game label, reason)."""
+    unsupported hands per (room, game label, reason)."""
     hands = tables[HANDS.name]
     with_errors = Counter(
         import_id
@@ -491,9 +491,9 @@ def quality(tables: Tables) -> tuple[Counter[int], Counter[tuple[str, str, str]]
     )
     unsupported = tables[UNSUPPORTED.name]
     reasons = Counter(
-        (site or "unknown", label or "?", reason)
-        for site, label, reason in zip(
-            unsupported.column("site").to_pylist(),
+        (room or "unknown", label or "?", reason)
+        for room, label, reason in zip(
+            unsupported.column("room").to_pylist(),
             unsupported.column("game_label").to_pylist(),
             unsupported.column("reason").to_pylist(),
             strict=True,
@@ -530,8 +530,8 @@ def summarize(
         if row.note:
             summary.notes.append((row.path, row.note))
         summary.interrupted |= row.interrupted
-        site = summary.by_site.setdefault(row.site or "unknown", Counter())
-        site.update({name: getattr(row, name) for name in COUNTS})
+        room = summary.by_room.setdefault(row.room or "unknown", Counter())
+        room.update({name: getattr(row, name) for name in COUNTS})
         if row.status == "skipped":
             summary.skipped_files += 1
         elif row.status == "failed":

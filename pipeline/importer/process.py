@@ -59,7 +59,7 @@ class PendingHand:
     """A hand text the writer has not seen before, sent to a worker to be processed."""
 
     hand: HandText
-    site_hand_id: str | None
+    room_hand_id: str | None
     content_hash: int
     import_id: int
 
@@ -73,10 +73,10 @@ class PendingHand:
             source.path,
             source.offset,
             source.line,
-            hand.site,
+            hand.room,
             hand.defect,
             hand.stray,
-            self.site_hand_id,
+            self.room_hand_id,
             self.content_hash,
             self.import_id,
         )
@@ -87,15 +87,15 @@ def _pending_hand(  # noqa: PLR0917 (the fields of a pickled PendingHand, in ord
     path: str,
     offset: int,
     line: int,
-    site: str | None,
+    room: str | None,
     defect: str | None,
     stray: bool,
-    site_hand_id: str | None,
+    room_hand_id: str | None,
     content_hash: int,
     import_id: int,
 ) -> PendingHand:
-    hand = HandText(text, SourceRef(path, offset, line), site, defect, stray)
-    return PendingHand(hand, site_hand_id, content_hash, import_id)
+    hand = HandText(text, SourceRef(path, offset, line), room, defect, stray)
+    return PendingHand(hand, room_hand_id, content_hash, import_id)
 
 
 @dataclass(slots=True)
@@ -209,7 +209,7 @@ def _process_chunk(items: Sequence[PendingHand], rules: HouseRules | None) -> Pr
     sources: list[PendingHand] = []  # the item of each replayed hand
     fates = bytearray()
     for item, parsed in zip(items, parsed_hands, strict=True):
-        site_hand_id = parsed.site_hand_id or item.site_hand_id
+        room_hand_id = parsed.room_hand_id or item.room_hand_id
         record, problem = parsed.record, parsed.problem
         too_big = out_of_range(record) if record is not None else None
         if too_big is not None:
@@ -218,7 +218,7 @@ def _process_chunk(items: Sequence[PendingHand], rules: HouseRules | None) -> Pr
             try:
                 result = replay(record, rules)
             except Exception as error:  # an engine bug must not stop an import: keep the text
-                rejects.append(_internal(item, site_hand_id, "replay", error))
+                rejects.append(_internal(item, room_hand_id, "replay", error))
                 fates.append(REJECTED)
                 continue
             replayed.append(Replayed(record, result, item.content_hash, item.import_id))
@@ -228,7 +228,7 @@ def _process_chunk(items: Sequence[PendingHand], rules: HouseRules | None) -> Pr
             unsupported.append(
                 Unsupported(
                     item.hand,
-                    site_hand_id,
+                    room_hand_id,
                     item.content_hash,
                     problem.game_label,
                     problem.message,
@@ -255,7 +255,7 @@ def _process_chunk(items: Sequence[PendingHand], rules: HouseRules | None) -> Pr
             rejects.append(
                 Reject(
                     item.hand,
-                    site_hand_id,
+                    room_hand_id,
                     item.content_hash,
                     "parse_error",
                     message,
@@ -285,17 +285,17 @@ def _normalize_isolating_failures(
         try:
             normalize_hands([hand])
         except Exception as error:
-            rejects.append(_internal(item, hand.record.site_hand_id, "normalize", error))
+            rejects.append(_internal(item, hand.record.room_hand_id, "normalize", error))
             fates[position] = REJECTED
         else:
             good.append(hand)
     return normalize_hands(good)
 
 
-def _internal(item: PendingHand, site_hand_id: str | None, stage: str, error: Exception) -> Reject:
+def _internal(item: PendingHand, room_hand_id: str | None, stage: str, error: Exception) -> Reject:
     return Reject(
         item.hand,
-        site_hand_id,
+        room_hand_id,
         item.content_hash,
         "internal_error",
         f"the {stage} failed on this hand, a studdraw bug to report ({describe_failure(error)})",

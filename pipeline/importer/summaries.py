@@ -76,7 +76,7 @@ def import_summaries(files: list[Path], db: Path, wait_seconds: float = 60.0) ->
 def _rows(summary: TournamentSummary) -> list[tuple[object, ...]]:
     return [
         (
-            summary.site,
+            summary.room,
             summary.tournament_id,
             finisher.name,
             finisher.place,

@@ -333,15 +333,15 @@ class _Generator:
 
     def _record(self) -> HandRecord:
         return HandRecord(
-            site=self.rules.name,
-            site_hand_id=str(self.rng.randrange(10**11, 10**12)),
+            room=self.rules.name,
+            room_hand_id=str(self.rng.randrange(10**11, 10**12)),
             game=self.game,
             structure=self.structure,
             currency="USD",
             scale=100,
             stakes=self.stakes,
             started_at=_STARTED,
-            site_time="2024/01/01 07:00:00 ET",
+            room_time="2024/01/01 07:00:00 ET",
             table="Synthetic",
             seats=self.seats,
             events=self.events,
@@ -363,7 +363,7 @@ def random_hand(
     """A random legal hand of `players` players (2 to 8), capped at the most the game deals to
     under the house rules (2-7 and A-5 triple draw: six).
 
-    `rules` defaults to the PokerStars profile; the record's `site` is the profile's name, so
+    `rules` defaults to the PokerStars profile; the record's `room` is the profile's name, so
     `replay(record)` judges it by the same house rules.
     """
     if not 2 <= players <= 8:

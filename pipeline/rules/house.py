@@ -141,7 +141,7 @@ def _profile(name: str, values: dict[str, Any]) -> HouseRules:
 
 @cache
 def all_house_rules() -> dict[str, HouseRules]:
-    """Every profile in the data file, by name (a room's `HandRecord.site`, or a rulebook's
+    """Every profile in the data file, by name (a room's `HandRecord.room`, or a rulebook's
     name); `default` fills keys a profile leaves out."""
     text = resources.files(__package__).joinpath(_FILE).read_text(encoding="utf-8")
     data = tomllib.loads(text)
@@ -162,10 +162,10 @@ def _legacy(values: dict[str, Any]) -> dict[str, Any]:
     return renamed
 
 
-def house_rules_for(site: str) -> HouseRules:
-    """The profile of a site (the HandRecord's `site`), or the default profile."""
+def house_rules_for(room: str) -> HouseRules:
+    """The profile of a room (the HandRecord's `room`), or the default profile."""
     profiles = all_house_rules()
-    return profiles.get(site, profiles["default"])
+    return profiles.get(room, profiles["default"])
 
 
 def house_rules_named(name: str) -> HouseRules:

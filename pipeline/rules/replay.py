@@ -38,7 +38,7 @@ def start_state(record: HandRecord, rules: HouseRules | None = None) -> HandStat
         record.structure,
         record.stakes,
         seats,
-        rules or house_rules_for(record.site),
+        rules or house_rules_for(record.room),
         button=record.button,
         stake_table=room_stakes(record, spec.family),
     )
@@ -46,7 +46,7 @@ def start_state(record: HandRecord, rules: HouseRules | None = None) -> HandStat
 
 def replay(record: HandRecord, rules: HouseRules | None = None) -> ReplayResult:
     """Replay every event of the record; violations are collected, never raised. `rules`
-    defaults to the house rules of the record's site."""
+    defaults to the house rules of the record's room."""
     state = start_state(record, rules)
     state.run(record.events)
     return state.finish(

@@ -50,4 +50,4 @@ def room_stakes(record: HandRecord, family: str) -> dict[str, int]:
     if record.tournament is not None or record.scale != 100:
         return _NONE
     stakes = record.stakes
-    return stake_tables().get((record.site, family, stakes.small_bet, stakes.big_bet), _NONE)
+    return stake_tables().get((record.room, family, stakes.small_bet, stakes.big_bet), _NONE)

@@ -50,12 +50,12 @@ def lint_line(source: str, violation: Violation) -> str:
     return f"{source}:{violation.line}: {violation.code}{marker} {violation.message}"
 
 
-def json_line(source: str, site_hand_id: str | None, violation: Violation) -> str:
+def json_line(source: str, room_hand_id: str | None, violation: Violation) -> str:
     return json.dumps(
         {
             "source": source,
             "line": violation.line,
-            "site_hand_id": site_hand_id,
+            "room_hand_id": room_hand_id,
             "code": violation.code,
             "severity": violation.severity,
             "family": violation.code.family,
@@ -127,7 +127,7 @@ class Validation:
             violations = self._count(tally, parsed)
             for violation in violations:
                 if self.jsonl:
-                    yield json_line(source, parsed.site_hand_id, violation), False
+                    yield json_line(source, parsed.room_hand_id, violation), False
                 else:
                     yield lint_line(source, violation), False
         if tally is not None:

@@ -20,6 +20,7 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
+from .migration import migrate, migrate_dataset
 from .normalize import Tables
 from .parquet import Part
 from .schema import (
@@ -62,14 +63,14 @@ STORE_ALIAS = "store"
 """The name the store's database goes by on a writer's connection."""
 
 Key = tuple[str | None, str, int]
-"""How a reject or unsupported hand is recognised again: (site, "", content hash), or for a file
-no room recognises (site None), (None, the file's path, hash of its head). The hash covers the
+"""How a reject or unsupported hand is recognised again: (room, "", content hash), or for a file
+no room recognises (room None), (None, the file's path, hash of its head). The hash covers the
 hand's text, id included, so the id adds nothing, and leaving it out keeps the key the same
 whether or not the id could be read."""
 
 
-def record_key(site: str | None, path: str, digest: int) -> Key:
-    return (site, "" if site is not None else path, digest)
+def record_key(room: str | None, path: str, digest: int) -> Key:
+    return (room, "" if room is not None else path, digest)
 
 
 class StoreLockedError(Exception):
@@ -201,7 +202,7 @@ def _holder(message: str) -> str:
 class KnownHands:
     """What the store already holds, for recognising hands before parsing them.
 
-    stored: per site, each hand id stored when the import began, with its content hash.
+    stored: per room, each hand id stored when the import began, with its content hash.
     recorded: keys of the rejects and unsupported hands already recorded.
     """
 
@@ -215,7 +216,7 @@ class ImportRow:
 
     import_id: int
     path: str
-    site: str | None
+    room: str | None
     size: int | None
     content_hash: str | None
     status: str
@@ -254,28 +255,36 @@ class Store:
         self.connection.close()
 
     def ensure_schema(self) -> None:
+        """Create what the store lacks, in one transaction; a store of an earlier version is
+        migrated first (`migration.py`), one of a later version refused."""
         con = self.connection
         con.execute("BEGIN")
+        con.execute(META.ddl())
+        found = con.execute(
+            f"SELECT value FROM {META.name} WHERE key = 'schema_version'"
+        ).fetchone()
+        version = int(found[0]) if found is not None and str(found[0]).isdigit() else None
+        if found is not None and (version is None or version > SCHEMA_VERSION):
+            con.execute("ROLLBACK")
+            raise StoreVersionError(
+                f"the store has schema version {found[0]}, this studdraw writes {SCHEMA_VERSION}:"
+                " it was written by a newer studdraw"
+            )
+        if version is not None and version < SCHEMA_VERSION:
+            migrate(con, version)
         for table in ALL_TABLES:
             con.execute(table.ddl())
         for statement in IMPORTS_ADDED:
             con.execute(statement)
         for statement in (*INDEXES, *VIEWS):
             con.execute(statement)
-        found = con.execute(
-            f"SELECT value FROM {META.name} WHERE key = 'schema_version'"
-        ).fetchone()
-        if found is None:
-            con.execute(
-                f"INSERT INTO {META.name} VALUES ('schema_version', ?)", [str(SCHEMA_VERSION)]
-            )
+        con.execute(
+            f"INSERT OR REPLACE INTO {META.name} VALUES ('schema_version', ?)",
+            [str(SCHEMA_VERSION)],
+        )
         if con.execute(f"SELECT 1 FROM {META.name} WHERE key = 'store_id'").fetchone() is None:
             con.execute(f"INSERT INTO {META.name} VALUES ('store_id', ?)", [uuid.uuid4().hex])
         con.execute("COMMIT")
-        if found is not None and found[0] != str(SCHEMA_VERSION):
-            raise StoreVersionError(
-                f"the store has schema version {found[0]}, this studdraw writes {SCHEMA_VERSION}"
-            )
 
     def store_id(self) -> str:
         """This store's own id (made when it was created): what ties a Parquet dataset to it."""
@@ -288,7 +297,8 @@ class Store:
     def claim_dataset(self, root: Path) -> None:
         """Tie the Parquet dataset at `root` to this store, or raise `DatasetMismatchError`
         when it belongs to another one: its hands would be written twice (the other store's
-        ids say nothing of what this one holds)."""
+        ids say nothing of what this one holds). A dataset of an earlier version is rewritten
+        under today's names first (`migration.migrate_dataset`)."""
         marker = root / DATASET_MARKER
         mine = self.store_id()
         if marker.is_file():
@@ -298,6 +308,7 @@ class Store:
                     f"the Parquet dataset {root} belongs to another store (id {theirs}, this "
                     f"one is {mine}); give --parquet a new folder, or delete it to rebuild it"
                 )
+            migrate_dataset(root.resolve(), self.connection)
             return
         has_parts = root.is_dir() and any(root.rglob("*.parquet"))
         if has_parts and not self.committed_parts(root.resolve()):
@@ -321,14 +332,14 @@ class Store:
         """Every stored hand id and recorded reject/unsupported key, read column-wise."""
         known = KnownHands()
         table = self.connection.sql(
-            f"SELECT site, site_hand_id, content_hash FROM {HANDS.name} ORDER BY site"
+            f"SELECT room, room_hand_id, content_hash FROM {HANDS.name} ORDER BY room"
         ).to_arrow_table()
-        sites, ids, hashes = (table.column(i).to_pylist() for i in range(3))
-        for site, hand_id, digest in zip(sites, ids, hashes, strict=True):
-            per_site = known.stored.get(site)
-            if per_site is None:
-                per_site = known.stored[site] = {}
-            per_site[hand_id] = digest
+        rooms, ids, hashes = (table.column(i).to_pylist() for i in range(3))
+        for room, hand_id, digest in zip(rooms, ids, hashes, strict=True):
+            per_room = known.stored.get(room)
+            if per_room is None:
+                per_room = known.stored[room] = {}
+            per_room[hand_id] = digest
         known.recorded = self.recorded()
         return known
 
@@ -337,33 +348,33 @@ class Store:
         recorded: set[Key] = set()
         for name in (REJECTS.name, UNSUPPORTED.name):
             rows = self.connection.execute(
-                f"SELECT site, CASE WHEN site IS NULL THEN source_path ELSE '' END, content_hash "
+                f"SELECT room, CASE WHEN room IS NULL THEN source_path ELSE '' END, content_hash "
                 f"FROM {name}"
             ).fetchall()
-            recorded.update((site, key, digest) for site, key, digest in rows)
+            recorded.update((room, key, digest) for room, key, digest in rows)
         return recorded
 
     def stored_hashes(
-        self, sites: list[str], hand_ids: list[str], before_import: int | None = None
+        self, rooms: list[str], hand_ids: list[str], before_import: int | None = None
     ) -> dict[tuple[str, str], int]:
-        """The content hash of each of these (site, hand id) already in `hands` (a hash join
+        """The content hash of each of these (room, hand id) already in `hands` (a hash join
         with the batch's ids: the store, not a growing in-memory set, says what is stored);
         with `before_import`, only hands stored by earlier imports (what a run began with)."""
         con = self.connection
-        con.register("_studdraw_ids", pa.table({"site": sites, "site_hand_id": hand_ids}))
+        con.register("_studdraw_ids", pa.table({"room": rooms, "room_hand_id": hand_ids}))
         rows = con.execute(
-            f"SELECT h.site, h.site_hand_id, h.content_hash FROM {HANDS.name} h "
-            "JOIN _studdraw_ids USING (site, site_hand_id)"
+            f"SELECT h.room, h.room_hand_id, h.content_hash FROM {HANDS.name} h "
+            "JOIN _studdraw_ids USING (room, room_hand_id)"
             + ("" if before_import is None else " WHERE h.import_id < ?"),
             [] if before_import is None else [before_import],
         ).fetchall()
         con.unregister("_studdraw_ids")
-        return {(site, hand_id): digest for site, hand_id, digest in rows}
+        return {(room, hand_id): digest for room, hand_id, digest in rows}
 
     def completed_import(self, content_hash: str) -> tuple[str | None, int] | None:
-        """(site, hands seen) of the latest complete import of a file with these exact bytes."""
+        """(room, hands seen) of the latest complete import of a file with these exact bytes."""
         row = self.connection.execute(
-            f"SELECT site, hands_seen FROM {IMPORTS.name} "
+            f"SELECT room, hands_seen FROM {IMPORTS.name} "
             "WHERE content_hash = ? AND status = 'complete' ORDER BY import_id DESC LIMIT 1",
             [content_hash],
         ).fetchone()

@@ -60,7 +60,7 @@ class Reject:
     """A hand that is kept as text only (`kind`: parse_error, changed, internal_error)."""
 
     hand: HandText
-    site_hand_id: str | None
+    room_hand_id: str | None
     content_hash: int
     kind: str
     reason: str
@@ -71,7 +71,7 @@ class Reject:
 @dataclass(slots=True, frozen=True)
 class Unsupported:
     hand: HandText
-    site_hand_id: str | None
+    room_hand_id: str | None
     content_hash: int
     game_label: str | None
     reason: str
@@ -124,8 +124,8 @@ def _hands(
         HANDS,
         [
             range(len(records)),
-            _get("site", records),
-            _get("site_hand_id", records),
+            _get("room", records),
+            _get("room_hand_id", records),
             _get("content_hash", hands),
             _get("game", records),
             _get("structure", records),
@@ -147,7 +147,7 @@ def _hands(
             _get("max_seats", records),
             _get("button", records),
             _get("started_at", records),
-            _get("site_time", records),
+            _get("room_time", records),
             [len(res.players) for res in results],
             _get("total_pot", results),
             _get("rake", results),
@@ -307,8 +307,8 @@ def normalize_rejects(rejects: Sequence[Reject]) -> pa.Table:
     return _batch(
         REJECTS,
         [
-            [hand.site for hand in hands],
-            _get("site_hand_id", rejects),
+            [hand.room for hand in hands],
+            _get("room_hand_id", rejects),
             _get("content_hash", rejects),
             _get("kind", rejects),
             _get("reason", rejects),
@@ -328,8 +328,8 @@ def normalize_unsupported(items: Sequence[Unsupported]) -> pa.Table:
     return _batch(
         UNSUPPORTED,
         [
-            [hand.site for hand in hands],
-            _get("site_hand_id", items),
+            [hand.room for hand in hands],
+            _get("room_hand_id", items),
             _get("content_hash", items),
             _get("game_label", items),
             _get("reason", items),

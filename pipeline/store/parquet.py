@@ -1,7 +1,7 @@
 """The Parquet dataset: the batch tables as hive-partitioned part files, written from the same
 Arrow batches as DuckDB.
 
-Layout: `<root>/<table>/site=<site>/game=<game>/month=<YYYY-MM>/part-<token>.parquet`, the
+Layout: `<root>/<table>/room=<room>/game=<game>/month=<YYYY-MM>/part-<token>.parquet`, the
 partition being the hand's (child rows follow their hand; rejects and unsupported hands use
 `unknown` for what they lack). Files keep every column of their table, so a part read on its own
 is the table's rows as stored.
@@ -43,8 +43,8 @@ class Part:
     import_id: int  # the first import whose rows it holds
 
 
-def _partition(site: str | None, game: str | None, month: str | None) -> str:
-    return f"site={site or UNKNOWN}/game={game or UNKNOWN}/month={month or UNKNOWN}"
+def _partition(room: str | None, game: str | None, month: str | None) -> str:
+    return f"room={room or UNKNOWN}/game={game or UNKNOWN}/month={month or UNKNOWN}"
 
 
 def _staged_name(final: Path) -> Path:
@@ -115,19 +115,19 @@ class ParquetDataset:
             batch = tables.get(table.name)
             if batch is None or batch.num_rows == 0:
                 continue
-            sites = batch.column("site")
-            for site in sorted(set(sites.to_pylist()), key=lambda s: s or ""):
-                mask = pc.is_null(sites) if site is None else pc.equal(sites, site)
-                yield table.name, _partition(site, None, None), batch.filter(mask)
+            rooms = batch.column("room")
+            for room in sorted(set(rooms.to_pylist()), key=lambda s: s or ""):
+                mask = pc.is_null(rooms) if room is None else pc.equal(rooms, room)
+                yield table.name, _partition(room, None, None), batch.filter(mask)
 
 
 def _split_hand_tables(tables: Tables, hands: pa.Table) -> Iterable[tuple[str, str, pa.Table]]:
     """Child rows go to their hand's partition (hand ids of a batch are consecutive)."""
     months = pc.strftime(hands.column("started_at"), format="%Y-%m", locale="C")
     keys = [
-        _partition(site, game, month)
-        for site, game, month in zip(
-            hands.column("site").to_pylist(),
+        _partition(room, game, month)
+        for room, game, month in zip(
+            hands.column("room").to_pylist(),
             hands.column("game").to_pylist(),
             months.to_pylist(),
             strict=True,

@@ -13,7 +13,9 @@ from typing import Final
 
 import pyarrow as pa
 
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
+"""Version 2 says `room` where version 1 said `site` (`migration.py` brings a version 1 store
+up to date when it is opened)."""
 
 TIMESTAMP: Final = pa.timestamp("us", tz="UTC")
 CARDS: Final = pa.list_(pa.string())
@@ -84,7 +86,7 @@ IMPORTS = TableDef(
     (
         _c("import_id", I64, "Key of the import.", False),
         _c("path", STR, "The file as given or found (absolute path).", False),
-        _c("site", STR, "Room that wrote the file, NULL when no room recognises it."),
+        _c("room", STR, "Room that wrote the file, NULL when no room recognises it."),
         _c("size", I64, "File size in bytes when the import started."),
         _c("content_hash", STR, "SHA-256 of the file's bytes (hex); NULL if unreadable."),
         _c(
@@ -152,12 +154,12 @@ this order, as the definition has them)."""
 HANDS = TableDef(
     "hands",
     "One row per stored hand, the root of every other hand table. A hand is identified by "
-    "`(site, site_hand_id)`; `content_hash` tells a re-export of the same text (a duplicate) from "
+    "`(room, room_hand_id)`; `content_hash` tells a re-export of the same text (a duplicate) from "
     "a changed hand. Amounts are exact integers " + MONEY + ".",
     (
         HAND_ID,
-        _c("site", STR, "Room that wrote the hand (room name, e.g. `pokerstars`).", False),
-        _c("site_hand_id", STR, "The room's own hand id.", False),
+        _c("room", STR, "Room that wrote the hand (room name, e.g. `pokerstars`).", False),
+        _c("room_hand_id", STR, "The room's own hand id.", False),
         _c(
             "content_hash",
             I64,
@@ -203,7 +205,7 @@ HANDS = TableDef(
         _c("button", I16, "Seat number of the button (draw games)."),
         _c("started_at", TIMESTAMP, "Start of the hand (UTC).", False),
         _c(
-            "site_time", STR, "The start time exactly as the room printed it, with its zone.", False
+            "room_time", STR, "The start time exactly as the room printed it, with its zone.", False
         ),
         _c("players", I16, "Players dealt in.", False),
         _c("total_pot", I64, "Pot computed by the replay, before rake, " + MONEY + ".", False),
@@ -227,7 +229,7 @@ HANDS = TableDef(
         _c("source_line", I32, "Line number (1-based) of the hand's first line.", False),
         _c("import_id", I64, "The import that stored the hand (`imports.import_id`).", False),
     ),
-    ("PRIMARY KEY (hand_id)", "UNIQUE (site, site_hand_id)"),
+    ("PRIMARY KEY (hand_id)", "UNIQUE (room, room_hand_id)"),
 )
 
 HAND_PLAYERS = TableDef(
@@ -394,8 +396,8 @@ REJECTS = TableDef(
     "hands that could not be parsed, hands whose id is already stored with other content "
     "(`kind = changed`: the stored hand is never overwritten), and hands the pipeline failed on.",
     (
-        _c("site", STR, "Room of the file."),
-        _c("site_hand_id", STR, "The room's hand id, when the first line gives it."),
+        _c("room", STR, "Room of the file."),
+        _c("room_hand_id", STR, "The room's hand id, when the first line gives it."),
         _c("content_hash", I64, "Hash of `raw_text` (as `hands.content_hash`).", False),
         _c(
             "kind",
@@ -420,8 +422,8 @@ UNSUPPORTED = TableDef(
     "reads (hold'em in a mixed file, five-card draw, a room studdraw does not read, a file no room "
     "recognises). Kept without the text: the file, line and offset say where to find it.",
     (
-        _c("site", STR, "Room of the file, NULL when no room recognises it."),
-        _c("site_hand_id", STR, "The room's hand id, when the first line gives it."),
+        _c("room", STR, "Room of the file, NULL when no room recognises it."),
+        _c("room_hand_id", STR, "The room's hand id, when the first line gives it."),
         _c("content_hash", I64, "Hash of the hand's text.", False),
         _c("game_label", STR, "The room's own name for the game, when known."),
         _c("reason", STR, "Why it is not read.", False),
@@ -440,7 +442,7 @@ TOURNAMENT_RESULTS = TableDef(
     "summary of the same tournament replaces the rows it repeats. Amounts are in the buy-in "
     "currency's cents (hundredths of play money).",
     (
-        _c("site", STR, "Room that wrote the summary (`pokerstars`, `fulltilt`).", False),
+        _c("room", STR, "Room that wrote the summary (`pokerstars`, `fulltilt`).", False),
         _c("tournament_id", STR, "The room's tournament id (as `hands.tournament_id`).", False),
         _c("name", STR, "Player name as the summary prints it.", False),
         _c("place", I32, "Finishing place; NULL while still playing."),
@@ -457,7 +459,7 @@ TOURNAMENT_RESULTS = TableDef(
         _c("source_path", STR, "The summary file.", False),
         _c("source_line", I32, "Line of the summary's first line.", False),
     ),
-    ("PRIMARY KEY (site, tournament_id, name)",),
+    ("PRIMARY KEY (room, tournament_id, name)",),
 )
 
 PARQUET_PARTS = TableDef(
@@ -470,7 +472,7 @@ PARQUET_PARTS = TableDef(
         _c(
             "path",
             STR,
-            "The part, relative to `root` (`<table>/site=../game=../month=../..`).",
+            "The part, relative to `root` (`<table>/room=../game=../month=../..`).",
             False,
         ),
         _c("table_name", STR, "Table whose rows it holds.", False),
@@ -508,7 +510,7 @@ INDEX_NOTE: Final = (
 
 VIEWS: Final = (
     """CREATE OR REPLACE VIEW hand_players_money AS
-SELECT p.*, h.site, h.game, h.started_at, h.currency, h.scale,
+SELECT p.*, h.room, h.game, h.started_at, h.currency, h.scale,
        CAST(CAST(p.invested AS DECIMAL(38, 4)) * CAST(1.0 / h.scale AS DECIMAL(38, 4))
            AS DECIMAL(18, 4)) AS invested_amount,
        CAST(CAST(p.collected AS DECIMAL(38, 4)) * CAST(1.0 / h.scale AS DECIMAL(38, 4))
@@ -518,7 +520,7 @@ SELECT p.*, h.site, h.game, h.started_at, h.currency, h.scale,
 FROM hand_players p JOIN hands h USING (hand_id)""",
 )
 VIEW_NOTE: Final = (
-    "View `hand_players_money`: `hand_players` with the hand's site, game, start, currency and "
+    "View `hand_players_money`: `hand_players` with the hand's room, game, start, currency and "
     "scale, and `invested_amount`, `collected_amount`, `net_amount` in currency units as exact "
     "DECIMAL(18, 4) (scales are powers of ten up to 10^4, so 1/scale is exact at four places)."
 )
@@ -536,8 +538,8 @@ def markdown() -> str:
         "(`studdraw.duckdb` by default) holds every table below; the Parquet dataset written "
         "with `studdraw ingest --parquet DIR` holds the batch tables (`"
         + "`, `".join(t.name for t in BATCH_TABLES)
-        + "`) under `DIR/<table>/site=<site>/game=<game>/month=<YYYY-MM>/`, written from the "
-        "same Arrow batches. The partition values are the hand's site, game and UTC month "
+        + "`) under `DIR/<table>/room=<room>/game=<game>/month=<YYYY-MM>/`, written from the "
+        "same Arrow batches. The partition values are the hand's room, game and UTC month "
         "(`unknown` where a reject or unsupported hand has none); they live in the folder names, "
         "so read the dataset with hive partitioning.",
         "",

@@ -28,7 +28,7 @@ def real_hands() -> tuple[str, ...]:
     for path in discover_files(roots):
         try:
             history = open_history(path)
-            texts.extend(hand.text for hand in history.hand_texts() if hand.site and not hand.stray)
+            texts.extend(hand.text for hand in history.hand_texts() if hand.room and not hand.stray)
         except OSError:
             continue
     return tuple(texts)

@@ -25,9 +25,9 @@ def test_a_brief_fuzz_run_finds_nothing(tmp_path: Path) -> None:
 
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(mutated_hand(), st.sampled_from(["pokerstars", "fulltilt", "partypoker", "everleaf"]))
-def test_any_room_reads_any_mutated_hand(text: str, site: str) -> None:
+def test_any_room_reads_any_mutated_hand(text: str, room: str) -> None:
     """A hand handed to the wrong room, or a right one damaged: a problem, never a crash."""
-    parsed = parse_hand(HandText(text, SourceRef("fuzz", 0, 1), site))
+    parsed = parse_hand(HandText(text, SourceRef("fuzz", 0, 1), room))
     check_parsed(parsed)
     for _ in Validation().lines([parsed]):
         pass
@@ -35,6 +35,6 @@ def test_any_room_reads_any_mutated_hand(text: str, site: str) -> None:
 
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.binary(max_size=2048), st.sampled_from(["pokerstars", "winning", "bovada", "winamax"]))
-def test_random_bytes_as_a_hand(raw: bytes, site: str) -> None:
-    parsed = parse_hand(HandText(raw.decode("latin-1"), SourceRef("fuzz", 0, 1), site))
+def test_random_bytes_as_a_hand(raw: bytes, room: str) -> None:
+    parsed = parse_hand(HandText(raw.decode("latin-1"), SourceRef("fuzz", 0, 1), room))
     check_parsed(parsed)

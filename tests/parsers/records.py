@@ -13,7 +13,7 @@ from tests.conftest import corpus_file
 def corpus_hand(parts: tuple[str, ...], hand_id: str) -> HandRecord:
     """The parsed hand `hand_id` of the corpus file at `parts`."""
     for parsed in parse_file(corpus_file(*parts)):
-        if parsed.site_hand_id == hand_id:
+        if parsed.room_hand_id == hand_id:
             assert parsed.record is not None, parsed.problem
             return parsed.record
     raise AssertionError(f"hand {hand_id} not in {parts}")
@@ -49,15 +49,15 @@ def comparable(record: HandRecord, *, notes: bool = True) -> tuple[object, ...]:
     """Every field of a record but its place in a file (event lines, source): what a render and
     parse round trip must give back. `notes=False` for a format that does not carry them."""
     return (
-        record.site,
-        record.site_hand_id,
+        record.room,
+        record.room_hand_id,
         record.game,
         record.structure,
         record.currency,
         record.scale,
         record.stakes,
         record.started_at,
-        record.site_time,
+        record.room_time,
         record.table,
         tuple(record.seats),
         tuple(replace(event, line=0) for event in record.events),

@@ -27,7 +27,7 @@ def test_the_corpus_hand() -> None:
     [parsed] = parse_file(corpus_file(*HI_LO_FILE))
     r = parsed.record
     assert r is not None, parsed.problem
-    assert (r.site, r.site_hand_id, r.game, r.structure, r.currency, r.scale) == (
+    assert (r.room, r.room_hand_id, r.game, r.structure, r.currency, r.scale) == (
         "absolute",
         "1300000000",
         Game.STUD8,
@@ -37,7 +37,7 @@ def test_the_corpus_hand() -> None:
     )
     assert (r.stakes.small_bet, r.stakes.big_bet, r.stakes.ante, r.stakes.bring_in) == (2, 4, 1, 1)
     assert r.started_at == datetime(2009, 3, 18, 23, 10, tzinfo=UTC)  # 19:10 EDT
-    assert (r.site_time, r.hero, r.total_pot, r.rake) == ("2009-03-18 19:10:00 (ET)", "Hero", 43, 4)
+    assert (r.room_time, r.hero, r.total_pot, r.rake) == ("2009-03-18 19:10:00 (ET)", "Hero", 43, 4)
     assert [s.player for s in r.seats] == [
         "PLAYER1",
         "PLAYER2",

@@ -33,14 +33,14 @@ def test_corpus_hands_are_five_card_draw_and_validate(
     parsed = list(parse_file(corpus_file(*parts)))
     assert len(parsed) == count
     first = parsed[0]
-    assert (first.site_hand_id, first.hand.source.line) == (first_id, line)
+    assert (first.room_hand_id, first.hand.source.line) == (first_id, line)
     for hand in parsed:
         assert hand.outcome is Outcome.PARSED, hand.problem
         record = hand.record
         assert record is not None
         assert (record.game, record.structure, record.currency) == (Game.DRAW5, structure, "EUR")
         errors = [v for v in replay(record).violations if v.severity == "error"]
-        assert errors == [], (record.site_hand_id, errors)
+        assert errors == [], (record.room_hand_id, errors)
 
 
 def test_the_first_corpus_hand_reads_as_the_room_played_it() -> None:

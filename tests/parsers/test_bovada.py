@@ -28,7 +28,7 @@ from tests.parsers.records import actions, corpus_hand, net_results, of_kind
 CASH_FILE = ("cash", "Bovada", "Stud", "7-Stud-USD-2.00-4.00-201205.txt")
 HI_LO_FILE = ("cash", "Bovada", "Stud", "7-StudHL-USD-0.25-0.50-201209.txt")
 MTT_FILE = ("tour", "Bovada", "Stud", "7-Stud-USD-MTT - $10-$1 - 201206.txt")
-SITE = "bovada"
+ROOM = "bovada"
 
 
 _SUMMARY_WIN = re.compile(r"Seat[+ ](\d+): +(?:(?:HI )?(\$?[\d,.]+) )?.*?(?: LO (\$?[\d,.]+) .*)?")
@@ -56,7 +56,7 @@ def corpus_hands() -> list[tuple[str, HandRecord]]:
     hands = []
     for path in discover_files([CORPUS / "cash" / "Bovada", CORPUS / "tour" / "Bovada"]):
         for parsed in parse_file(path):
-            assert parsed.hand.site == SITE, path
+            assert parsed.hand.room == ROOM, path
             assert parsed.record is not None, f"{path}:{parsed.hand.source.line}: {parsed.problem}"
             hands.append((parsed.hand.text, parsed.record))
     return hands
@@ -73,8 +73,8 @@ def test_collects_agree_with_the_summary_and_nets_with_the_rake() -> None:
         for event in of_kind(record, EventKind.COLLECT):
             assert event.player is not None
             collected[event.player] += event.amount
-        assert dict(collected) == summary_wins(text, record.scale), record.site_hand_id
-        assert sum(net_results(record).values()) == -(record.rake or 0), record.site_hand_id
+        assert dict(collected) == summary_wins(text, record.scale), record.room_hand_id
+        assert sum(net_results(record).values()) == -(record.rake or 0), record.room_hand_id
         if record.tournament:
             assert record.rake is None  # tournament summaries print no rake
 
@@ -102,7 +102,7 @@ def test_net_results(parts: tuple[str, ...], hand_id: str, expected: dict[str, i
 
 
 def test_the_room_is_sniffed_from_its_first_bytes_only() -> None:
-    bovada = BY_NAME[SITE]
+    bovada = BY_NAME[ROOM]
     for path in discover_files([CORPUS]):
         _, head = read_head(path)
         assert bovada.sniff(head) == ("Bovada" in path.parts), path
@@ -116,9 +116,9 @@ def test_the_room_is_sniffed_from_its_first_bytes_only() -> None:
     ],
 )
 def test_other_brand_headers_are_sniffed_and_read(header: str) -> None:
-    assert BY_NAME[SITE].sniff(f"{header}\nSeat+1: $0.57 in chips\n")
+    assert BY_NAME[ROOM].sniff(f"{header}\nSeat+1: $0.57 in chips\n")
     assert not BY_NAME["pokerstars"].sniff(header)
-    record = parse_record(HI_LO_BRING_IN.replace(HI_LO_BRING_IN.split("\n", 1)[0], header), SITE)
+    record = parse_record(HI_LO_BRING_IN.replace(HI_LO_BRING_IN.split("\n", 1)[0], header), ROOM)
     assert record.notes[0] == f"exported as {header.partition(' Hand #')[0]}"
 
 
@@ -127,8 +127,8 @@ def test_other_brand_headers_are_sniffed_and_read(header: str) -> None:
 
 def test_bodog_cash_hand_without_street_markers() -> None:
     r = corpus_hand(CASH_FILE, "2604291577")
-    assert (r.site, r.game, r.structure, r.currency, r.scale) == (
-        SITE,
+    assert (r.room, r.game, r.structure, r.currency, r.scale) == (
+        ROOM,
         Game.STUD,
         Structure.FIXED,
         "USD",
@@ -138,7 +138,7 @@ def test_bodog_cash_hand_without_street_markers() -> None:
     # 5th street bet 10).
     assert (r.stakes.ante, r.stakes.bring_in, r.stakes.small_bet, r.stakes.big_bet) == (1, 2, 5, 10)
     assert r.table == "1178621" and r.max_seats is None and r.button is None
-    assert r.site_time == "2012-05-07 03:40:46"
+    assert r.room_time == "2012-05-07 03:40:46"
     assert r.started_at == datetime(2012, 5, 7, 7, 40, 46, tzinfo=UTC)  # ET assumed
     assert r.notes == ["exported as Bodog", "no time zone printed; ET assumed"]
     assert [(s.seat, s.player, s.stack) for s in r.seats] == [
@@ -361,7 +361,7 @@ Seat+3:   lose with One pair [Kd Kc Ts 9h Qh Jd 2h-Kd Kc Qh Jd Ts]
 
 
 def test_opening_bet_below_the_small_bet_is_the_bring_in_and_a_scoop_splits() -> None:
-    r = parse_record(HI_LO_BRING_IN, SITE)
+    r = parse_record(HI_LO_BRING_IN, ROOM)
     assert (r.stakes.bring_in, r.stakes.small_bet, r.stakes.big_bet) == (10, 25, 50)
     assert actions(r, 0)[3:] == [
         ("bring_in", "Seat+1", 10, 10),
@@ -390,14 +390,14 @@ def test_opening_bet_that_nobody_calls_is_taken_as_a_completion() -> None:
             "Total Pot($0.15) | Rake ($0)",
         ]
     )
-    r = parse_record(text, SITE)
+    r = parse_record(text, ROOM)
     assert actions(r, 0)[3] == ("complete", "Seat+1", 10, 10)
     assert (r.stakes.small_bet, r.stakes.big_bet) == (10, 20)
 
 
 def test_hi_lo_summary_that_contradicts_the_results_is_noted() -> None:
     text = HI_LO_BRING_IN.replace("LO $1.15 [", "LO $1.25 [")
-    r = parse_record(text, SITE)
+    r = parse_record(text, ROOM)
     assert [e.pot for e in of_kind(r, EventKind.COLLECT)] == ["main"]
     assert "hi/lo summary of Seat+2 does not match its results" in r.notes
 
@@ -417,10 +417,10 @@ def test_hi_lo_summary_that_contradicts_the_results_is_noted() -> None:
     ],
 )
 def test_other_games_are_unsupported_with_the_rooms_label(header: str, label: str) -> None:
-    parsed = parse_text(f"{header}\nSeat+1: $1 in chips\nDealer : Set dealer [1]", SITE)
+    parsed = parse_text(f"{header}\nSeat+1: $1 in chips\nDealer : Set dealer [1]", ROOM)
     assert parsed.outcome is Outcome.UNSUPPORTED
     assert parsed.problem is not None and parsed.problem.game_label == label
-    assert parsed.site_hand_id == "1"
+    assert parsed.room_hand_id == "1"
 
 
 def test_card_dealt_for_an_earlier_street_is_an_error() -> None:
@@ -428,7 +428,7 @@ def test_card_dealt_for_an_earlier_street_is_an_error() -> None:
         "*** 4TH STREET ***\nSeat+1 : Card dealt to a spot [3s]",
         "*** 5TH STREET ***\nSeat+1 : Card dealt to a spot [3s]",
     )
-    parsed = parse_text(text, SITE)
+    parsed = parse_text(text, ROOM)
     assert parsed.outcome is Outcome.ERROR
     assert parsed.problem is not None and parsed.problem.line == 17
 
@@ -506,8 +506,8 @@ def test_timed_out_and_automatic_actions_read_as_the_action(
 ) -> None:
     """Each form reads as the plain action it stands for, with a fold's or check's remark kept
     as its text; nothing else in the hand changes."""
-    plain = parse_record(TIMEOUT_HAND.format(**PLAIN_ACTIONS), SITE)
-    record = parse_record(TIMEOUT_HAND.format(**{**PLAIN_ACTIONS, slot: line}), SITE)
+    plain = parse_record(TIMEOUT_HAND.format(**PLAIN_ACTIONS), ROOM)
+    record = parse_record(TIMEOUT_HAND.format(**{**PLAIN_ACTIONS, slot: line}), ROOM)
     assert record.findings == plain.findings == []
 
     def played(r: HandRecord) -> list[tuple[object, ...]]:
@@ -530,6 +530,6 @@ def test_timed_out_and_automatic_actions_read_as_the_action(
     ],
 )
 def test_all_in_forms_with_a_remark(line: str, kind: EventKind, to: int) -> None:
-    record = parse_record(TIMEOUT_HAND.format(**{**PLAIN_ACTIONS, "RAISE": line}), SITE)
+    record = parse_record(TIMEOUT_HAND.format(**{**PLAIN_ACTIONS, "RAISE": line}), ROOM)
     [event] = [e for e in record.events if e.player == "Seat+4" and e.street == 1 and e.to]
     assert (event.kind, event.to, event.all_in) == (kind, to, True)

@@ -90,7 +90,7 @@ def played(record: HandRecord, rename: dict[str, str] | None = None) -> list[tup
 @pytest.mark.parametrize("room", ROOMS)
 def test_the_hand_reads_and_every_event_is_on_a_line_of_it(room: str) -> None:
     record = parse_record(HANDS[room], room)
-    assert record.site == room
+    assert record.room == room
     assert record.findings == []
     lines = lines_of(room)
     for event in record.events:

@@ -39,7 +39,7 @@ def test_every_corpus_hand_parses() -> None:
     outcomes: Counter[tuple[Outcome, str]] = Counter()
     for path in discover_files([CORPUS / "cash" / "Everleaf"]):
         for parsed in parse_file(path):
-            assert parsed.hand.site == "everleaf", path
+            assert parsed.hand.room == "everleaf", path
             assert parsed.record is not None, (path, parsed.problem)
             outcomes[(parsed.outcome, str(parsed.record.game))] += 1
     assert outcomes == {(Outcome.PARSED, "stud"): 19}
@@ -65,7 +65,7 @@ def test_stacks_carry_over_from_hand_to_hand() -> None:
         net = net_results(before)
         for seat in after.seats:
             if seat.player in stacks and stacks[seat.player] + net[seat.player] != seat.stack:
-                top_ups.append((after.site_hand_id, seat.player, seat.stack - stacks[seat.player]))
+                top_ups.append((after.room_hand_id, seat.player, seat.stack - stacks[seat.player]))
     # Player1 went from $0.14 to $0.11 in hand 285998708 and sat down with $0.61 in the next.
     assert top_ups == [("285998978", "Player1", 47)]
 
@@ -89,7 +89,7 @@ def test_rules_engine_finds_no_error_in_the_hands_it_can_check() -> None:
         assert parsed.record is not None
         found = [v.code for v in replay(parsed.record).violations if v.severity == "error"]
         if found:
-            errors[parsed.record.site_hand_id] = found
+            errors[parsed.record.room_hand_id] = found
     assert set(errors) <= {"285999989"}
 
 
@@ -98,7 +98,7 @@ def test_rules_engine_finds_no_error_in_the_hands_it_can_check() -> None:
 
 def test_stud_hand_to_showdown() -> None:
     r = corpus_hand("285997876")
-    assert (r.site, r.game, r.structure, r.currency, r.scale) == (
+    assert (r.room, r.game, r.structure, r.currency, r.scale) == (
         "everleaf",
         Game.STUD,
         Structure.FIXED,
@@ -106,7 +106,7 @@ def test_stud_hand_to_showdown() -> None:
         100,
     )
     assert (r.stakes.small_bet, r.stakes.big_bet, r.stakes.ante, r.stakes.bring_in) == (5, 10, 1, 2)
-    assert r.site_time == "2011/07/08 - 00:10:56"
+    assert r.room_time == "2011/07/08 - 00:10:56"
     assert r.started_at == datetime(2011, 7, 8, 0, 10, 56, tzinfo=UTC)
     assert r.notes == ["no time zone printed; UTC assumed"]
     assert (r.table, r.max_seats, r.button, r.hero, r.tournament) == (
@@ -312,7 +312,7 @@ def eur_records(tmp_path: Path) -> list[HandRecord]:
     path.write_bytes(EUR_HANDS.replace("\n", "\r\n").encode("cp1252"))
     assert b"\x80" in path.read_bytes()
     parsed = list(parse_file(path))
-    assert all(p.hand.site == "everleaf" for p in parsed)
+    assert all(p.hand.room == "everleaf" for p in parsed)
     records = [p.record for p in parsed if p.record]
     assert len(records) == len(parsed) == 2
     return records
@@ -320,7 +320,7 @@ def eur_records(tmp_path: Path) -> list[HandRecord]:
 
 def test_eur_export_money_cards_and_raises(eur_records: list[HandRecord]) -> None:
     r = eur_records[0]
-    assert (r.site_hand_id, r.currency, r.scale, r.table) == ("300000101", "EUR", 100, "Kuopio")
+    assert (r.room_hand_id, r.currency, r.scale, r.table) == ("300000101", "EUR", 100, "Kuopio")
     assert (r.stakes.small_bet, r.stakes.big_bet, r.stakes.ante, r.stakes.bring_in) == (
         10,
         20,
@@ -388,7 +388,7 @@ def test_other_games_are_unsupported_with_their_label(game_line: str, label: str
     assert parsed.outcome is Outcome.UNSUPPORTED
     assert parsed.problem is not None
     assert (parsed.problem.game_label, parsed.problem.line) == (label, 3)
-    assert parsed.site_hand_id == "116214546"
+    assert parsed.room_hand_id == "116214546"
 
 
 USD_HAND = """\
@@ -473,7 +473,7 @@ def test_a_concord_skin_header_starts_a_hand(tmp_path: Path) -> None:
     path = tmp_path / "two.txt"
     path.write_text(f"{USD_HAND}\n\n\n{concord}")
     hands = list(parse_file(path))
-    assert [(h.site_hand_id, h.outcome) for h in hands] == [
+    assert [(h.room_hand_id, h.outcome) for h in hands] == [
         ("285999989", Outcome.PARSED),
         ("285999990", Outcome.PARSED),
     ]

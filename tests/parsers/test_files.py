@@ -47,7 +47,7 @@ def test_every_encoding_and_line_end_gives_the_same_hands(
     path = tmp_path / "hands.txt"
     path.write_bytes(data)
     parsed = list(parse_file(path))
-    assert [p.site_hand_id for p in parsed] == ["230000000001", "230000000002"]
+    assert [p.room_hand_id for p in parsed] == ["230000000001", "230000000002"]
     assert all(p.record is not None for p in parsed), [p.problem for p in parsed]
     first = parsed[0].record
     assert first is not None and "Carolé€" in first.players
@@ -111,7 +111,7 @@ def test_unknown_files_are_one_stray_text(tmp_path: Path) -> None:
     path = tmp_path / "notes.txt"
     path.write_text("\nmy shopping list\n", encoding="utf-8")
     [parsed] = list(parse_file(path))
-    assert parsed.hand.site is None and parsed.hand.stray and parsed.hand.source.line == 2
+    assert parsed.hand.room is None and parsed.hand.stray and parsed.hand.source.line == 2
     assert parsed.problem is not None and parsed.problem.outcome.value == "stray"
 
 
@@ -146,7 +146,7 @@ def test_splitting_streams_without_reading_the_whole_file(
 
 
 @pytest.mark.parametrize(
-    ("parts", "site"),
+    ("parts", "room"),
     [
         (("cash", "Stars", "Stud", "7-Stud-USD-0.04-0.08-200911.txt"), "pokerstars"),
         (
@@ -164,9 +164,9 @@ def test_splitting_streams_without_reading_the_whole_file(
         (("cash", "Boss", "Draw", "5CD-FL-EUR-2-4.Opoker.sample.xml"), "boss"),
     ],
 )
-def test_sniffing_real_files(parts: tuple[str, ...], site: str) -> None:
+def test_sniffing_real_files(parts: tuple[str, ...], room: str) -> None:
     history = open_history(corpus_file(*parts))
-    assert history.room is not None and history.room.name == site
+    assert history.room is not None and history.room.name == room
     assert sniff(history.head) is history.room
 
 

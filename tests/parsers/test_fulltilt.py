@@ -56,14 +56,14 @@ def test_every_in_scope_corpus_hand_parses_and_the_rest_is_named() -> None:
     problems: dict[str | None, tuple[Outcome, str]] = {}
     for path in discover_files([CORPUS / "cash" / "FTP", CORPUS / "tour" / "FTP"]):
         for parsed in parse_file(path):
-            assert parsed.hand.site == "fulltilt", path
+            assert parsed.hand.room == "fulltilt", path
             if parsed.record:
                 outcomes[(Outcome.PARSED, str(parsed.record.game))] += 1
                 continue
             assert parsed.problem is not None
             outcomes[(parsed.outcome, parsed.problem.game_label)] += 1
             if parsed.problem.game_label in ("td27", None):
-                problems[parsed.site_hand_id] = (parsed.outcome, parsed.problem.message)
+                problems[parsed.room_hand_id] = (parsed.outcome, parsed.problem.message)
     assert outcomes == {
         (Outcome.PARSED, "td27"): 59,
         (Outcome.PARSED, "stud"): 16,
@@ -156,7 +156,7 @@ def test_lines_point_into_a_utf16_file_with_doubled_line_ends() -> None:
 
 def test_stud_cash_hand() -> None:
     r = corpus_hand(STUD_FILE, "21536466676")
-    assert (r.site, r.game, r.structure, r.currency, r.scale) == (
+    assert (r.room, r.game, r.structure, r.currency, r.scale) == (
         "fulltilt",
         Game.STUD,
         Structure.FIXED,
@@ -170,7 +170,7 @@ def test_stud_cash_hand() -> None:
         100,
     )
     assert (r.table, r.max_seats, r.button, r.hero) == ("Hagan", None, None, "Hero")
-    assert r.site_time == "12:18:37 ET - 2010/06/11"
+    assert r.room_time == "12:18:37 ET - 2010/06/11"
     assert r.started_at == datetime(2010, 6, 11, 16, 18, 37, tzinfo=UTC)  # EDT
     assert [(s.seat, s.player, s.stack, s.sitting_out) for s in r.seats][:3] == [
         (1, "bllodshot", 3100, True),
@@ -222,7 +222,7 @@ def test_stud_cash_hand() -> None:
 def test_razz_hand_with_two_clocks_and_an_unflagged_sitter() -> None:
     r = corpus_hand(RAZZ_FILE, "26190500040")
     # "17:19:00 CCT - 2010/12/07 [04:19:00 ET - 2010/12/07]": the bracketed ET time is used.
-    assert r.site_time == "04:19:00 ET - 2010/12/07"
+    assert r.room_time == "04:19:00 ET - 2010/12/07"
     assert r.started_at == datetime(2010, 12, 7, 9, 19, tzinfo=UTC)
     # Listed without a flag, but "is sitting out" before the deal and in the summary.
     assert [s.player for s in r.seats if s.sitting_out] == ["Player6"]
@@ -602,7 +602,7 @@ def test_archive_separators_and_a_stray_utf16_byte_become_blank(tmp_path: Path) 
     path = tmp_path / "archive.txt"
     path.write_bytes("\ufeff".encode("utf-16-le") + text.encode("utf-16-le") + b"\n")
     parsed = list(parse_file(path))
-    assert [p.site_hand_id for p in parsed] == ["6", "7"]
+    assert [p.room_hand_id for p in parsed] == ["6", "7"]
     assert [p.outcome for p in parsed] == [Outcome.PARSED, Outcome.PARSED]
     headers = [number for number, line in enumerate(text.split("\n"), 1) if "Game #" in line]
     assert [p.hand.source.line for p in parsed] == headers == [3, 47]

@@ -39,7 +39,7 @@ def corpus_hands(room: TextRoom) -> list[HandText]:
             hands.extend(
                 hand
                 for hand in history.hand_texts()
-                if hand.site == room.name and room.parse(hand).record is not None
+                if hand.room == room.name and room.parse(hand).record is not None
             )
         if len(hands) >= HANDS_PER_ROOM:
             break

@@ -125,7 +125,7 @@ def test_a_file_of_several_rooms_gives_each_hand_its_room(tmp_path: Path, betwee
     history = open_history(path)
     assert [room.name for room in history.parts[0].rooms] == ["pokerstars", "fulltilt"]
     parsed = list(parse_file(path))
-    assert [p.hand.site for p in parsed] == ["pokerstars", "fulltilt", "pokerstars"]
+    assert [p.hand.room for p in parsed] == ["pokerstars", "fulltilt", "pokerstars"]
     assert all(p.record is not None for p in parsed), [p.problem for p in parsed]
     tilt = parsed[1].hand
     assert tilt.source.line == FIRST_STARS.count("\n") + 3
@@ -155,24 +155,24 @@ def test_text_of_no_room_is_one_stray_text_with_its_line(tmp_path: Path) -> None
     path = tmp_path / "notes.txt"
     path.write_text("\n\nmy notes\n" + "more notes\n" * 10_000, encoding="utf-8")
     [hand] = list(open_history(path).hand_texts())
-    assert hand.stray and hand.site is None and hand.source.line == 3
+    assert hand.stray and hand.room is None and hand.source.line == 3
     assert len(hand.text) <= files.MAX_STRAY + 100  # a finding keeps an excerpt
 
 
 def test_gzip_and_zip_exports_are_read_through(tmp_path: Path) -> None:
     plain = tmp_path / "plain.txt"
     plain.write_text(STARS + "\n", encoding="utf-8")
-    expected = [(p.hand.site, p.site_hand_id) for p in parse_file(plain)]
+    expected = [(p.hand.room, p.room_hand_id) for p in parse_file(plain)]
     packed = tmp_path / "export.txt.gz"
     packed.write_bytes(gzip.compress(plain.read_bytes()))
-    assert [(p.hand.site, p.site_hand_id) for p in parse_file(packed)] == expected
+    assert [(p.hand.room, p.room_hand_id) for p in parse_file(packed)] == expected
     archive = tmp_path / "export.zip"
     with zipfile.ZipFile(archive, "w") as zipped:
         zipped.writestr("a/stars.txt", STARS + "\n")
         zipped.writestr("b/tilt.txt", TILT + "\n")
         zipped.writestr("empty.txt", "")
     parsed = list(parse_file(archive))
-    assert [p.hand.site for p in parsed] == ["pokerstars"] * len(expected) + ["fulltilt"] * (
+    assert [p.hand.room for p in parsed] == ["pokerstars"] * len(expected) + ["fulltilt"] * (
         TILT.count("Full Tilt Poker Game #")
     )
     assert parsed[0].hand.source.path == f"{archive}!/a/stars.txt"
@@ -233,7 +233,7 @@ def test_a_room_reading_whole_files_keeps_its_own_splitting(
     history = open_history(path)
     assert history.room is room and history.parts[0].whole_file
     [hand] = list(history.hand_texts())
-    assert hand.site == "whole" and not hand.stray and hand.text.startswith("<?xml")
+    assert hand.room == "whole" and not hand.stray and hand.text.startswith("<?xml")
 
 
 def test_a_room_that_tidies_its_hands_is_held_to_the_hand_bound(

@@ -144,7 +144,7 @@ CASES = [
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.hand_id)
 def test_corpus_hands(case: Expected) -> None:
     record = corpus_hand(case.file, case.hand_id)
-    assert (record.site, record.game, record.structure) == ("ipoker", Game.STUD, Structure.FIXED)
+    assert (record.room, record.game, record.structure) == ("ipoker", Game.STUD, Structure.FIXED)
     assert record.currency == case.currency
     stakes = record.stakes
     assert (stakes.small_bet, stakes.big_bet, stakes.ante, stakes.bring_in) == case.stakes
@@ -162,7 +162,7 @@ def test_cash_header_and_money() -> None:
     record = corpus_hand(CASH, "2418630592")
     assert record.scale == 100 and record.table == "Labyrinth" and record.hero == "Hero"
     assert record.started_at == datetime(2010, 9, 5, 13, 1, 58, tzinfo=UTC)
-    assert record.site_time == "2010-09-05 13:01:58"
+    assert record.room_time == "2010-09-05 13:01:58"
     assert record.max_seats == 10  # the export lists the empty seats too
     assert (record.total_pot, record.rake) == (44, 1)  # bets 0.44, wins 0.43
     assert [s.player for s in record.seats if s.sitting_out] == ["ad1028"]

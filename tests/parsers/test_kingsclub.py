@@ -84,7 +84,7 @@ def test_every_corpus_hand_is_read_or_counted_with_its_game() -> None:
     seen = set()
     for path in discover_files([root]):
         for parsed in parse_file(path):
-            assert parsed.hand.site == "kingsclub", path
+            assert parsed.hand.room == "kingsclub", path
             problem = parsed.problem
             game = str(parsed.record.game) if parsed.record else problem and problem.game_label
             name = path.relative_to(root).as_posix()
@@ -132,7 +132,7 @@ def test_rules_engine_errors_are_the_documented_ones(name: str) -> None:
 
 def test_stud_third_street_comes_before_any_marker() -> None:
     r = corpus_record("Stud", "7-Stud-USD-44-88-202010.txt")
-    assert (r.site_hand_id, r.game, r.structure, r.currency, r.scale) == (
+    assert (r.room_hand_id, r.game, r.structure, r.currency, r.scale) == (
         "37581152",
         Game.STUD,
         Structure.FIXED,
@@ -407,7 +407,7 @@ def test_other_games_are_unsupported_with_label_and_reason(
     assert parsed.problem is not None
     assert (parsed.problem.game_label, parsed.problem.line) == (label, 1)
     assert parsed.problem.message.startswith(reason)
-    assert parsed.site_hand_id == "41388325"
+    assert parsed.room_hand_id == "41388325"
 
 
 @pytest.mark.parametrize(

@@ -104,7 +104,7 @@ CASES = [
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.hand_id)
 def test_corpus_hands(case: Expected) -> None:
     record = corpus_hand(case.file, case.hand_id)
-    assert (record.site, record.game, record.structure) == ("merge", case.game, case.structure)
+    assert (record.room, record.game, record.structure) == ("merge", case.game, case.structure)
     s = record.stakes
     assert (
         s.small_bet,
@@ -122,7 +122,7 @@ def test_corpus_hands(case: Expected) -> None:
 
 def test_header_time_and_table() -> None:
     record = corpus_hand(STUD, "31423297-107")
-    assert record.site_time == "20110204202244"
+    assert record.room_time == "20110204202244"
     assert record.started_at == datetime(2011, 2, 5, 1, 22, 44, tzinfo=UTC)  # 20:22:44 EST
     assert (record.table, record.currency, record.hero) == ("Hudson (31423297)", "USD", "Hero")
 

@@ -72,7 +72,7 @@ def test_awkward_names_read_on_every_line_kind(room: str, name: str) -> None:
                 continue  # only plain names can be found and replaced in the text
             mentions = re.compile(rf"(?<![\w+]){re.escape(old)}(?![\w+])")
             parsed = parse_text(mentions.sub(lambda _: name, text), room)
-            where = f"{old} -> {name!r} in {room} hand {original.site_hand_id}"
+            where = f"{old} -> {name!r} in {room} hand {original.room_hand_id}"
             assert parsed.record is not None, f"{where}: {parsed.problem}"
             record = parsed.record
             assert [s.player for s in record.seats] == [

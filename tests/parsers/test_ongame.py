@@ -73,7 +73,7 @@ def test_each_players_net_is_the_summarys() -> None:
     for text, record in corpus_hands():
         printed = summary_nets(text)
         nets = net_results(record)
-        assert {p: nets[p] for p in printed} == printed, record.site_hand_id
+        assert {p: nets[p] for p in printed} == printed, record.room_hand_id
         assert sum(nets.values()) == -(record.rake or 0)
 
 
@@ -86,14 +86,14 @@ def test_stacks_carry_over_from_hand_to_hand(parts: tuple[str, ...]) -> None:
         stacks = {s.player: s.stack for s in before.seats}
         net = net_results(before)
         following = {s.player: s.stack for s in after.seats if s.player in stacks}
-        assert len(following) >= 2, after.site_hand_id
+        assert len(following) >= 2, after.room_hand_id
         assert following == {player: stacks[player] + net[player] for player in following}
 
 
 def test_rules_engine_finds_no_error() -> None:
     for _, record in corpus_hands():
         errors = [v for v in replay(record).violations if v.severity == "error"]
-        assert errors == [], record.site_hand_id
+        assert errors == [], record.room_hand_id
 
 
 GOALWIN_FILE = ("cash", "OnGame", "Draw", "5-Carddraw-USD-1-2-201109.Goalwin.Sample.txt")
@@ -109,7 +109,7 @@ def draw_record(parts: tuple[str, ...], hand_id: str) -> HandRecord:
     [record] = [
         p.record
         for p in parse_file(corpus_file(*parts))
-        if p.record is not None and p.record.site_hand_id == hand_id
+        if p.record is not None and p.record.room_hand_id == hand_id
     ]
     return record
 
@@ -165,7 +165,7 @@ def test_a_draw_printed_without_its_discard_is_inferred_from_the_new_hand() -> N
 
 def test_header_table_and_pot_line() -> None:
     [first, *_] = [p.record for p in parse_file(corpus_file(*STUD_FILE)) if p.record]
-    assert (first.site_hand_id, first.game, first.structure, first.currency) == (
+    assert (first.room_hand_id, first.game, first.structure, first.currency) == (
         "R5-82086688-607",
         Game.STUD,
         Structure.FIXED,
@@ -173,7 +173,7 @@ def test_header_table_and_pot_line() -> None:
     )
     assert (first.stakes.small_bet, first.stakes.big_bet, first.stakes.ante) == (10, 20, 2)
     assert first.started_at == datetime(2010, 9, 13, 21, 31, 30, tzinfo=UTC)  # GMT+0100
-    assert first.site_time == "Mon Sep 13 22:31:30 GMT+0100 2010"
+    assert first.room_time == "Mon Sep 13 22:31:30 GMT+0100 2010"
     assert (first.table, first.hero, first.total_pot, first.rake) == ("Milwaukee", "Hero", 235, 11)
     assert [(e.player, e.amount, e.pot) for e in of_kind(first, EventKind.COLLECT)] == [
         ("Hero", 224, "main")
@@ -340,7 +340,7 @@ def test_other_games_are_unsupported_with_their_label(table: str, label: str) ->
     assert parsed.problem is not None
     assert (parsed.problem.game_label, parsed.problem.line) == (label, 3)
     assert parsed.problem.message == f"{label} is not a stud or draw game"
-    assert parsed.site_hand_id == "R5-292493407-81"
+    assert parsed.room_hand_id == "R5-292493407-81"
 
 
 def test_split_and_side_pot_winners() -> None:

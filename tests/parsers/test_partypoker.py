@@ -27,7 +27,7 @@ from tests.parsers.records import actions, corpus_hand, net_results, of_kind
 STUD_FILE = ("cash", "PartyPoker", "Stud", "7-Stud-USD-1-2-201104.txt")
 STUD8_FILE = ("cash", "PartyPoker", "Stud", "7-StudHL-USD-0.50-1.00-201008.txt")
 TOUR_FILE = ("tour", "PartyPoker", "Stud", "7-Stud-USD-MTT-6.00-201205.txt")
-SITE = "partypoker"
+ROOM = "partypoker"
 
 
 # --- the whole corpus ---------------------------------------------------------------------
@@ -39,7 +39,7 @@ def test_every_corpus_hand_parses() -> None:
     folders = [CORPUS / "cash" / "PartyPoker", CORPUS / "tour" / "PartyPoker"]
     for path in discover_files(folders):
         for parsed in parse_file(path):
-            assert parsed.hand.site == SITE, path
+            assert parsed.hand.room == ROOM, path
             assert parsed.record is not None, f"{path}: {parsed.problem}"
             outcomes[(parsed.outcome, str(parsed.record.game))] += 1
     assert outcomes == {(Outcome.PARSED, "stud"): 2, (Outcome.PARSED, "stud8"): 1}
@@ -96,7 +96,7 @@ def test_net_results(parts: tuple[str, ...], hand_id: str, expected: dict[str, i
 
 
 def test_the_room_is_sniffed_from_its_first_bytes_only() -> None:
-    party = BY_NAME[SITE]
+    party = BY_NAME[ROOM]
     for path in discover_files([CORPUS]):
         _, head = read_head(path)
         assert party.sniff(head) == ("PartyPoker" in path.parts), path
@@ -119,8 +119,8 @@ def test_nul_padding_does_not_reach_the_hand_text() -> None:
 
 def test_stud_cash_hand_with_uncalled_bet_inside_the_win() -> None:
     r = corpus_hand(STUD_FILE, "10399817763")
-    assert (r.site, r.game, r.structure, r.currency, r.scale) == (
-        SITE,
+    assert (r.room, r.game, r.structure, r.currency, r.scale) == (
+        ROOM,
         Game.STUD,
         Structure.FIXED,
         "USD",
@@ -133,7 +133,7 @@ def test_stud_cash_hand_with_uncalled_bet_inside_the_win() -> None:
         25,
     )
     assert r.table == "Table 136419" and r.max_seats == 8 and r.button is None
-    assert r.site_time == "Monday, April 25, 14:20:12 EDT 2011"
+    assert r.room_time == "Monday, April 25, 14:20:12 EDT 2011"
     assert r.started_at == datetime(2011, 4, 25, 18, 20, 12, tzinfo=UTC)
     assert [(s.seat, s.player, s.stack, s.sitting_out) for s in r.seats] == [
         (7, "Player7", 3115, True),  # listed, no ante, no cards, no action
@@ -187,7 +187,7 @@ def test_stud_cash_hand_with_uncalled_bet_inside_the_win() -> None:
 def test_stud_hi_lo_hand_with_show_and_muck_and_no_low() -> None:
     r = corpus_hand(STUD8_FILE, "9581478205")
     assert r.game is Game.STUD8
-    assert r.site_time == "Monday, August 30, 20:20:17 EEST 2010"
+    assert r.room_time == "Monday, August 30, 20:20:17 EEST 2010"
     assert r.started_at == datetime(2010, 8, 30, 17, 20, 17, tzinfo=UTC)
     assert actions(r, 0)[7:9] == [
         ("bring_in", "YMAN1", 25, 25),
@@ -315,7 +315,7 @@ Bob wins Lo ($1.20 USD) from the main pot with 8,7,6,5,2.
 
 
 def test_hi_lo_low_pot_side_pot_all_in_and_uncalled_bet() -> None:
-    r = parse_record(HI_LO, SITE)
+    r = parse_record(HI_LO, ROOM)
     assert r.game is Game.STUD8 and r.table == "Table 136403"
     assert actions(r, 0)[3:] == [
         ("bring_in", "Cy", 25, 25),
@@ -341,7 +341,7 @@ def test_the_2005_padded_side_pot_is_collected() -> None:
     padded = HI_LO.replace("from the side pot #1 with", "from  side pot #1  with")
     assert padded != HI_LO
     collects = [
-        (e.player, e.amount, e.pot) for e in of_kind(parse_record(padded, SITE), EventKind.COLLECT)
+        (e.player, e.amount, e.pot) for e in of_kind(parse_record(padded, ROOM), EventKind.COLLECT)
     ]
     assert collects[0] == ("Ann", 100, "side1")
 
@@ -367,7 +367,7 @@ def test_the_2005_padded_side_pot_is_collected() -> None:
 )
 def test_informational_lines_are_known(line: str, kind: EventKind, player: str | None) -> None:
     text = HI_LO.replace("Cy folds\n", f"Cy folds\n{line}\n")
-    record = parse_record(text, SITE)
+    record = parse_record(text, ROOM)
     number = text.split("\n").index(line) + 1
     [event] = [e for e in record.events if e.line == number]
     assert event.kind is kind
@@ -379,7 +379,7 @@ def test_an_action_may_end_with_a_full_stop() -> None:
     stopped = HI_LO.replace("Cy folds\n", "Cy folds.\n").replace(
         "Cy calls [$0.50 USD]\n", "Cy calls [$0.50 USD].\n"
     )
-    assert actions(parse_record(stopped, SITE), 0) == actions(parse_record(HI_LO, SITE), 0)
+    assert actions(parse_record(stopped, ROOM), 0) == actions(parse_record(HI_LO, ROOM), 0)
 
 
 @pytest.mark.parametrize(
@@ -398,14 +398,14 @@ def test_other_games_are_unsupported_with_the_rooms_label(game_line: str, label:
         "Table Table  1 (Real Money)\n"
         "** Dealing down cards **\n"
     )
-    parsed = parse_text(text, SITE)
+    parsed = parse_text(text, ROOM)
     assert parsed.outcome is Outcome.UNSUPPORTED
     assert parsed.problem is not None and parsed.problem.game_label == label
-    assert parsed.site_hand_id == "1"
+    assert parsed.room_hand_id == "1"
 
 
 def test_unknown_time_zone_is_an_error() -> None:
-    parsed = parse_text(HI_LO.replace("EEST", "XYZT"), SITE)
+    parsed = parse_text(HI_LO.replace("EEST", "XYZT"), ROOM)
     assert parsed.outcome is Outcome.ERROR
     assert parsed.problem is not None and "XYZT" in parsed.problem.message
 
@@ -421,9 +421,9 @@ def test_unknown_time_zone_is_an_error() -> None:
 )
 def test_time_forms(time: str, utc: str) -> None:
     text = re.sub(r"(7 Card Stud Hi-Lo - ).*", lambda m: m[1] + time, HI_LO, count=1)
-    record = parse_record(text, SITE)
+    record = parse_record(text, ROOM)
     assert str(record.started_at) == utc
-    assert record.site_time == time
+    assert record.room_time == time
     assert ("no time zone printed; ET assumed" in record.notes) is (time.endswith(" 2013"))
 
 

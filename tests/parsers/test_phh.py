@@ -63,7 +63,7 @@ def test_a_phh_hand_written_elsewhere_reads_and_replays_clean() -> None:
         "CHIPS",
         1,
     )
-    assert record.site_hand_id.startswith("sha:")  # no `_room`: a digest of the text
+    assert record.room_hand_id.startswith("sha:")  # no `_room`: a digest of the text
     assert record.started_at.isoformat() == "2019-06-28T07:00:00+00:00"
     assert record.button == 4  # the last player is the button
     kinds = [(e.kind, e.player, e.amount) for e in record.events if e.kind.is_forced]
@@ -154,7 +154,7 @@ def test_the_id_read_before_parsing_is_the_parsed_id() -> None:
     text = YOCKEY_ARIEH + '_room = "pokerstars"\nhand = 35874004239\n'
     room = PHH()
     parsed = room.parse(phh_hand(text))
-    assert room.hand_id(text) == parsed.site_hand_id == "pokerstars:35874004239"
+    assert room.hand_id(text) == parsed.room_hand_id == "pokerstars:35874004239"
 
 
 @pytest.mark.parametrize(

@@ -42,7 +42,7 @@ def test_every_in_scope_corpus_hand_parses_and_unsupported_ones_are_named() -> N
     outcomes: Counter[tuple[Outcome, str]] = Counter()
     for path in discover_files([CORPUS / "cash" / "Stars", CORPUS / "tour" / "Stars"]):
         for parsed in parse_file(path):
-            assert parsed.hand.site == "pokerstars", path
+            assert parsed.hand.room == "pokerstars", path
             if parsed.outcome is Outcome.ERROR:
                 pytest.fail(
                     f"{path}:{parsed.problem.line if parsed.problem else '?'}: {parsed.problem}"
@@ -68,7 +68,7 @@ def test_every_in_scope_corpus_hand_parses_and_unsupported_ones_are_named() -> N
 def test_cancelled_hand_is_unsupported_with_its_reason() -> None:
     [parsed] = list(parse_file(corpus_file(*CANCELLED_FILE)))
     assert parsed.outcome is Outcome.UNSUPPORTED
-    assert parsed.site_hand_id == "20349633663"
+    assert parsed.room_hand_id == "20349633663"
     assert parsed.problem is not None
     assert parsed.problem.message == "hand cancelled by the room"
     assert parsed.problem.line == 7
@@ -79,7 +79,7 @@ def test_cancelled_hand_is_unsupported_with_its_reason() -> None:
 
 def test_stud_cash_hand_with_uncalled_bet() -> None:
     r = corpus_hand(STUD_FILE, "35874004239")
-    assert (r.site, r.game, r.structure, r.currency, r.scale) == (
+    assert (r.room, r.game, r.structure, r.currency, r.scale) == (
         "pokerstars",
         Game.STUD,
         Structure.FIXED,
@@ -90,7 +90,7 @@ def test_stud_cash_hand_with_uncalled_bet() -> None:
     assert r.stakes.ante == 1 and r.stakes.bring_in == 2
     assert r.table == "Atalante II" and r.max_seats == 8 and r.button is None
     assert r.started_at == datetime(2009, 11, 26, 15, 8, 43, tzinfo=UTC)  # 10:08:43 EST
-    assert r.site_time == "2009/11/26 10:08:43 ET"
+    assert r.room_time == "2009/11/26 10:08:43 ET"
     assert [(s.seat, s.player, s.stack) for s in r.seats] == [
         (1, "Hero", 160),
         (3, "Nikolay Zem", 184),
@@ -119,7 +119,7 @@ def test_stud_cash_hand_with_uncalled_bet() -> None:
 def test_stud_hand_with_side_pot_open_pair_and_summary_mucks() -> None:
     r = corpus_hand(SALM_FILE, "60974484959")
     # "2011/04/18 2:21:35 CET [2011/04/17 20:21:35 ET]": the bracketed ET time is used.
-    assert r.site_time == "2011/04/17 20:21:35 ET"
+    assert r.room_time == "2011/04/17 20:21:35 ET"
     assert r.started_at == datetime(2011, 4, 18, 0, 21, 35, tzinfo=UTC)
     assert r.hero == "steffen780"
     [hero_deal] = [e for e in of_kind(r, EventKind.DEAL) if e.player == "steffen780"]
@@ -200,7 +200,7 @@ def test_triple_draw_cash_hand() -> None:
         10,
     )
     assert r.button == 1 and r.max_seats == 6
-    assert r.site_time == "2011/06/26 13:34:02 ET"
+    assert r.room_time == "2011/06/26 13:34:02 ET"
     [deal] = of_kind(r, EventKind.DEAL)
     assert (deal.player, deal.cards) == ("Hero", ("8s", "Td", "Kd", "Qs", "Qc"))
     assert [(e.player, e.count, e.street) for e in of_kind(r, EventKind.DISCARD)] == [

@@ -4,7 +4,7 @@ Corpus: parse(render(record)) equals the record for every parsed Full Tilt hand,
 but the two that name a place in a file (each event's `line`, the record's `source`). One hand
 keeps a quirk of its export: 25314791161 is an archived hand whose header prints the hour
 without its leading zero ("8:19:00 ET"); the renderer writes the room's own "08:19:00 ET", so
-that hand's `site_time` differs in spelling only (`started_at` is compared).
+that hand's `room_time` differs in spelling only (`started_at` is compared).
 
 Random legal hands from the rules engine, dressed as Full Tilt cash hands and rendered as the
 export of one player's history, parse, replay without an error, and equal the original as
@@ -68,13 +68,13 @@ def test_every_corpus_hand_round_trips() -> None:
     for record in records:
         text = render_fulltilt(record)
         again = parse_record(text, "fulltilt")
-        if record.site_hand_id == ARCHIVED_HOUR:
-            assert (again.site_time, record.site_time) == (
+        if record.room_hand_id == ARCHIVED_HOUR:
+            assert (again.room_time, record.room_time) == (
                 "08:19:00 ET - 2010/11/06",
                 "8:19:00 ET - 2010/11/06",
             )
-            again.site_time = record.site_time
-        assert comparable(again) == comparable(record), f"{record.site_hand_id}\n{text}"
+            again.room_time = record.room_time
+        assert comparable(again) == comparable(record), f"{record.room_hand_id}\n{text}"
 
 
 @pytest.mark.parametrize("parts", [STT_FILE, DEAD_SB_FILE, HUSNG_FILE], ids=lambda p: p[-1])
@@ -111,9 +111,9 @@ def test_handwritten_hands_round_trip(text: str) -> None:
         "9:05 ET - Tuesday, June 1, 2010": "09:05:00 ET - 2010/06/01",
         "15:13 ET - Wed, July 21, 2010": "15:13:00 ET - 2010/07/21",
     }
-    if record.site_time in long_forms:
-        assert again.site_time == long_forms[record.site_time]
-        again.site_time = record.site_time
+    if record.room_time in long_forms:
+        assert again.room_time == long_forms[record.room_time]
+        again.room_time = record.room_time
     assert comparable(again) == comparable(record)
 
 
@@ -142,7 +142,7 @@ def full_tilt_hand(game: Game, structure: Structure, rng: random.Random) -> Hand
         events=events,
         hero=rng.choice(list(rename.values())),
         started_at=started,
-        site_time=f"{eastern:%H:%M:%S} ET - {eastern:%Y/%m/%d}",
+        room_time=f"{eastern:%H:%M:%S} ET - {eastern:%Y/%m/%d}",
         table=rng.choice(TABLES),
     )
 

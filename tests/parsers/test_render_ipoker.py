@@ -41,15 +41,15 @@ def test_every_corpus_hand_round_trips() -> None:
         text = render_ipoker(record, reveal=set(record.players))
         again = read_back(text)
         expected = comparable(record, notes=False)
-        assert comparable(again, notes=False) == expected, f"{record.site_hand_id}\n{text}"
+        assert comparable(again, notes=False) == expected, f"{record.room_hand_id}\n{text}"
 
 
 @pytest.mark.parametrize("game", [Game.STUD, Game.STUD8])
 def test_synthesised_hands_read_back_legal(game: Game) -> None:
-    options = SynthOptions(site="ipoker", game=game, hands=60, seed=11)
+    options = SynthOptions(room="ipoker", game=game, hands=60, seed=11)
     for record in synthesize(options):
         again = read_back(render_ipoker(record))
-        assert replay(again).violations == [], record.site_hand_id
+        assert replay(again).violations == [], record.room_hand_id
         assert net_results(again) == net_results(record)
         # iPoker prints no bring-in or ante size: they are read from the posts, when there are
         sizes = (again.stakes.small_bet, again.stakes.big_bet)
@@ -58,7 +58,7 @@ def test_synthesised_hands_read_back_legal(game: Game) -> None:
 
 
 def test_only_the_heros_and_shown_down_cards_are_printed() -> None:
-    record = next(r for r in corpus_records() if r.site_hand_id == "2418630592")
+    record = next(r for r in corpus_records() if r.room_hand_id == "2418630592")
     text = render_ipoker(record)
     assert '<cards type="Third Street" player="Hero">D4 S7 C8</cards>' in text
     assert '<cards type="Third Street" player="WurmX">X X H6</cards>' not in text  # other hand
@@ -69,14 +69,14 @@ def test_only_the_heros_and_shown_down_cards_are_printed() -> None:
     ("game", "structure"), [(Game.RAZZ, Structure.FIXED), (Game.STUD, Structure.SPREAD)]
 )
 def test_what_ipoker_never_dealt_is_refused(game: Game, structure: Structure) -> None:
-    record = next(iter(synthesize(SynthOptions(site="pokerstars", game=game, hands=1))))
+    record = next(iter(synthesize(SynthOptions(room="pokerstars", game=game, hands=1))))
     record.structure = structure
     with pytest.raises(ValueError, match="iPoker deals no"):
         render_ipoker(record)
 
 
 def test_an_uncalled_bet_is_paid_back_inside_the_win() -> None:
-    for record in synthesize(SynthOptions(site="ipoker", game=Game.STUD, hands=40, seed=2)):
+    for record in synthesize(SynthOptions(room="ipoker", game=Game.STUD, hands=40, seed=2)):
         returned = [e for e in record.events if e.kind is EventKind.UNCALLED]
         if returned:
             again = read_back(render_ipoker(record))

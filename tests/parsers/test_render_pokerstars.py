@@ -28,7 +28,7 @@ def test_every_corpus_hand_round_trips() -> None:
         text = render_pokerstars(record)
         again = parse_record(text)
         expected = comparable(record, notes=False)
-        assert comparable(again, notes=False) == expected, f"{record.site_hand_id}\n{text}"
+        assert comparable(again, notes=False) == expected, f"{record.room_hand_id}\n{text}"
 
 
 def test_handwritten_hand_round_trips_with_names_chat_and_community_card() -> None:

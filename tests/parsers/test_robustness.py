@@ -38,7 +38,7 @@ def check(parsed: ParsedHand) -> None:
 
 
 def damaged(hand: HandText, text: str) -> HandText:
-    return HandText(text, hand.source, hand.site)
+    return HandText(text, hand.source, hand.room)
 
 
 COMMON = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -125,8 +125,8 @@ def real_hands() -> dict[str, list[HandText]]:
     roots = [root for root in (CORPUS, SAMPLES) if root.is_dir()]
     for path in sorted(discover_files(roots)):
         for hand in open_history(path).hand_texts():
-            if hand.site in hands and not hand.stray and hand.defect is None:
-                hands[hand.site].append(hand)
+            if hand.room in hands and not hand.stray and hand.defect is None:
+                hands[hand.room].append(hand)
     return hands
 
 

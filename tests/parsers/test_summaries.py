@@ -19,7 +19,7 @@ FILES = Path(__file__).parent / "summaries"
             "stars-razz-sng.txt",
             0,
             {
-                "site": "pokerstars", "tournament_id": "901000001", "currency": "USD",
+                "room": "pokerstars", "tournament_id": "901000001", "currency": "USD",
                 "buy_in": 300, "fee": 30, "bounty": None, "entries": 6, "prize_pool": 1800,
                 "started": "2026/03/01 20:00:00 ET",
             },
@@ -41,7 +41,7 @@ FILES = Path(__file__).parent / "summaries"
             "fulltilt-badugi-ko.txt",
             0,
             {
-                "site": "fulltilt", "tournament_id": "902000001", "currency": "USD",
+                "room": "fulltilt", "tournament_id": "902000001", "currency": "USD",
                 "buy_in": 800, "fee": 100, "bounty": 100, "entries": 5, "prize_pool": 4000,
             },
         ),

@@ -58,7 +58,7 @@ def test_every_corpus_hand_parses() -> None:
     outcomes: Counter[tuple[Outcome, str]] = Counter()
     for path in discover_files([CORPUS / "cash" / "Winamax"]):
         for parsed in parse_file(path):
-            assert parsed.hand.site == "winamax", path
+            assert parsed.hand.room == "winamax", path
             assert parsed.record is not None, (path, parsed.problem)
             outcomes[(parsed.outcome, str(parsed.record.game))] += 1
     assert outcomes == {
@@ -82,7 +82,7 @@ def test_the_hand_id_ends_with_the_utc_start_as_a_unix_time() -> None:
         for parsed in parse_file(path):
             record = parsed.record
             assert record is not None
-            stamp = int(record.site_hand_id.rsplit("-", 1)[1])
+            stamp = int(record.room_hand_id.rsplit("-", 1)[1])
             assert datetime.fromtimestamp(stamp, UTC) == record.started_at, path
 
 
@@ -103,7 +103,7 @@ def test_pots_add_up_once_the_rake_is_put_back() -> None:
 
 def test_razz_8_game_hand() -> None:
     r = corpus_hand(RAZZ_FILE)
-    assert (r.site, r.site_hand_id, r.game, r.structure, r.currency, r.scale) == (
+    assert (r.room, r.room_hand_id, r.game, r.structure, r.currency, r.scale) == (
         "winamax",
         "9250793-444-1478990340",
         Game.RAZZ,
@@ -118,7 +118,7 @@ def test_razz_8_game_hand() -> None:
         5000,
     )
     assert (r.table, r.max_seats, r.button, r.mixed) == ("Pampelune", 6, None, None)
-    assert r.site_time == "2016/11/12 22:39:00 UTC"
+    assert r.room_time == "2016/11/12 22:39:00 UTC"
     assert r.started_at == datetime(2016, 11, 12, 22, 39, tzinfo=UTC)
     assert [(s.seat, s.player, s.stack) for s in r.seats] == [
         (1, "Hero", 154672),
@@ -171,7 +171,7 @@ def test_raise_by_the_bring_in_reads_the_room_total_plus_the_bring_in() -> None:
     the total. 33.90 - 5 (ante) - 10 (bring-in) = 18.90: Player0 goes all in to 28.90, which
     Player1's call of 3.90 over 25 and the 72.80 pot confirm."""
     r = corpus_hand(NEGATIVE_FILE)
-    assert r.site_hand_id == "9250793-1578-1479092164"
+    assert r.room_hand_id == "9250793-1578-1479092164"
     assert actions(r, 0)[3:] == [
         ("bring_in", "Player0", 1000, 1000),
         ("complete", "Player1", 2500, 2500),

@@ -62,14 +62,14 @@ def test_every_corpus_hand_is_read_and_the_cut_one_is_named() -> None:
     outcomes: Counter[tuple[Outcome, str | None]] = Counter()
     for path in discover_files([CORPUS / "cash" / "Winning"]):
         for parsed in parse_file(path):
-            assert parsed.hand.site == "winning", path
+            assert parsed.hand.room == "winning", path
             label = str(parsed.record.game) if parsed.record else None
             outcomes[(parsed.outcome, label)] += 1
             if parsed.outcome is Outcome.ERROR:
                 # The hi/lo file stops after the seats of hand 693976187 (then one odd byte):
                 # the error points at the last line, seat 8, where the text ends.
                 assert path.name == STUD8_FILE[-1]
-                assert parsed.site_hand_id == "693976187"
+                assert parsed.room_hand_id == "693976187"
                 assert parsed.problem is not None and parsed.problem.line == 101
                 assert parsed.problem.message.startswith("hand ends early (truncated?)")
     assert outcomes == {
@@ -113,9 +113,9 @@ def test_net_results_agree_with_the_rooms_own_summary() -> None:
             for m in rows:
                 player = m["name"]
                 net = cents(m["net"]) * (1 if m["sign"] == "Wins" else -1)
-                assert put_in(r, player) == cents(m["bets"]), (r.site_hand_id, player)
-                assert collected(r, player) == cents(m["collects"]), (r.site_hand_id, player)
-                assert collected(r, player) - put_in(r, player) == net, (r.site_hand_id, player)
+                assert put_in(r, player) == cents(m["bets"]), (r.room_hand_id, player)
+                assert collected(r, player) == cents(m["collects"]), (r.room_hand_id, player)
+                assert collected(r, player) - put_in(r, player) == net, (r.room_hand_id, player)
                 checked += 1
     assert checked == 11
 
@@ -149,7 +149,7 @@ def test_hand_lines_point_into_the_file() -> None:
 
 def test_completion_uncalled_bet_and_rake_with_jackpot_fee() -> None:
     r = corpus_hand(STUD_FILE, "693977839")
-    assert (r.site, r.game, r.structure, r.currency, r.scale) == (
+    assert (r.room, r.game, r.structure, r.currency, r.scale) == (
         "winning",
         Game.STUD,
         Structure.FIXED,
@@ -163,7 +163,7 @@ def test_completion_uncalled_bet_and_rake_with_jackpot_fee() -> None:
         40,
     )
     assert (r.table, r.max_seats, r.button, r.tournament) == ("(PRR) Leyak", None, None, None)
-    assert r.site_time == "2016/8/2 11:17:44"
+    assert r.room_time == "2016/8/2 11:17:44"
     assert r.started_at == datetime(2016, 8, 2, 15, 17, 44, tzinfo=UTC)  # 11:17:44 EDT
     assert r.notes == ["no time zone printed; ET assumed"]
     # Stacks are dollars: "Seat 1: ChazDazzle (10.55)." is what hand 693977667 left him.
@@ -232,7 +232,7 @@ def test_seven_streets_with_showdown_in_the_summary() -> None:
 
 def test_hi_lo_hand_groups_interleaved_card_lines() -> None:
     r = corpus_hand(STUD8_FILE, "693975843")
-    assert (r.game, r.table, r.site_time) == (
+    assert (r.game, r.table, r.room_time) == (
         Game.STUD8,
         "(PRR) La Llorona - 3",
         "2016/8/2 11:13:2",
@@ -275,7 +275,7 @@ def test_rules_engine_allows_the_odd_cent_given_to_the_low_half() -> None:
         for parsed in parse_file(corpus_file(*parts)):
             if parsed.record is not None:
                 violations = replay(parsed.record).violations
-                findings[parsed.record.site_hand_id] = [(v.code, v.line) for v in violations]
+                findings[parsed.record.room_hand_id] = [(v.code, v.line) for v in violations]
     assert findings == {
         "693977667": [],
         "693977839": [],
@@ -286,7 +286,7 @@ def test_rules_engine_allows_the_odd_cent_given_to_the_low_half() -> None:
     split = next(
         p.record
         for p in parse_file(corpus_file(*STUD8_FILE))
-        if p.record is not None and p.record.site_hand_id == "693975843"
+        if p.record is not None and p.record.room_hand_id == "693975843"
     )
     strict = replay(split, house_rules_for("default")).violations
     assert [(v.code, v.line) for v in strict] == [("SHW003", 1)]
@@ -387,7 +387,7 @@ Game ended at: 2016/8/3 9:6:40
 
 def test_all_in_without_amount_is_the_rest_of_the_stack() -> None:
     r = parse_record(ALL_IN_HAND, "winning")
-    assert r.site_time == "2016/8/3 9:5:7"
+    assert r.room_time == "2016/8/3 9:5:7"
     assert [(s.player, s.sitting_out) for s in r.seats] == [
         ("ChazDazzle", False),
         ("Zed", False),
@@ -483,7 +483,7 @@ def test_other_games_are_unsupported_with_their_label(label: str) -> None:
     assert parsed.outcome is Outcome.UNSUPPORTED
     assert parsed.problem is not None
     assert (parsed.problem.game_label, parsed.problem.line) == (label, 3)
-    assert parsed.site_hand_id == "741631166"
+    assert parsed.room_hand_id == "741631166"
 
 
 def test_trailing_odd_byte_of_a_utf16_file_is_not_part_of_the_hand(tmp_path: Path) -> None:
@@ -574,7 +574,7 @@ def forms_hand(name: str) -> HandRecord:
 
 def test_the_2019_export_is_read_by_its_own_grammar() -> None:
     r = forms_hand("headers-2019.txt")
-    assert (r.site, r.site_hand_id, r.game, r.structure, r.currency, r.scale) == (
+    assert (r.room, r.room_hand_id, r.game, r.structure, r.currency, r.scale) == (
         "winning",
         "400005001",
         Game.STUD,
@@ -641,7 +641,7 @@ def test_a_2019_tournament_hand_is_in_chips() -> None:
         "Game Hand #400005002 - Tournament #11182752 - 7Stud(Fixed Limit) - Level 3 (10/20)-",
     )
     r = parse_record(text, "winning")
-    assert (r.site_hand_id, r.currency, r.scale) == ("400005002", "CHIPS", 1)
+    assert (r.room_hand_id, r.currency, r.scale) == ("400005002", "CHIPS", 1)
     assert (r.stakes.small_bet, r.stakes.big_bet) == (10, 20)
     assert r.tournament is not None
     assert (r.tournament.tournament_id, r.tournament.level) == ("11182752", "3")

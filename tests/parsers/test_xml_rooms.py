@@ -69,8 +69,8 @@ def test_every_hand_element_is_one_hand(room: str, relative: str) -> None:
         offset, line = hand.hand.source.offset, hand.hand.source.line
         assert data.count(b"\n", 0, offset) + 1 == line
         assert hand.outcome is not Outcome.ERROR, (line, hand.problem)
-        assert hand.site_hand_id is not None
-        assert hand.site_hand_id.encode() in data[offset : offset + 200]
+        assert hand.room_hand_id is not None
+        assert hand.room_hand_id.encode() in data[offset : offset + 200]
 
 
 def test_the_corpus_outcomes_per_room() -> None:
@@ -137,7 +137,7 @@ def session(*games: str) -> bytes:
 def test_several_games_on_one_line_keep_their_offsets() -> None:
     data = session(GAME.format(id=11), GAME.format(id=12), GAME.format(id=13))
     parsed = parse_all("ipoker", data)
-    assert [p.site_hand_id for p in parsed] == ["11", "12", "13"]
+    assert [p.room_hand_id for p in parsed] == ["11", "12", "13"]
     assert {p.hand.source.line for p in parsed} == {4}
     for hand in parsed:
         assert hand.record is not None, hand.problem
@@ -159,7 +159,7 @@ def test_malformed_hand_is_rejected_and_reading_resumes() -> None:
     broken = GAME.format(id=2).replace('<round no="1"/>', "<round no=1/>")
     data = session(GAME.format(id=1), "\n", broken, "\n", GAME.format(id=3))
     parsed = parse_all("ipoker", data)
-    assert [p.site_hand_id for p in parsed] == ["1", "2", "3"]
+    assert [p.room_hand_id for p in parsed] == ["1", "2", "3"]
     assert [p.outcome for p in parsed] == [Outcome.PARSED, Outcome.ERROR, Outcome.PARSED]
     problem = parsed[1].problem
     assert problem is not None and "malformed XML" in problem.message
@@ -171,7 +171,7 @@ def test_a_file_cut_inside_a_hand_rejects_that_hand() -> None:
     cut = data[: data.index(b'<game gamecode="2"') + 200]
     parsed = parse_all("ipoker", cut)
     assert [p.outcome for p in parsed] == [Outcome.PARSED, Outcome.ERROR]
-    assert parsed[1].site_hand_id == "2"
+    assert parsed[1].room_hand_id == "2"
 
 
 def test_a_session_without_its_end_tag_loses_nothing() -> None:
@@ -245,7 +245,7 @@ def test_dtds_and_entities_are_refused_unexpanded(
     assert [hand.source.offset for hand in hands] == (starts or [0])
     assert [h.source.line for h in hands] == [data.count(b"\n", 0, at) + 1 for at in starts or [0]]
     parsed = [parse_hand(hand) for hand in hands]
-    assert [p.site_hand_id for p in parsed] == ids
+    assert [p.room_hand_id for p in parsed] == ids
     for result in parsed:
         assert result.outcome is Outcome.ERROR
         assert result.problem is not None and result.problem.message.startswith(REFUSED)
@@ -329,5 +329,5 @@ def test_a_declared_encoding_expat_cannot_read_loses_no_hand() -> None:
     data = re.sub(rb"^<\?xml[^>]*\?>", b"", data)
     data = b'<?xml version="1.0" encoding="shift_jis"?>' + data
     parsed = parse_all("ipoker", data)
-    assert [p.site_hand_id for p in parsed if p.site_hand_id] == ["1", "2"]
-    assert [p.outcome for p in parsed if p.site_hand_id] == [Outcome.PARSED, Outcome.PARSED]
+    assert [p.room_hand_id for p in parsed if p.room_hand_id] == ["1", "2"]
+    assert [p.outcome for p in parsed if p.room_hand_id] == [Outcome.PARSED, Outcome.PARSED]

@@ -17,7 +17,7 @@ SURROGATES = ("hand_id", "import_id")
 
 
 def corpus_hand_texts(corpus: Path) -> dict[str, list[tuple[str, str]]]:
-    """(text, site hand id) of every distinct corpus hand that parses, per room, kept only if
+    """(text, room hand id) of every distinct corpus hand that parses, per room, kept only if
     the text still parses, to a new id, once its id is rewritten (see `rewrite`)."""
     hands: dict[str, list[tuple[str, str]]] = defaultdict(list)
     seen: set[tuple[str, str]] = set()
@@ -27,13 +27,13 @@ def corpus_hand_texts(corpus: Path) -> dict[str, list[tuple[str, str]]]:
             continue
         for hand in history.hand_texts():
             record = parse_hand(hand).record
-            if record is None or (record.site, record.site_hand_id) in seen:
+            if record is None or (record.room, record.room_hand_id) in seen:
                 continue
-            seen.add((record.site, record.site_hand_id))
-            probe = replace(hand, text=rewrite(hand.text, record.site_hand_id, 0))
+            seen.add((record.room, record.room_hand_id))
+            probe = replace(hand, text=rewrite(hand.text, record.room_hand_id, 0))
             again = parse_hand(probe).record
-            if again is not None and again.site_hand_id == f"{record.site_hand_id}000000":
-                hands[history.room.name].append((hand.text, record.site_hand_id))
+            if again is not None and again.room_hand_id == f"{record.room_hand_id}000000":
+                hands[history.room.name].append((hand.text, record.room_hand_id))
     return hands
 
 
@@ -64,14 +64,14 @@ def inflate(corpus: Path, folder: Path, copies: int, files_per_room: int = 2) ->
 
 def canonical(table: str, schema: str = "") -> str:
     """A SELECT of a table's rows without surrogate keys, child rows keyed by their hand's
-    (site, site_hand_id) instead: equal for two stores that hold the same hands, whatever ids
+    (room, room_hand_id) instead: equal for two stores that hold the same hands, whatever ids
     they were given."""
     prefix = f"{schema}." if schema else ""
     columns = [c for c in TABLES[table].column_names if c not in SURROGATES]
     if table in {t.name for t in HAND_TABLES} and table != "hands":
         picked = ", ".join(f"t.{c}" for c in columns)
         return (
-            f"SELECT h.site AS hand_site, h.site_hand_id AS hand_key, {picked} "
+            f"SELECT h.room AS hand_room, h.room_hand_id AS hand_key, {picked} "
             f"FROM {prefix}{table} t JOIN {prefix}hands h USING (hand_id)"
         )
     return f"SELECT {', '.join(columns)} FROM {prefix}{table}"

@@ -201,7 +201,7 @@ def test_a_bring_in_that_bets_completes(tmp_path: Path) -> None:
     con = analytics.open_store(db)
     row = con.execute(
         "SELECT bring_in_opp, bring_in_complete, complete_3rd, vpip, steal_opp "
-        "FROM player_hands WHERE site_hand_id = '35874081088' AND name = 'Hero'"
+        "FROM player_hands WHERE room_hand_id = '35874081088' AND name = 'Hero'"
     ).fetchall()
     assert row == [(True, True, True, True, False)]
 

@@ -41,7 +41,7 @@ def con(store: Path) -> duckdb.DuckDBPyConnection:
 
 def fact(con: duckdb.DuckDBPyConnection, hand: str, name: str, column: str) -> object:
     rows = con.sql(
-        f"SELECT {column} FROM player_hands WHERE site_hand_id = ? AND name = ?",
+        f"SELECT {column} FROM player_hands WHERE room_hand_id = ? AND name = ?",
         params=[hand, name],
     ).fetchall()
     assert len(rows) == 1, (hand, name)
@@ -206,7 +206,7 @@ def test_starting_hands_and_doors(con: duckdb.DuckDBPyConnection) -> None:
 
 def test_hands_behind(con: duckdb.DuckDBPyConnection) -> None:
     found = hands_behind(con, Filters(player="Ann"), "rfi")
-    assert found.select("site_hand_id", "took").rows() == [(DRAW_2, False), (DRAW_1, True)]
+    assert found.select("room_hand_id", "took").rows() == [(DRAW_2, False), (DRAW_1, True)]
     assert hands_behind(con, Filters(player="Ann"), "rfi", limit=1).height == 1
     with pytest.raises(ValueError, match="unknown stat"):
         hands_behind(con, Filters(player="Ann"), "nonsense")
@@ -218,8 +218,8 @@ def test_hands_behind(con: duckdb.DuckDBPyConnection) -> None:
         (Filters(player="Ann"), 7),
         (Filters(player="Ann", structure="fixed"), 7),
         (Filters(player="Ann", stakes=8), 5),  # big bet $0.08 (stud games)
-        (Filters(player="Ann", site="pokerstars"), 7),
-        (Filters(player="Ann", site="fulltilt"), 0),
+        (Filters(player="Ann", room="pokerstars"), 7),
+        (Filters(player="Ann", room="fulltilt"), 0),
         (Filters(player="Ann", date_from=date(2026, 1, 10), date_to=date(2026, 1, 10)), 7),
         (Filters(player="Ann", date_from=date(2026, 1, 11)), 0),
         (Filters(player="Ann", date_to=date(2026, 1, 9)), 0),

@@ -138,9 +138,9 @@ def table_differences(first: Path, second: Path) -> dict[str, tuple[int, int]]:
 
 
 def dataset(root: Path, table: str) -> str:
-    """A table's rows in a Parquet dataset, each with its hive folder (site=/game=/month=)."""
+    """A table's rows in a Parquet dataset, each with its hive folder (room=/game=/month=)."""
     return (
-        "SELECT * EXCLUDE (filename), regexp_extract(filename, '/(site=[^/]*/game=[^/]*/month"
+        "SELECT * EXCLUDE (filename), regexp_extract(filename, '/(room=[^/]*/game=[^/]*/month"
         f"=[^/]*)/part-', 1) AS folder FROM read_parquet('{root}/{table}/**/*.parquet', "
         "hive_partitioning = false, filename = true)"
     )
@@ -283,7 +283,7 @@ def test_a_poisoned_file_ends_in_rejects(
     assert {kind for kind, _ in rejects} == {"internal_error"}
     assert all(f"InjectedFailureError: injected {stage} failure" in r for _, r in rejects)
     for table in ("hands", "rejects", "unsupported"):
-        key = "site, site_hand_id, content_hash, source_path, source_offset, source_line"
+        key = "room, room_hand_id, content_hash, source_path, source_offset, source_line"
         mine = f"SELECT {key} FROM {table} WHERE NOT {poisoned}"
         theirs = f"SELECT {key} FROM reference.{table} WHERE NOT {poisoned}"
         [(only_mine,)] = con.execute(
@@ -310,7 +310,7 @@ def test_cli_starts_a_local_cluster(tmp_path: Path) -> None:
     summary = json.loads(result.stdout)
     counts = ("hands_seen", "stored", "rejected", "unsupported", "with_errors", "workers")
     assert tuple(summary[key] for key in counts) == (6, 3, 1, 2, 1, 2)
-    assert len(list(parquet.glob("hands/site=pokerstars/game=*/month=*/part-*.parquet"))) >= 2
+    assert len(list(parquet.glob("hands/room=pokerstars/game=*/month=*/part-*.parquet"))) >= 2
 
 
 def test_cli_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

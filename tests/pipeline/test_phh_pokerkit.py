@@ -163,7 +163,7 @@ def test_pokerkit_replays_every_exported_corpus_hand_it_supports() -> None:
         played += 1
         difference = pokerkit_difference(record)
         if difference is not None:
-            failures.append(f"{record.site} {record.site_hand_id}: {difference}")
+            failures.append(f"{record.room} {record.room_hand_id}: {difference}")
     assert not failures, "\n".join(failures)
     assert played >= 300, (played, gaps)  # the corpus has 388 hands; most are plain
 
@@ -178,6 +178,6 @@ def test_pokerkit_agrees_on_no_limit_single_draw() -> None:
     for source, records in (("corpus", corpus), ("random", generated)):
         for record in records:
             if pokerkit_gap(record, replay(record)) is None:
-                assert pokerkit_difference(record) is None, (source, record.site_hand_id)
+                assert pokerkit_difference(record) is None, (source, record.room_hand_id)
                 played[source] += 1
     assert played["corpus"] >= 4 and played["random"] >= 40, played

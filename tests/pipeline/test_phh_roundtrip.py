@@ -72,7 +72,7 @@ def facts(record: HandRecord, house: str) -> dict[str, Any]:
             record.currency,
             record.scale,
             record.started_at,
-            record.site_time,
+            record.room_time,
             record.table,
             record.max_seats,
             record.button,
@@ -105,9 +105,9 @@ def test_every_corpus_hand_round_trips_through_phh() -> None:
     compared = 0
     for record in corpus_records():
         back = read_back(dumps(record))
-        assert back.site == "phh"
-        assert back.site_hand_id == f"{record.site}:{record.site_hand_id}"
-        assert facts(back, record.site) == facts(record, record.site), record.site_hand_id
+        assert back.room == "phh"
+        assert back.room_hand_id == f"{record.room}:{record.room_hand_id}"
+        assert facts(back, record.room) == facts(record, record.room), record.room_hand_id
         compared += 1
     assert compared >= 380
 
@@ -119,21 +119,21 @@ def test_phh_files_are_sniffed_split_and_read(tmp_path: Path) -> None:
     assert write_export(named(hands), tmp_path / "each", "phh") == len(records)
     for path in [tmp_path / "all.phhs", *sorted((tmp_path / "each").iterdir())]:
         for parsed in parse_file(path):
-            assert parsed.hand.site == "phh", path
+            assert parsed.hand.room == "phh", path
             assert parsed.record is not None, (path, parsed.problem)
     read = [p.record for p in parse_file(tmp_path / "all.phhs") if p.record is not None]
-    assert [r.site_hand_id for r in read] == [f"{r.site}:{r.site_hand_id}" for r in records]
+    assert [r.room_hand_id for r in read] == [f"{r.room}:{r.room_hand_id}" for r in records]
     first_lines = [r.source.line for r in read]
     assert first_lines == sorted(first_lines) and len(set(first_lines)) == len(read)
 
 
-@pytest.mark.parametrize("site_time", ["2009/11/26 10:08:43 ET", ""])
-def test_the_rooms_time_string_survives_and_the_start_is_utc(site_time: str) -> None:
+@pytest.mark.parametrize("room_time", ["2009/11/26 10:08:43 ET", ""])
+def test_the_rooms_time_string_survives_and_the_start_is_utc(room_time: str) -> None:
     record = next(iter(corpus_records()))
-    record.site_time = site_time
+    record.room_time = room_time
     back = read_back(dumps(record))
     assert back.started_at == record.started_at and back.started_at.utcoffset() is not None
-    assert back.site_time == site_time
+    assert back.room_time == room_time
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -150,7 +150,7 @@ def test_random_legal_hands_of_every_game_and_structure_round_trip(
     record = random_hand(game, structure, players, random.Random(seed))
     back = read_back(dumps(record))
     assert (back.game, back.structure) == (game, structure)
-    expected, got = facts(record, record.site), facts(back, record.site)
+    expected, got = facts(record, record.room), facts(back, record.room)
     if any(e.kind is EventKind.RESHUFFLE for e in record.events):
         # PHH deals every replacement after every discard, where a room may deal each
         # player's at once: at a reshuffle the stub differs, so the count check may warn.
@@ -176,4 +176,4 @@ def test_single_draw_hands_round_trip(game: Game, structure: Structure) -> None:
         assert code in text
         back = read_back(text)
         assert (back.game, back.structure) == (game, structure)
-        assert facts(back, record.site) == facts(record, record.site), text
+        assert facts(back, record.room) == facts(record, record.room), text

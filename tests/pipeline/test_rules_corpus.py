@@ -63,7 +63,7 @@ WINNING_SPLIT = ("cash", "Winning", "Stud", "7-Stud-HL-8max-USD-1.00-2.00-201608
 @cache
 def records(parts: tuple[str, ...]) -> dict[str, HandRecord]:
     path = corpus_file(*parts)
-    return {p.record.site_hand_id: p.record for p in parse_file(path) if p.record is not None}
+    return {p.record.room_hand_id: p.record for p in parse_file(path) if p.record is not None}
 
 
 def hand(parts: tuple[str, ...], hand_id: str, rules: HouseRules | None = None) -> ReplayResult:
@@ -80,11 +80,11 @@ def test_every_stars_hand_replays_without_errors(path: Path) -> None:
     replayed = 0
     for parsed in parse_file(path):
         record = parsed.record
-        if record is None or record.site_hand_id in anomalies:
+        if record is None or record.room_hand_id in anomalies:
             continue
         result = replay(record)
         errors = [v for v in result.violations if v.severity == "error"]
-        assert errors == [], (record.site_hand_id, errors)
+        assert errors == [], (record.room_hand_id, errors)
         assert len(result.pot_before) == len(record.events)
         replayed += 1
     assert replayed or not any(p.record for p in parse_file(path))
@@ -110,7 +110,7 @@ def test_other_rooms_replay_without_errors(path: Path) -> None:
             continue
         result = replay(record)
         errors = [v.code for v in result.violations if v.severity == "error"]
-        assert errors == OTHER_ANOMALIES.get(record.site_hand_id, []), record.site_hand_id
+        assert errors == OTHER_ANOMALIES.get(record.room_hand_id, []), record.room_hand_id
 
 
 @pytest.mark.parametrize(("parts", "hand_id"), list(ANOMALIES))

@@ -111,7 +111,7 @@ def play_in_pokerkit(record: HandRecord) -> list[int]:
             continue
         if kind not in AGGRESSIVE and kind not in (EventKind.CALL, EventKind.CHECK, EventKind.FOLD):
             continue
-        assert state.actor_index == index[event.player or ""], (record.site_hand_id, event)
+        assert state.actor_index == index[event.player or ""], (record.room_hand_id, event)
         if kind is EventKind.BRING_IN:
             state.post_bring_in()
         elif kind in AGGRESSIVE:
@@ -137,4 +137,4 @@ def test_pokerkit_agrees_on_legal_stud_hands(game: Game) -> None:
         ]
         with warnings.catch_warnings():
             warnings.simplefilter("error")
-            assert play_in_pokerkit(record) == ours, record.site_hand_id
+            assert play_in_pokerkit(record) == ours, record.room_hand_id

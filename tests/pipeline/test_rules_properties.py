@@ -46,7 +46,7 @@ def test_random_hands_replay_clean(
     for _ in range(HANDS_PER_EXAMPLE):
         record = random_hand(game, structure, players, rng)
         result = replay(record)
-        assert result.violations == [], (record.site_hand_id, result.violations)
+        assert result.violations == [], (record.room_hand_id, result.violations)
         assert sum(p.net for p in result.players) == -result.rake
         assert result.total_pot == record.total_pot
 
@@ -344,7 +344,7 @@ def test_every_mutation_is_caught_with_its_code(
         if mutant is None:
             continue
         errors = [v.code for v in replay(mutant).violations if v.severity == "error"]
-        assert errors, (name, record.site_hand_id, seed)
+        assert errors, (name, record.room_hand_id, seed)
         assert errors[0] in expected_codes(name, record, mutant), (name, seed, errors)
 
 

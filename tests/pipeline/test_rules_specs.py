@@ -25,7 +25,7 @@ def test_a_single_draw_game_is_dealt_with_one_draw(game: Game, structure: Struct
     for _ in range(60):
         record = random_hand(game, structure, rng.randint(2, 6), rng)
         result = replay(record)
-        assert result.violations == [], (record.site_hand_id, result.violations)
+        assert result.violations == [], (record.room_hand_id, result.violations)
         assert len(result.streets) <= 2
         draws_seen += any(e.kind is EventKind.DISCARD for e in record.events)
         streets = {e.street for e in record.events if e.kind is EventKind.STREET}

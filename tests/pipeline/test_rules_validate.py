@@ -82,7 +82,7 @@ def test_jsonl_has_the_contract_keys(tmp_path: Path) -> None:
     assert rows[0] == {
         "source": str(first),
         "line": 19,
-        "site_hand_id": "1000001701",
+        "room_hand_id": "1000001701",
         "code": "SIZ001",
         "severity": "error",
         "family": "play",

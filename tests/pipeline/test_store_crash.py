@@ -76,7 +76,7 @@ def test_kill_9_mid_import_then_rerun(inflated: tuple[Path, Path, int], tmp_path
     con.execute(f"ATTACH '{reference}' AS r (READ_ONLY)")
     for child in ("hand_players", "actions", "streets", "player_streets", "pots"):
         mismatched = con.execute(
-            f"""SELECT count(*) FROM v.hands vh JOIN r.hands rh USING (site, site_hand_id)
+            f"""SELECT count(*) FROM v.hands vh JOIN r.hands rh USING (room, room_hand_id)
             WHERE (SELECT count(*) FROM v.{child} c WHERE c.hand_id = vh.hand_id)
                <> (SELECT count(*) FROM r.{child} c WHERE c.hand_id = rh.hand_id)"""
         ).fetchone()

@@ -18,7 +18,7 @@ from studdraw.pipeline.importer import process as process_module
 from studdraw.pipeline.importer.ingest import IngestOptions, IngestSummary, ingest
 from studdraw.pipeline.importer.settings import BATCH_SIZE, PART_WITH_WORKERS
 from studdraw.pipeline.store.db import ROW_GROUP_ROWS, open_store
-from studdraw.pipeline.store.schema import BATCH_TABLES, IMPORTS
+from studdraw.pipeline.store.schema import BATCH_TABLES, IMPORTS, SCHEMA_VERSION
 from tests.conftest import CORPUS, SAMPLES, corpus_file
 from tests.pipeline.store_support import counts, differences, parquet_differences
 
@@ -35,8 +35,8 @@ def run(paths: list[Path], db: Path, **options: object) -> IngestSummary:
 
 def assert_identity(summary: IngestSummary) -> None:
     assert summary.hands_seen == sum(getattr(summary, name) for name in COUNTS)
-    for site, by_site in summary.by_site.items():
-        assert by_site["hands_seen"] == sum(by_site[name] for name in COUNTS), site
+    for room, by_room in summary.by_room.items():
+        assert by_room["hands_seen"] == sum(by_room[name] for name in COUNTS), room
 
 
 def split_count(paths: list[Path]) -> int:
@@ -64,11 +64,11 @@ def test_corpus_nothing_lost(corpus_store: tuple[Path, IngestSummary]) -> None:
     # "Sample.with.showdown" files both hold hand 33423082-14, byte for byte
     assert summary.duplicates == 2
     assert summary.stored > 500 and summary.unsupported > 15
-    assert summary.by_site["ipoker"]["stored"] == 119 and summary.by_site["merge"]["stored"] == 23
-    assert summary.by_site["boss"]["stored"] == summary.by_site["boss"]["hands_seen"] == 15
+    assert summary.by_room["ipoker"]["stored"] == 119 and summary.by_room["merge"]["stored"] == 23
+    assert summary.by_room["boss"]["stored"] == summary.by_room["boss"]["hands_seen"] == 15
     # the text rooms of issue 11: every in-scope hand stored, the other games counted unsupported
-    for site, stored, unsupported in (("kingsclub", 7, 12), ("ongame", 20, 0), ("absolute", 1, 0)):
-        seen = summary.by_site[site]
+    for room, stored, unsupported in (("kingsclub", 7, 12), ("ongame", 20, 0), ("absolute", 1, 0)):
+        seen = summary.by_room[room]
         assert (seen["stored"], seen["unsupported"], seen["rejected"]) == (stored, unsupported, 0)
     tables = counts(db)
     assert tables["hands"] == summary.stored
@@ -152,15 +152,15 @@ def test_parquet_holds_the_duckdb_rows(corpus_store: tuple[Path, IngestSummary])
     # the hive folders agree with the rows they hold
     wrong = con.execute(
         f"SELECT count(*) FROM read_parquet('{root}/hands/**/*.parquet', hive_partitioning = "
-        "true, hive_types = {'site': VARCHAR, 'game': VARCHAR, 'month': VARCHAR}) h "
-        "JOIN hands d USING (hand_id) WHERE h.site <> d.site OR h.game <> d.game "
+        "true, hive_types = {'room': VARCHAR, 'game': VARCHAR, 'month': VARCHAR}) h "
+        "JOIN hands d USING (hand_id) WHERE h.room <> d.room OR h.game <> d.game "
         "OR h.month <> strftime(d.started_at AT TIME ZONE 'UTC', '%Y-%m')"
     ).fetchone()
     assert wrong == (0,)
     children = con.execute(
         f"SELECT count(*) FROM read_parquet('{root}/actions/**/*.parquet', hive_partitioning = "
-        "true, hive_types = {'site': VARCHAR, 'game': VARCHAR, 'month': VARCHAR}) a "
-        "JOIN hands d USING (hand_id) WHERE a.site <> d.site OR a.game <> d.game"
+        "true, hive_types = {'room': VARCHAR, 'game': VARCHAR, 'month': VARCHAR}) a "
+        "JOIN hands d USING (hand_id) WHERE a.room <> d.room OR a.game <> d.game"
     ).fetchone()
     assert children == (0,)
     staged = list(root.rglob(".staged-*"))
@@ -225,7 +225,7 @@ def test_changed_hand_is_kept_apart(tmp_path: Path) -> None:
     assert (summary.stored, summary.rejected, summary.changed) == (0, 1, 1)
     assert parquet_differences(db, parquet) == {}
     con = duckdb.connect(str(db), read_only=True)
-    kind, raw, hand_id = con.execute("SELECT kind, raw_text, site_hand_id FROM rejects").fetchone()  # type: ignore[misc]
+    kind, raw, hand_id = con.execute("SELECT kind, raw_text, room_hand_id FROM rejects").fetchone()  # type: ignore[misc]
     assert (kind, hand_id) == ("changed", "230000000002")
     assert "Dan: sits out" in raw
     stored_text_hash = con.execute("SELECT content_hash FROM hands").fetchall()
@@ -270,7 +270,7 @@ def test_unreadable_and_unknown_files(tmp_path: Path) -> None:
         ("complete", None),
         ("complete", None),
     ]
-    assert con.execute("SELECT site, kind, reason, source_line FROM rejects").fetchall() == [
+    assert con.execute("SELECT room, kind, reason, source_line FROM rejects").fetchall() == [
         (None, "stray_text", "text that starts no room's hand: 'not a hand history'", 1)
     ]
     con.close()
@@ -295,8 +295,8 @@ def test_sample_rows(tmp_path: Path) -> None:
         assert row is not None, query
         return row
 
-    razz = "(SELECT hand_id FROM hands WHERE site_hand_id = '230000000002')"
-    td = "(SELECT hand_id FROM hands WHERE site_hand_id = '230000000003')"
+    razz = "(SELECT hand_id FROM hands WHERE room_hand_id = '230000000002')"
+    td = "(SELECT hand_id FROM hands WHERE room_hand_id = '230000000003')"
     assert one(
         f"SELECT game, scale, ante, bring_in, total_pot, rake, valid FROM hands "
         f"WHERE hand_id = {razz}"
@@ -327,7 +327,7 @@ def test_sample_rows(tmp_path: Path) -> None:
     assert one(f"SELECT amount, winners FROM pots WHERE hand_id = {td}") == (145, ["Alice"])
     assert one(
         "SELECT count(*) FROM violations v JOIN hands h USING (hand_id) "
-        "WHERE h.site_hand_id = '230000000001' AND v.code = 'SIZ014'"
+        "WHERE h.room_hand_id = '230000000001' AND v.code = 'SIZ014'"
     ) == (1,)
     con.close()
 
@@ -341,7 +341,7 @@ def test_schema_matches_the_definitions(tmp_path: Path) -> None:
         assert [row[0] for row in described] == table.column_names
     meta = con.execute("SELECT key, value FROM studdraw_meta ORDER BY key").fetchall()
     assert [key for key, _ in meta] == ["schema_version", "store_id"]  # the id ties a dataset
-    assert meta[0][1] == "1"
+    assert meta[0][1] == str(SCHEMA_VERSION)
     described = con.execute("DESCRIBE imports").fetchall()
     assert [row[0] for row in described] == IMPORTS.column_names
     con.close()

@@ -81,8 +81,8 @@ def test_shift_and_keep_renumber_every_table() -> None:
         before = tables[table.name].column("hand_id").to_pylist()
         assert shifted[table.name].column("hand_id").to_pylist() == [i + 100 for i in before]
     kept = keep_hands(tables, [0, 2])
-    assert kept["hands"].column("site_hand_id").to_pylist() == [
-        tables["hands"].column("site_hand_id")[i].as_py() for i in (0, 2)
+    assert kept["hands"].column("room_hand_id").to_pylist() == [
+        tables["hands"].column("room_hand_id")[i].as_py() for i in (0, 2)
     ]
     for table in HAND_TABLES:
         assert set(kept[table.name].column("hand_id").to_pylist()) <= {0, 1}
@@ -103,7 +103,7 @@ def test_every_hand_gets_one_fate(monkeypatch: pytest.MonkeyPatch) -> None:
     real_replay = process_module.replay
 
     def failing_replay(record: object, rules: object = None) -> object:
-        if getattr(record, "site_hand_id", None) == "230000000003":
+        if getattr(record, "room_hand_id", None) == "230000000003":
             raise RuntimeError("engine bug")
         return real_replay(record, rules)  # type: ignore[arg-type]
 
@@ -123,14 +123,14 @@ def test_a_hand_that_cannot_be_normalized_is_kept_as_text(monkeypatch: pytest.Mo
     real = process_module.normalize_hands
 
     def fragile(hands: list[Replayed]) -> object:
-        if any(hand.record.site_hand_id == "230000000001" for hand in hands):
+        if any(hand.record.room_hand_id == "230000000001" for hand in hands):
             raise ValueError("odd hand")
         return real(hands)
 
     monkeypatch.setattr(process_module, "normalize_hands", fragile)
     batch = process_hands(sample_texts())
     assert list(batch.fates) == [STORED, REJECTED, STORED]
-    assert batch.tables["hands"].column("site_hand_id").to_pylist() == [
+    assert batch.tables["hands"].column("room_hand_id").to_pylist() == [
         "230000000002",
         "230000000003",
     ]
@@ -240,7 +240,7 @@ def test_a_pending_hand_travels_to_a_worker_whole(stray: bool) -> None:
     values: dict[str, object] = {
         "text": "PokerStars Hand #1: Razz ($1/$2 USD)\nTable 'X' 8-max",
         "source": SourceRef("/histories/a b.txt", 123_456_789_012, 4321),
-        "site": "pokerstars",
+        "room": "pokerstars",
         "defect": "line 3 is 2,000,000 bytes long",
         "stray": stray,
     }
@@ -248,7 +248,7 @@ def test_a_pending_hand_travels_to_a_worker_whole(stray: bool) -> None:
     item = PendingHand(HandText(**values), "1", -(2**63), 7)  # type: ignore[arg-type]
     back = pickle.loads(pickle.dumps(item, protocol=pickle.HIGHEST_PROTOCOL))
     assert back == item and type(back.hand.source) is SourceRef
-    assert pickle.loads(pickle.dumps(replace(item, site_hand_id=None))).site_hand_id is None
+    assert pickle.loads(pickle.dumps(replace(item, room_hand_id=None))).room_hand_id is None
 
 
 @pytest.fixture(params=["in the pickle", "through a folder", "folder gone"])

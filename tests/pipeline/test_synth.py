@@ -30,7 +30,7 @@ STRUCTURES = {game: [Structure.FIXED] for game in Game} | {
 
 
 def text_of(options: SynthOptions) -> str:
-    return "\n\n\n".join(render(record, options.site) for record in synthesize(options))
+    return "\n\n\n".join(render(record, options.room) for record in synthesize(options))
 
 
 def visible(record: HandRecord, hero: str) -> tuple[object, ...]:
@@ -96,19 +96,19 @@ def test_every_synthesised_hand_parses_and_validates_clean(
 
 @pytest.mark.parametrize("game", list(Game))
 def test_full_tilt_files_read_back_and_validate_clean(game: Game, tmp_path: Path) -> None:
-    options = SynthOptions(site="fulltilt", game=game, hands=60, seed=9)
+    options = SynthOptions(room="fulltilt", game=game, hands=60, seed=9)
     path = tmp_path / "ftp.txt"
     path.write_text(text_of(options), encoding="utf-8")
     parsed = list(parse_file(path))
     assert len(parsed) == 60
     for hand in parsed:
-        assert hand.record is not None and hand.record.site == "fulltilt", hand.problem
+        assert hand.record is not None and hand.record.room == "fulltilt", hand.problem
         assert replay(hand.record).valid
 
 
 def test_ids_are_unique_and_times_advance_with_session_breaks() -> None:
     records = list(synthesize(SynthOptions(game=Game.RAZZ, hands=60, seed=5, session_hands=20)))
-    assert len({r.site_hand_id for r in records}) == 60
+    assert len({r.room_hand_id for r in records}) == 60
     gaps = [b.started_at - a.started_at for a, b in itertools.pairwise(records)]
     assert all(gap > timedelta(0) for gap in gaps)
     breaks = [i for i, gap in enumerate(gaps) if gap > timedelta(minutes=30)]
@@ -118,7 +118,7 @@ def test_ids_are_unique_and_times_advance_with_session_breaks() -> None:
 
 def test_games_dealt_with_one_seed_get_distinct_ids() -> None:
     ids = [
-        record.site_hand_id
+        record.room_hand_id
         for game in Game
         for record in synthesize(SynthOptions(game=game, hands=3, seed=7))
     ]
