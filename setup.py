@@ -2,13 +2,16 @@
 
 Everything else about the package is in pyproject.toml. The compiled modules are the same
 sources, type-checked by mypy and turned into C; the pure-Python package is the fallback, so
-the build never fails for want of a compiler: with STUDDRAW_PURE=1, without a C compiler, or
-when compiling fails, the wheel (or the editable install) holds the Python sources only.
+the build never fails for want of a compiler: with STUDDRAW_PURE=1, without a C compiler or
+Python's headers, or when the type check or compiling fails, the wheel (or the editable install)
+holds the Python sources only, and one line on stderr says why.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import io
 import os
 import shlex
 import shutil
@@ -74,6 +77,8 @@ def pure_reason() -> str | None:
     compiler = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "")
     if sys.platform != "win32" and (not compiler or shutil.which(compiler[0]) is None):
         return f"no C compiler ({' '.join(compiler) or 'none configured'})"
+    if not Path(sysconfig.get_paths()["include"], "Python.h").is_file():
+        return "no Python headers (Python.h) to compile against"
     if importlib.util.find_spec("mypyc") is None:
         return "mypyc is not installed"
     return None
@@ -96,13 +101,32 @@ def compiled_extensions() -> list[Extension]:
             source_layout()
         except OSError as error:
             reason = f"the source layout cannot be linked ({error})"
-    if reason is not None:
-        print(f"studdraw: building the pure-Python package: {reason}", file=sys.stderr)
-        return []
-    from mypyc.build import mypycify  # noqa: PLC0415 (only a compiled build needs mypyc)
+    if reason is None:
+        # mypyc type-checks the modules first and exits (SystemExit, not an Exception) on an
+        # error: a build environment without what the check reads, or a mypy that reads the
+        # code differently, must give the pure package, not a failed install.
+        output = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(output):
+                from mypyc.build import mypycify  # noqa: PLC0415 (only a compiled build)
 
-    paths = [str(LAYOUT.relative_to(ROOT) / path) for path in COMPILED]
-    return mypycify(paths, group_name="studdraw.parsers.compiled", target_dir="build/mypyc")
+                paths = [str(LAYOUT.relative_to(ROOT) / path) for path in COMPILED]
+                return mypycify(
+                    paths, group_name="studdraw.parsers.compiled", target_dir="build/mypyc"
+                )
+        except (Exception, SystemExit) as error:
+            reason = f"the type check or mypyc failed ({first_error(output.getvalue(), error)})"
+    print(f"studdraw: building the pure-Python package: {reason}", file=sys.stderr)
+    return []
+
+
+def first_error(output: str, error: BaseException) -> str:
+    """The first line of mypy's or mypyc's that names an error, else the exception itself."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    found = next((line for line in lines if "error" in line), None) or (lines or [""])[0]
+    if not found:
+        found = str(error) if not isinstance(error, SystemExit) else f"exit {error.code}"
+    return found if len(found) <= 300 else found[:299] + "…"
 
 
 class OptionalBuildExt(build_ext):
@@ -113,11 +137,12 @@ class OptionalBuildExt(build_ext):
         self.remove_stale_modules()
         try:
             super().run()
-        except Exception as error:  # a compiler's failure takes many forms
+        except (Exception, SystemExit) as error:  # a compiler's failure takes many forms
             for output in self.get_outputs():
                 Path(output).unlink(missing_ok=True)
+            text = " ".join(str(error).split())[:300]
             print(
-                f"studdraw: compiling failed, building the pure-Python package: {error}",
+                f"studdraw: building the pure-Python package: compiling failed ({text})",
                 file=sys.stderr,
             )
             return
