@@ -20,13 +20,13 @@ import duckdb
 import numpy as np
 import polars as pl
 
-from studdraw.parsers.model import RANKS, SUITS, Game
-from studdraw.pipeline.evaluators import badugi, high, low8, low27, low_a5
+from studdraw.parsers.model import Game
+from studdraw.pipeline.evaluators import arrays, badugi, low27, low_a5
+from studdraw.pipeline.evaluators.arrays import DECK, INDEX, NO_LOW
 from studdraw.pipeline.rules.specs import GAME_SPECS
 
 from .features import LOW_DRAW_GAMES, STUD_GAMES
 
-DECK: Final = tuple(rank + suit for rank in RANKS for suit in SUITS)
 EXACT_EVALUATIONS: Final = 4_000
 EXACT_RUNOUTS: Final = 100_000
 """An all-in hand is enumerated exactly when scoring each player's hand with every subset of the
@@ -204,11 +204,12 @@ class AllIn:
 def expected_net(spot: AllIn) -> dict[str, float]:
     """Each remaining player's expected take from the pots over the runouts of the unseen
     cards (each pot split as the room would split it, odd chips ignored), less what they put
-    in. The evaluators score the hands; numpy splits the pots over all runouts at once."""
+    in. numpy scores every runout of every player at once (`evaluators.arrays`) and splits
+    the pots over them."""
     players = list(spot.hands)
     need = 4 - spot.street
     known = spot.dead.union(*spot.hands.values())
-    unseen = [card for card in DECK if card not in known]
+    unseen = np.array([i for i, card in enumerate(DECK) if card not in known], dtype=np.int64)
     exact = _every_runout(spot, players, unseen, need)
     highs, lows = exact if exact is not None else _sampled_runouts(spot, players, unseen, need)
     take = np.zeros(highs.shape)
@@ -223,18 +224,21 @@ def expected_net(spot: AllIn) -> dict[str, float]:
     }
 
 
-def _scores(game: str, cards: Sequence[str]) -> tuple[int, int]:
-    """(high value, low value) of a final seven-card hand: razz's low is its `high` (it is the
-    only half), and -1 stands for no low (stud, or no eight-or-better low in stud hi/lo)."""
+def _scores(game: str, held: tuple[str, ...], drawn: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(high values, low values) of the final seven-card hands `held` + each row of `drawn`
+    (card indices): razz's low is its `high` (it is the only half), and -1 stands for no low
+    (stud, or no eight-or-better low in stud hi/lo)."""
+    own = np.array([INDEX[card] for card in held], dtype=np.int64)
+    hands = np.concatenate([np.broadcast_to(own, (len(drawn), len(own))), drawn], axis=1)
     if game == "razz":
-        return low_a5(cards), -1
+        return arrays.low_a5(hands), np.full(len(hands), NO_LOW)
     if game == "stud8":
-        return high(cards), low8(cards) or -1
-    return high(cards), -1
+        return arrays.high(hands), arrays.low8(hands)
+    return arrays.high(hands), np.full(len(hands), NO_LOW)
 
 
 def _every_runout(
-    spot: AllIn, players: list[str], unseen: list[str], need: int
+    spot: AllIn, players: list[str], unseen: np.ndarray, need: int
 ) -> tuple[np.ndarray, np.ndarray] | None:
     """(high, low) scores per runout (row) and player (column) over EVERY runout, or None when
     there are too many: each player's hand is scored once per subset of the unseen cards, and
@@ -242,8 +246,8 @@ def _every_runout(
     count = comb(len(unseen), need)
     if len(players) * count > EXACT_EVALUATIONS or count ** len(players) > EXACT_RUNOUTS:
         return None
-    subsets = list(combinations(range(len(unseen)), need))
-    masks = np.array([sum(1 << j for j in subset) for subset in subsets], dtype=np.uint64)
+    subsets = np.array(list(combinations(range(len(unseen)), need)), dtype=np.int64)
+    masks = (np.uint64(1) << subsets.astype(np.uint64)).sum(axis=1, dtype=np.uint64)
     shape = (len(subsets),) * len(players)
     valid = np.ones(shape, dtype=bool)
     axes = [masks.reshape([-1 if axis == i else 1 for axis in range(len(players))])
@@ -252,15 +256,9 @@ def _every_runout(
         valid &= (axes[i] & axes[j]) == 0
     scores = []
     for i, player in enumerate(players):
-        own = np.array(
-            [
-                _scores(spot.game, spot.hands[player] + tuple(unseen[j] for j in subset))
-                for subset in subsets
-            ],
-            dtype=np.int64,
-        )
+        own = _scores(spot.game, spot.hands[player], unseen[subsets])
         view = [-1 if axis == i else 1 for axis in range(len(players))]
-        scores.append([np.broadcast_to(own[:, k].reshape(view), shape)[valid] for k in (0, 1)])
+        scores.append([np.broadcast_to(half.reshape(view), shape)[valid] for half in own])
     return (
         np.stack([high_low[0] for high_low in scores], axis=1),
         np.stack([high_low[1] for high_low in scores], axis=1),
@@ -268,20 +266,26 @@ def _every_runout(
 
 
 def _sampled_runouts(
-    spot: AllIn, players: list[str], unseen: list[str], need: int
+    spot: AllIn, players: list[str], unseen: np.ndarray, need: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """(high, low) scores per runout and player over RUNOUTS random runouts, seeded by the
-    hand id so that every run gives the same result. A player's hand is scored once per
-    distinct set of cards drawn (6th-street runouts repeat them often)."""
-    order = np.random.default_rng(spot.hand_id).random((RUNOUTS, len(unseen))).argsort(axis=1)
-    deals = np.array(unseen)[order[:, : len(players) * need]]
-    columns = []
+    hand id so that every run gives the same result: each runout deals the unseen cards in
+    the order of random keys, `need` to each player in turn."""
+    dealt = len(players) * need
+    keys = np.random.default_rng(spot.hand_id).random((RUNOUTS, len(unseen)))
+    first = np.argpartition(keys, dealt - 1, axis=1)[:, :dealt]  # the lowest keys, unordered
+    order = np.take_along_axis(
+        first, np.take_along_axis(keys, first, axis=1).argsort(axis=1), axis=1
+    )
+    deals = unseen[order]
+    highs, lows = [], []
     for i, player in enumerate(players):
-        drawn = [tuple(row) for row in np.sort(deals[:, i * need : (i + 1) * need]).tolist()]
-        score = {cards: _scores(spot.game, spot.hands[player] + cards) for cards in set(drawn)}
-        columns.append([score[cards] for cards in drawn])
-    scores = np.array(columns, dtype=np.int64)  # player, runout, (high, low)
-    return scores[:, :, 0].T, scores[:, :, 1].T
+        high_values, low_values = _scores(
+            spot.game, spot.hands[player], deals[:, i * need : (i + 1) * need]
+        )
+        highs.append(high_values)
+        lows.append(low_values)
+    return np.stack(highs, axis=1), np.stack(lows, axis=1)
 
 
 def _split(values: np.ndarray, parts: np.ndarray) -> np.ndarray:
