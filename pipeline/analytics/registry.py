@@ -165,6 +165,11 @@ def rollup_columns() -> str:
     return ",\n  ".join(parts)
 
 
+ROLLUP_COMBINE: Final = {"hero": "bool_or", "first_seen": "min", "last_seen": "max"}
+"""How rollup rows of the same key add up (every other column not in KEY: `sum`): what sums the
+rows an import adds batch by batch (`source.Upkeep`) into one per key."""
+
+
 def stat_totals() -> str:
     """SQL select list over rollup rows (grouped by player and game): the columns of
     `player_stats`."""

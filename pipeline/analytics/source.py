@@ -1,12 +1,15 @@
 """Where the analytics read from: a store opened read-only (a DuckDB file or a Parquet dataset),
 the per-hand rows of `features.py` behind a temporary view, `player_hands`, their sums per player,
-game, structure, room, stakes and day behind another, `player_rollup` (`registry.py`), and
-`prepare`, the documented, idempotent step that keeps both in the store itself.
+game, structure, room, stakes and day behind another, `player_rollup` (`registry.py`), and how
+the store keeps both itself: `Upkeep`, which an import runs inside each batch's transaction, and
+`prepare`, which derives what an import did not (a store from before, or new definitions).
 
-Without `prepare`, the rows are derived when a connection first needs them (temporary tables:
-fine for thousands of hands, slow for millions). After `prepare`, the store holds them in
-`analytics_player_hands` and `analytics_rollup`; hands imported since are derived on open and
-added to the views, so the numbers are always those of every stored hand.
+The store holds the rows in `analytics_player_hands` and the sums in `analytics_rollup`; an
+import adds the rows of its hands and their sums with every batch it writes, so the store is
+ready once the import ends. Hands a store holds without rows (imported by an earlier studdraw,
+or rows of other definitions) are derived on open into temporary tables and added to the views
+(fine for thousands of hands, slow for millions) until `prepare` keeps them; `studdraw ingest`
+runs it after every import, where it is a no-op unless such hands remain.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from studdraw.pipeline.store.schema import META as STORE_META
 
 from . import cards
 from .features import FEATURES_SQL
-from .registry import rollup_columns
+from .registry import KEY, ROLLUP_COMBINE, rollup_columns
 
 TABLE: Final = "analytics_player_hands"
 ROLLUP: Final = "analytics_rollup"
@@ -191,6 +194,79 @@ def _derive(
         finally:
             con.unregister("_cards")
             con.unregister("_allin")
+
+
+class Upkeep:
+    """Keeps the store's analytics rows and sums current while an import writes: called inside
+    each batch's transaction with the batch's new hand ids, it derives their rows, adds their
+    rollup rows and moves the coverage on, so the batch and its analytics commit (or roll back)
+    together, whatever the engine or the number of workers. It does so only when the rows were
+    current when the import began (or the store is new); otherwise `prepare` catches up.
+    `finish` sums the rollup rows the batches added into one per key."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        last = _last_hand(con)
+        self.covered = _covered(con) if _has_table(con, TABLE) else -1
+        if _has_table(con, TABLE):
+            self.live = self.covered >= last and _rollup_current(con, self.covered)
+        else:
+            self.live = last < 0  # an empty store: the first batch makes the tables
+        self.derived = 0
+
+    def __call__(self, con: duckdb.DuckDBPyConnection, lo: int, hi: int) -> None:
+        """Derive the rows of hands [lo, hi], just written in the caller's transaction."""
+        if not self.live or hi < lo:
+            return
+        con.execute(f"CREATE TABLE IF NOT EXISTS {META} (key VARCHAR PRIMARY KEY, value VARCHAR)")
+        new = not _has_table(con, TABLE)
+        _derive(con, TABLE, lo, hi, create="CREATE TABLE" if new else None)
+        sums = (
+            f"SELECT {rollup_columns()} FROM {TABLE} WHERE hand_id BETWEEN $lo AND $hi GROUP BY ALL"
+        )
+        head = f"CREATE OR REPLACE TABLE {ROLLUP} AS" if new else f"INSERT INTO {ROLLUP} BY NAME"
+        con.execute(f"{head} {sums}", {"lo": lo, "hi": hi})
+        self.covered = max(self.covered, hi)
+        _record_coverage(con, self.covered)
+        self.derived += hi - lo + 1
+
+    def finish(self, con: duckdb.DuckDBPyConnection) -> None:
+        """One rollup row per key again, in one transaction (the import's batches each added
+        theirs): a few thousand rows to sum, whatever the store's size."""
+        if self.derived:
+            con.execute("BEGIN")
+            _compact_rollup(con)
+            con.execute("COMMIT")
+
+
+def _record_coverage(con: duckdb.DuckDBPyConnection, through: int) -> None:
+    """The rows and their rollup cover every stored hand up to `through`, of today's
+    definitions."""
+    con.execute(
+        f"INSERT OR REPLACE INTO {META} VALUES ('version', ?), ('covered_through', ?), "
+        "('rollup_through', ?), ('rollup_version', ?)",
+        [VERSION, str(through), str(through), ROLLUP_VERSION],
+    )
+
+
+def _compact_rollup(con: duckdb.DuckDBPyConnection) -> None:
+    """Sum the rollup's rows of the same key into one (`ROLLUP_COMBINE`), keeping each
+    column's type."""
+    columns = con.execute(
+        "SELECT column_name, data_type FROM information_schema.columns "
+        "WHERE table_name = ? AND table_catalog = current_database() "
+        "AND table_schema = current_schema() ORDER BY ordinal_position",
+        [ROLLUP],
+    ).fetchall()
+    parts = [
+        name
+        if name in KEY
+        else f"CAST({ROLLUP_COMBINE.get(name, 'sum')}({name}) AS {kind}) AS {name}"
+        for name, kind in columns
+    ]
+    con.execute(
+        f"CREATE OR REPLACE TABLE {ROLLUP} AS SELECT {', '.join(parts)} FROM {ROLLUP} "
+        f"GROUP BY {', '.join(KEY)}"
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,6 +45,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Final
 
+import duckdb
 from distributed import Client, Future, wait
 
 from studdraw.parsers.files import discover_files, display_path
@@ -120,6 +121,7 @@ def ingest_dask(
                 with stop_on_signals() as switch:
                     importer.check_stop = switch.check
                     importer.run(files, advance)
+                importer.upkeep.finish(store.connection)
             except StopRequested as stop:
                 with signals_ignored():
                     mark_interrupted(store, importer.rows.values())
@@ -187,6 +189,10 @@ class _Importer:
         self.token = uuid.uuid4().hex[:12]
         self.problems: list[tuple[Path, str]] = []  # folders that could not be read
         self.check_stop: Callable[[], None] = lambda: None  # raises when a stop was asked
+        # The analytics' upkeep (the local engine's `_Importer` says why it is imported here).
+        from studdraw.pipeline.analytics.source import Upkeep  # noqa: PLC0415
+
+        self.upkeep = Upkeep(store.connection)
         self.next_hand_id, self.first_import = store.next_ids()
         self.next_import_id = self.first_import
         self.rows: dict[int, ImportRow] = {}
@@ -521,11 +527,17 @@ class _Importer:
         files: dict[str, list[Path]] = {}
         for part in parts:
             files.setdefault(part.table, []).append(self.dataset.staged_path(part))
+        first = task.plan.offset if task.plan is not None else 0
+        last = first + len(task.new) - 1
+
+        def derive(con: duckdb.DuckDBPyConnection) -> None:
+            self.upkeep(con, first, last)
+
         if self.scratch:
-            self.store.write_files(files, touched)
+            self.store.write_files(files, touched, derive=derive)
             self.dataset.discard(parts)
         else:
-            self.store.write_files(files, touched, parts, self.dataset.root)
+            self.store.write_files(files, touched, parts, self.dataset.root, derive=derive)
             self.dataset.publish(parts)
         for room_key in task.new:
             del self.uncommitted[room_key]

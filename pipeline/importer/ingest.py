@@ -156,6 +156,7 @@ def ingest(
                 importer.check_stop = switch.check
                 importer.run(files, executor, advance)
             executor.shutdown()
+            importer.upkeep.finish(store.connection)
             summary = summarize(importer.rows.values(), importer.reasons, options.workers)
         except BaseException as error:
             signum = stop_signal(error)
@@ -228,6 +229,11 @@ class _Importer:
         self.batch_size = BATCH_SIZE if options.batch_size is None else options.batch_size
         self.part_size = part_size(self.batch_size, options.workers)
         self.transaction = _Batch(0)
+        # Imported here, not with the module: Dask's workers import this module for its helpers
+        # and never write the store, so they need not load the analytics (polars).
+        from studdraw.pipeline.analytics.source import Upkeep  # noqa: PLC0415
+
+        self.upkeep = Upkeep(store.connection)
         self.known: KnownHands = store.known()
         self.pending_keys: set[Key] = set()
         self.next_hand_id, self.next_import_id = store.next_ids()
@@ -424,6 +430,7 @@ class _Importer:
             if REJECTS.name in tables:
                 extra = pa.concat_tables([tables[REJECTS.name], extra])
             tables[REJECTS.name] = extra
+        first = self.next_hand_id
         if HANDS.name in tables:
             stored = tables[HANDS.name].num_rows
             tables = shift_hand_ids(tables, self.next_hand_id)
@@ -433,7 +440,14 @@ class _Importer:
         if self.dataset is not None and tables and touched:
             token = f"{self.token}-{batch.number:06d}"
             parts = self.dataset.stage(tables, token, touched[0].import_id)
-        self.store.write(tables, touched, parts, self.dataset.root if self.dataset else None)
+        last = self.next_hand_id - 1
+        self.store.write(
+            tables,
+            touched,
+            parts,
+            self.dataset.root if self.dataset else None,
+            derive=(lambda con: self.upkeep(con, first, last)) if last >= first else None,
+        )
         if self.dataset is not None:
             self.dataset.publish(parts)
 

@@ -69,6 +69,11 @@ hand's text, id included, so the id adds nothing, and leaving it out keeps the k
 whether or not the id could be read."""
 
 
+Derive = Callable[[duckdb.DuckDBPyConnection], None]
+"""What a writer runs inside a batch's transaction once its rows are in (the analytics' upkeep,
+which the store does not import: the analytics read the store, not the other way round)."""
+
+
 def record_key(room: str | None, path: str, digest: int) -> Key:
     return (room, "" if room is not None else path, digest)
 
@@ -392,9 +397,11 @@ class Store:
         imports: Sequence[ImportRow],
         parts: Iterable[Part] = (),
         parquet_root: Path | None = None,
+        derive: Derive | None = None,
     ) -> None:
         """Insert a batch's rows, its imports' new state and its Parquet parts as ONE
-        transaction: after a crash the store holds whole batches or nothing of them."""
+        transaction: after a crash the store holds whole batches or nothing of them. `derive`
+        runs inside it once the rows are in (the analytics' upkeep)."""
         with self._transaction() as con:
             for table in BATCH_TABLES:
                 batch = tables.get(table.name)
@@ -403,6 +410,8 @@ class Store:
                 con.register("_studdraw_batch", batch)
                 con.execute(f"INSERT INTO {table.name} BY NAME SELECT * FROM _studdraw_batch")
                 con.unregister("_studdraw_batch")
+            if derive is not None:
+                derive(con)
             self._record(imports, parts, parquet_root)
 
     def write_files(
@@ -411,6 +420,7 @@ class Store:
         imports: Sequence[ImportRow],
         parts: Iterable[Part] = (),
         parquet_root: Path | None = None,
+        derive: Derive | None = None,
     ) -> None:
         """`write` for a batch that workers wrote as Parquet files (per table): DuckDB reads
         them itself, so the rows never pass through this process's Python objects."""
@@ -423,6 +433,8 @@ class Store:
                         "read_parquet(?, hive_partitioning = false)",
                         [paths],
                     )
+            if derive is not None:
+                derive(con)
             self._record(imports, parts, parquet_root)
 
     @contextmanager

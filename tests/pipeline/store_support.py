@@ -128,3 +128,12 @@ def parquet_differences(db: Path, root: Path) -> dict[str, tuple[int, int]]:
             found[table.name] = (only_db[0], only_pq[0])
     con.close()
     return found
+
+
+def forget_analytics(db: Path) -> None:
+    """Drop the analytics' rows, sums and facts from a store: a store as an import of a studdraw
+    before the import kept them (issue 36) left it."""
+    con = duckdb.connect(str(db))
+    for table in ("analytics_player_hands", "analytics_rollup", "analytics_meta"):
+        con.execute(f"DROP TABLE IF EXISTS {table}")
+    con.close()

@@ -16,6 +16,7 @@ from studdraw.pipeline.analytics import cards as analytics_cards
 from studdraw.pipeline.analytics.cards import BAD, MADE, AllIn, expected_net
 from studdraw.pipeline.evaluators import badugi, low27, low_a5
 from studdraw.pipeline.importer.ingest import IngestOptions, ingest
+from tests.pipeline.store_support import forget_analytics
 
 HANDS = Path(__file__).parent / "analytics_hands"
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "stats.md"
@@ -145,6 +146,9 @@ def test_leaks_command(store: Path) -> None:
 def test_prepare_command(store: Path, tmp_path: Path) -> None:
     db = tmp_path / "copy.duckdb"
     db.write_bytes(store.read_bytes())
+    kept = runner.invoke(app, ["prepare", "--db", str(db)])
+    assert kept.exit_code == 0 and "derived 0 hands" in kept.stdout  # the import kept them
+    forget_analytics(db)  # as an earlier studdraw's import left it
     first = runner.invoke(app, ["prepare", "--db", str(db)])
     assert first.exit_code == 0 and "derived 7 hands" in first.stdout
     again = runner.invoke(app, ["prepare", "--db", str(db)])

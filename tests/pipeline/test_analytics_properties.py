@@ -30,6 +30,7 @@ from studdraw.pipeline.analytics import source as analytics_source
 from studdraw.pipeline.analytics.leaks import MIN_OPPORTUNITIES
 from studdraw.pipeline.importer.ingest import IngestOptions, ingest
 from studdraw.pipeline.synth import SynthOptions, render, synthesize
+from tests.pipeline.store_support import forget_analytics
 
 HANDS_PER_GAME = 120
 
@@ -185,6 +186,7 @@ def test_prepare_is_idempotent_and_follows_imports(
     db = tmp_path / "copy.duckdb"
     shutil.copy(built[0], db)
     before = player_stats(open_store(db), Filters())
+    forget_analytics(db)  # a store an earlier studdraw imported: no rows kept
     first = prepare(db)
     assert first.derived_hands == HANDS_PER_GAME * len(Game) and not first.rebuilt
     assert prepare(db).derived_hands == 0
@@ -193,10 +195,14 @@ def test_prepare_is_idempotent_and_follows_imports(
     grown = open_store(db)
     count = grown.sql("SELECT count(DISTINCT hand_id) FROM player_hands").fetchall()[0][0]
     assert count == (HANDS_PER_GAME + 10) * len(Game)
-    derived_on_open = player_stats(grown, Filters())
+    # The import kept the rows of its hands: nothing left to derive on open, nor to prepare.
+    assert grown.sql("SELECT count(*) FROM duckdb_tables() WHERE temporary").fetchall() == [(0,)]
+    kept = player_stats(grown, Filters())
     grown.close()  # DuckDB: no writer while this process holds a read-only connection
-    assert prepare(db).derived_hands == 10 * len(Game)
-    assert_frame_equal(player_stats(open_store(db), Filters()), derived_on_open, check_exact=False)
+    assert prepare(db).derived_hands == 0
+    forget_analytics(db)
+    assert prepare(db).derived_hands == (HANDS_PER_GAME + 10) * len(Game)
+    assert_frame_equal(player_stats(open_store(db), Filters()), kept, check_exact=False)
 
 
 def test_prepare_rebuilds_rows_of_other_definitions(
