@@ -17,17 +17,22 @@ import typer
 
 from studdraw.cli import hands, reports, storage
 
+HELP = (
+    "Parse, validate, store and analyse hand histories of eight stud and draw games: seven-card "
+    "stud, stud hi/lo, razz, 2-7 and A-5 triple draw, badugi, 2-7 single draw and five-card draw."
+)
+
 app = typer.Typer(
     name="studdraw",
-    help="Parse, validate, store and analyse stud and triple-draw hand histories.",
+    help=HELP,
     no_args_is_help=True,
     add_completion=False,
 )
 
 
-@app.callback()
+@app.callback(help=HELP)
 def studdraw() -> None:
-    """Parse, validate, store and analyse stud and triple-draw hand histories."""
+    """The command line's root: its help is `HELP`."""
 
 
 # The commands, in the order `studdraw --help` lists them.

@@ -13,7 +13,14 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from studdraw.cli.console import console
-from studdraw.cli.shared import PathsArgument, RulesOption, chosen_rules
+from studdraw.cli.shared import (
+    PathsArgument,
+    RulesOption,
+    chosen_rules,
+    existing,
+    nothing_found,
+    written_aside,
+)
 from studdraw.parsers.model import Game, Outcome, ParsedHand, Structure
 
 if TYPE_CHECKING:
@@ -40,17 +47,20 @@ class UnreadableFiles:
         self.console.print(f"[red]error:[/red] cannot read {escape(display_path(path))}: {reason}")
 
 
-def iter_parsed(paths: list[Path], unreadable: UnreadableFiles) -> Iterator[ParsedHand]:
+def iter_parsed(paths: list[Path], unreadable: UnreadableFiles, label: str) -> Iterator[ParsedHand]:
     """Every hand (and stray text) of every file under `paths`, parsed, in a stable order; a
     file with nothing to read, or no room's hand, is said so on stderr."""
     from rich.markup import escape
 
-    from studdraw.cli.progress import file_progress
+    from studdraw.cli.progress import progress
     from studdraw.parsers.files import discover_files, display_path
     from studdraw.parsers.reader import open_history, parse_hand
 
+    existing(paths)
     files = list(discover_files(paths, unreadable.problem))
-    with file_progress(files, unreadable.console) as advance:
+    if not files and not unreadable.count:
+        nothing_found(paths)
+    with progress(unreadable.console, label, files=files) as tracker:
         for path in files:
             try:
                 history = open_history(path)
@@ -60,9 +70,10 @@ def iter_parsed(paths: list[Path], unreadable: UnreadableFiles) -> Iterator[Pars
                     unreadable.console.print(f"[yellow]note:[/yellow] {shown}: {note}")
                 for hand in history.hand_texts():
                     yield parse_hand(hand)
+                    tracker.hands()
             except OSError as error:
                 unreadable.report(path, error)
-            advance(path)
+            tracker.file(path)
 
 
 def parse(
@@ -71,7 +82,9 @@ def parse(
         bool, typer.Option("--jsonl", help="One JSON object per hand on stdout.")
     ] = False,
 ) -> None:
-    """Parse hand histories and summarise them per room and game (or print them as JSON)."""
+    """Parse hand histories and summarise them per room and game (or print them as JSON).
+    Exits 0 when every file was read (whatever its hands), 1 if a file could not be read (or
+    does not exist) or no hand-history file was found."""
     from studdraw.parsers.serialize import parsed_hand_to_dict
 
     stderr = console(stderr=True)
@@ -80,7 +93,7 @@ def parse(
     warnings: Counter[tuple[str, str]] = Counter()
     strays = 0
     out = sys.stdout
-    for parsed in iter_parsed(paths, unreadable):
+    for parsed in iter_parsed(paths, unreadable, "parse"):
         source = parsed.hand.source
         if jsonl:
             out.write(json.dumps(parsed_hand_to_dict(parsed), ensure_ascii=False) + "\n")
@@ -128,15 +141,18 @@ def validate(
     ] = None,
 ) -> None:
     """Replay hands through the rules engine; print each violation as `file:line: CODE message`
-    (warnings and defects of the export marked) and a summary per file. Exits 1 if any
-    error-severity violation (or unreadable file), 2 on a wrong option."""
+    (warnings and defects of the export marked) and a summary per file. Exits 0 without an
+    error, 1 on an error-severity violation, a file that could not be read (or does not
+    exist) or no hand-history file found, 2 on a wrong option."""
     stderr = console(stderr=True)
     if explain is not None:
         from studdraw.pipeline.rules.explain import parse_code, section
 
         code = parse_code(explain)
         if code is None:
-            stderr.print(f"[red]error:[/red] no violation code {explain!r}", markup=False)
+            from rich.markup import escape
+
+            stderr.print(f"[red]error:[/red] no violation code {escape(repr(explain))}")
             raise typer.Exit(code=2)
         sys.stdout.write(section(code))
         return
@@ -149,7 +165,7 @@ def validate(
     unreadable = UnreadableFiles(stderr)
     validation = Validation(jsonl=jsonl, rules=profile)
     strays: list[ParsedHand] = []
-    hands = _without_strays(iter_parsed(paths, unreadable), strays, jsonl)
+    hands = _without_strays(iter_parsed(paths, unreadable, "validate"), strays, jsonl)
     for line, is_summary in validation.lines(hands):
         if is_summary and jsonl:
             stderr.print(line, markup=False, highlight=False)
@@ -221,9 +237,15 @@ def synth(
     ] = None,
     out: Annotated[Path | None, typer.Option(help="Write to this file instead of stdout.")] = None,
 ) -> None:
-    """Deal random legal hands with the rules engine and write them as a room's export."""
+    """Deal random legal hands with the rules engine and write them as a room's export (to
+    --out: written aside, and given its name once whole). Exits 1 if --out cannot be written,
+    2 on a wrong option, 130 on Ctrl-C (nothing written)."""
+    from rich.markup import escape
+
+    from studdraw.cli.progress import progress
     from studdraw.pipeline.synth import DEFAULT_START, SynthOptions, render, synthesize
 
+    stderr = console(stderr=True)
     low, _, high = players.partition("-")
     try:
         options = SynthOptions(
@@ -239,16 +261,31 @@ def synth(
             start=start.replace(tzinfo=UTC) if start else DEFAULT_START,
         )
         texts = (render(record, room) for record in synthesize(options))
-        target = out.open("w", encoding="utf-8") if out else sys.stdout
-        try:
+        if out is None:
+            for text in texts:
+                sys.stdout.write(text + "\n\n\n")
+            return
+        if out.is_dir():
+            stderr.print(f"[red]error:[/red] cannot write {escape(str(out))}: it is a folder")
+            raise typer.Exit(code=1)
+        with (
+            written_aside(out) as aside,
+            aside.open("w", encoding="utf-8") as target,
+            progress(stderr, "synth", total=hands) as tracker,
+        ):
             for text in texts:
                 target.write(text + "\n\n\n")
-        finally:
-            if out:
-                target.close()
+                tracker.hands()
     except ValueError as error:
-        console(stderr=True).print(f"[red]error:[/red] {error}")
+        stderr.print(f"[red]error:[/red] {escape(str(error))}")
         raise typer.Exit(code=2) from None
+    except OSError as error:
+        reason = error.strerror or str(error)
+        stderr.print(f"[red]error:[/red] cannot write {escape(str(out))}: {escape(reason)}")
+        raise typer.Exit(code=1) from None
+    except KeyboardInterrupt:
+        stderr.print(f"[yellow]interrupted:[/yellow] nothing written to {escape(str(out))}")
+        raise typer.Exit(code=130) from None
 
 
 def _label(parsed: ParsedHand) -> str:

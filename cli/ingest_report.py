@@ -11,16 +11,21 @@ import json
 import signal
 import sys
 from collections.abc import Callable
-from contextlib import suppress
+from contextlib import ExitStack, suppress
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import duckdb
 from rich.markup import escape
 from rich.table import Table
 
+if TYPE_CHECKING:
+    from studdraw.pipeline.analytics import Prepared
+
 from studdraw.cli.console import console
-from studdraw.cli.progress import file_progress
+from studdraw.cli.progress import Tracker, progress
+from studdraw.cli.shared import nothing_found
 from studdraw.parsers.files import discover_files
 from studdraw.pipeline.forkserver import process_count
 from studdraw.pipeline.importer.ingest import (
@@ -39,6 +44,7 @@ from studdraw.pipeline.store.db import (
     StoreLockedError,
     StoreOpenError,
     StoreVersionError,
+    one_line,
 )
 from studdraw.pipeline.words import plural
 
@@ -66,26 +72,34 @@ def run_ingest(
     problems: list[tuple[Path, str]] = []
     found_files = discover_files(paths, lambda path, why: problems.append((path, why)))
     summary_files, files = split_summaries(list(found_files))
+    if not files and not summary_files and not problems:
+        nothing_found(paths)
 
     def on_wait(message: str) -> None:
         stderr.print(f"[yellow]waiting:[/yellow] {message}")
 
     try:
-        with file_progress(files, stderr) as advance:
+        with progress(stderr, "ingest", files=files) as tracker:
             if engine is Engine.DASK:
                 summary = _ingest_dask(
                     paths,
                     options,
                     scheduler=scheduler,
                     task_bytes=task_bytes,
-                    advance=advance,
+                    advance=tracker.file,
                     on_wait=on_wait,
                     files=files,
                     path_problems=problems,
                 )
             else:
                 summary = ingest(
-                    paths, options, advance, on_wait=on_wait, files=files, path_problems=problems
+                    paths,
+                    options,
+                    tracker.file,
+                    on_wait=on_wait,
+                    files=files,
+                    path_problems=problems,
+                    on_hands=tracker.hands,
                 )
         tournaments = import_summaries(summary_files, db, wait)
     except (
@@ -134,12 +148,56 @@ def run_ingest(
             out.print(unsupported_table(summary))
         if tournaments.files:
             out.print(
-                f"{tournaments.files} tournament summary files: {tournaments.tournaments} "
-                f"tournaments, {tournaments.results} player results"
+                f"{plural(tournaments.files, 'tournament summary file')}: "
+                f"{plural(tournaments.tournaments, 'tournament')}, "
+                f"{plural(tournaments.results, 'player result')}"
             )
     for path, line, text in tournaments.unknown_lines:
         stderr.print(f"{escape(path)}:{line}: unknown summary line: {escape(text)}")
+    catch_up(db)
     return 1 if summary.failed_files else 0
+
+
+def keep_analytics(db: Path) -> Prepared:
+    """`analytics.prepare` with its progress on stderr (counted in hands)."""
+    from studdraw.pipeline import analytics
+
+    stderr = console(stderr=True)
+    with ExitStack() as stack:
+        trackers: list[Tracker] = []
+
+        def start(total: int) -> None:
+            if total:
+                trackers.append(stack.enter_context(progress(stderr, "prepare", total=total)))
+
+        def chunk(hands: int) -> None:
+            for tracker in trackers:
+                tracker.hands(hands)
+
+        return analytics.prepare(db, on_start=start, on_chunk=chunk)
+
+
+def catch_up(db: Path) -> None:
+    """After an import (which keeps the analytics of the hands it stores): derive those of the
+    hands it could not, stored by an earlier studdraw or under other definitions, once. Said on
+    stderr; a failure leaves the store as it is (readers derive what is missing) and says so."""
+    stderr = console(stderr=True)
+    try:
+        done = keep_analytics(db)
+    except (duckdb.Error, OSError) as error:
+        stderr.print(
+            f"[yellow]note:[/yellow] the analytics of earlier hands were not derived "
+            f"({escape(one_line(error))}); `studdraw prepare --db {escape(str(db))}` does it"
+        )
+        return
+    if done.derived_hands:
+        why = "under other definitions" if done.rebuilt else "before imports kept them"
+        stderr.print(
+            f"derived the analytics of {plural(done.derived_hands, 'hand')} stored {why} "
+            "(once: imports keep them from now on)",
+            markup=False,
+            highlight=False,
+        )
 
 
 def interrupted_message(stop: ImportInterruptedError, db: Path) -> str:
@@ -166,6 +224,11 @@ def resource_failure(error: BaseException, db: Path) -> str | None:
         return (
             f"the disk is full ({text}); the store {db} is as it was before the batch that "
             "failed; free some space and run the same command again to resume"
+        )
+    if isinstance(error, duckdb.IOException) and "could not read" in text.lower():
+        return (
+            f"cannot read the store {db} ({text}): the file is damaged or truncated; nothing "
+            "was written to it"
         )
     if isinstance(error, duckdb.IOException | OSError):
         return f"cannot write the store {db}: {text}; it is as it was before the batch"
@@ -214,13 +277,13 @@ def _ingest_dask(
 def summary_table(summary: IngestSummary, db: Path) -> Table:
     rate = f"{summary.hands_seen / summary.seconds:,.0f} hands/s" if summary.seconds else ""
     table = Table(
-        title=f"Ingest into {db}: {summary.files} files, {summary.seconds:.1f} s, {rate}",
+        title=f"Ingest into {db}: {plural(summary.files, 'file')}, {summary.seconds:.1f} s, {rate}",
         caption=(
-            f"{summary.with_errors} stored hands with rule errors; {summary.changed} changed "
-            f"hands kept in rejects; {summary.skipped_files} files already imported; "
-            f"{summary.stray_texts} stray texts (no room's hand: not counted as hands, kept in "
-            "rejects); "
-            f"{len(summary.failed_files)} paths not read"
+            f"{plural(summary.with_errors, 'stored hand')} with rule errors; "
+            f"{plural(summary.changed, 'changed hand')} kept in rejects; "
+            f"{plural(summary.skipped_files, 'file')} already imported; "
+            f"{plural(summary.stray_texts, 'stray text')} (no room's hand: not counted as hands, "
+            f"kept in rejects); {plural(len(summary.failed_files), 'path')} not read"
         ),
     )
     table.add_column("room")
@@ -268,6 +331,8 @@ def run_watch(paths: list[Path], options: IngestOptions, settle: float) -> int:
     def busy(message: str) -> None:
         err.print(f"[yellow]waiting:[/yellow] {escape(message)}; will try again")
 
+    if options.db.is_file():
+        catch_up(options.db)  # so that every batch the watch imports keeps its analytics
     out.print(f"watching {', '.join(str(path) for path in paths)}; Ctrl-C stops", markup=False)
     with suppress(KeyboardInterrupt):
         watch_folders(paths, options, told, settle=settle, on_busy=busy)

@@ -8,10 +8,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich.markup import escape
 
 from studdraw.cli.console import console
-from studdraw.cli.shared import check_store
+from studdraw.cli.shared import WaitOption, check_store, opened_waiting
 from studdraw.parsers.model import Game
+from studdraw.pipeline.words import plural
 
 if TYPE_CHECKING:
     import duckdb
@@ -85,14 +87,17 @@ def stats(
     table_size: TableSizeOption = None,
     include_doubtful: DoubtfulOption = False,
     json_output: JsonOption = False,
+    wait: WaitOption = 60.0,
 ) -> None:
     """Player statistics per game and currency (definitions: docs/stats.md): every stat of one
     player, or a summary line per player, game and currency. Money is never added across
-    currencies (tournament chips and play money are currencies of their own)."""
+    currencies (tournament chips and play money are currencies of their own). Exits 1 when
+    no player has the --player name or no hand the --currency, 2 when the store is missing,
+    busy past --wait or cannot be read."""
     from studdraw.pipeline import analytics
     from studdraw.pipeline.analytics import report as analytics_report
 
-    con = _open_report(db, player)
+    con = _open_report(db, player, wait, currency)
     filters = _filters(
         player=player,
         game=game,
@@ -122,14 +127,17 @@ def leaks(
     table_size: TableSizeOption = None,
     include_doubtful: DoubtfulOption = False,
     json_output: JsonOption = False,
+    wait: WaitOption = 60.0,
 ) -> None:
     """A player's leaks: stats outside a solid player's reference range (full-ring tables) or
     far from the pool of the same table size and currency, ranked by severity and money at
-    stake (big bets per 100 hands), with a 95% interval; says when the sample is too small."""
+    stake (big bets per 100 hands), with a 95% interval; says when the sample is too small.
+    Exits 1 when no player has the --player name or no hand the --currency, 2 when the store
+    is missing, busy past --wait or cannot be read."""
     from studdraw.pipeline import analytics
     from studdraw.pipeline.analytics import report as analytics_report
 
-    con = _open_report(db, player)
+    con = _open_report(db, player, wait, currency)
     filters = _filters(
         player=player,
         game=game,
@@ -155,14 +163,17 @@ def tournaments(
     player: Annotated[str | None, typer.Option(help="Only this player.")] = None,
     include_doubtful: DoubtfulOption = False,
     json_output: JsonOption = False,
+    wait: WaitOption = 60.0,
 ) -> None:
     """Tournament results per player and buy-in currency: tournaments played, results known
     (from the hands' finishing lines and the rooms' summary files), cost, winnings, ROI and
-    in-the-money share; with --json and --player, one record per tournament."""
+    in-the-money share; with --json and --player, one record per tournament. Exits 1 when no
+    player has the --player name, 2 when the store is missing, busy past --wait or cannot be
+    read."""
     from studdraw.pipeline import analytics
     from studdraw.pipeline.analytics import report as analytics_report
 
-    con = _open_report(db, player)
+    con = _open_report(db, player, wait)
     filters = analytics.Filters(player=player, include_doubtful=include_doubtful)
     if json_output:
         frame = (
@@ -175,12 +186,32 @@ def tournaments(
     console().print(analytics_report.tournaments_table(analytics.tournament_summary(con, filters)))
 
 
-def _open_report(db: Path, player: str | None) -> duckdb.DuckDBPyConnection:
-    """The store a report reads, once it is known to hold the player asked for (if any)."""
-    con = _open_analytics(db)
+def _open_report(
+    db: Path, player: str | None, wait: float, currency: str | None = None
+) -> duckdb.DuckDBPyConnection:
+    """The store a report reads, once it is known to hold the player and the currency asked
+    for (if any)."""
+    con = _open_analytics(db, wait)
     if player is not None:
         _known_player(con, player)
+    if currency is not None:
+        _known_currency(con, currency.upper())
     return con
+
+
+def _known_currency(con: duckdb.DuckDBPyConnection, currency: str) -> None:
+    """Exit 1 naming the store's currencies when it holds no hand of `currency`."""
+    held = [
+        code for (code,) in con.sql("SELECT DISTINCT currency FROM hands ORDER BY 1").fetchall()
+    ]
+    if currency in held:
+        return
+    console(stderr=True).print(
+        f"[red]error:[/red] no hands in {escape(currency)}; the store holds "
+        + (", ".join(held) or "no hands"),
+        highlight=False,
+    )
+    raise typer.Exit(code=1)
 
 
 def _known_player(con: duckdb.DuckDBPyConnection, player: str) -> None:
@@ -196,7 +227,7 @@ def _known_player(con: duckdb.DuckDBPyConnection, player: str) -> None:
     close = same or difflib.get_close_matches(player, names, n=3, cutoff=0.6)
     hint = f"; did you mean {' or '.join(repr(name) for name in close)}?" if close else ""
     console(stderr=True).print(
-        f"[red]error:[/red] no player named {player!r}{hint}", markup=True, highlight=False
+        f"[red]error:[/red] no player named {escape(repr(player))}{escape(hint)}", highlight=False
     )
     raise typer.Exit(code=1)
 
@@ -210,13 +241,16 @@ def _doubtful_note(con: duckdb.DuckDBPyConnection, filters: analytics.Filters) -
     left_out = analytics.doubtful_hands(con, filters)
     if left_out:
         console(stderr=True).print(
-            f"{left_out} hands with rule errors (facts in doubt) left out; "
-            "--include-doubtful counts them."
+            f"{plural(left_out, 'hand')} with rule errors (facts in doubt) left out; "
+            "--include-doubtful counts them.",
+            markup=False,
+            highlight=False,
         )
 
 
-def _open_analytics(db: Path) -> duckdb.DuckDBPyConnection:
-    """The store for a report, or exit 2 with the reason."""
+def _open_analytics(db: Path, wait: float) -> duckdb.DuckDBPyConnection:
+    """The store for a report (waiting up to `wait` seconds for an import that holds it), or
+    exit 2 with the reason."""
     import duckdb
 
     from studdraw.pipeline import analytics
@@ -224,7 +258,7 @@ def _open_analytics(db: Path) -> duckdb.DuckDBPyConnection:
 
     check_store(db, write=False)
     try:
-        return analytics.open_store(db)
+        return opened_waiting(lambda: analytics.open_store(db), db, wait)
     except (OSError, duckdb.Error) as error:
         console(stderr=True).print(f"[red]error:[/red] cannot open {db}: {one_line(error)}")
         raise typer.Exit(code=2) from None

@@ -4,17 +4,27 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
+from rich.markup import escape
 
 from studdraw.cli.console import console
-from studdraw.cli.shared import PathsArgument, RulesOption, check_store, chosen_rules
+from studdraw.cli.shared import (
+    PathsArgument,
+    RulesOption,
+    WaitOption,
+    check_store,
+    chosen_rules,
+    existing,
+    opened_waiting,
+    written_aside,
+)
 from studdraw.parsers.model import Game
 from studdraw.pipeline.importer.settings import (
     BATCH_SIZE,
@@ -22,6 +32,12 @@ from studdraw.pipeline.importer.settings import (
     PART_WITH_WORKERS,
     Engine,
 )
+from studdraw.pipeline.words import plural
+
+if TYPE_CHECKING:
+    import duckdb
+
+T = TypeVar("T")
 
 
 def ingest(
@@ -93,9 +109,13 @@ def ingest(
         ),
     ] = 30.0,
 ) -> None:
-    """Import hand histories into the store: parse, replay, normalize, write (idempotent).
-    Exits 1 if a file could not be read, 2 if the database is busy or incompatible (or the
-    Dask engine cannot start)."""
+    """Import hand histories into the store: parse, replay, normalize, write, and keep the
+    analytics' rows of every hand stored (idempotent: a re-import adds nothing). Exits 0 when
+    done; 1 if a file could not be read (or does not exist) or no hand-history file was found;
+    2 on a store that is busy past --wait, of another version or not a DuckDB file, or a Dask
+    engine that cannot start; 3 if the disk is full, DuckDB ran out of memory or the
+    store could not be written (the store is as it was before the batch); 130 (Ctrl-C) or 143
+    (SIGTERM): stopped, what was committed is kept and a re-run resumes."""
     from studdraw.pipeline.forkserver import IMPORT_WORKERS, pool_context, process_count
 
     processes = process_count(workers)
@@ -106,6 +126,7 @@ def ingest(
     from studdraw.pipeline.importer.ingest import IngestOptions
     from studdraw.pipeline.importer.pool import without_pandas
 
+    existing(paths)  # before the store is created: a typo makes no empty store
     if scheduler is not None and engine is not Engine.DASK:
         console(stderr=True).print("[red]error:[/red] --scheduler needs --engine dask")
         raise typer.Exit(code=2)
@@ -148,8 +169,9 @@ def dashboard(
         str, typer.Option(help="Address to listen on (0.0.0.0 for every interface).")
     ] = "localhost",
 ) -> None:
-    """Serve the Streamlit dashboard on a store, read-only, until interrupted.
-    Exits 2 if the store does not exist."""
+    """Serve the Streamlit dashboard on a store, read-only, until interrupted (it holds the
+    store only while a page computes: imports go on meanwhile). Exits 2 if the store does not
+    exist or cannot be read."""
     if not db.exists():
         console(stderr=True).print(
             f"[red]error:[/red] {db} does not exist; build it with `studdraw ingest PATH --db {db}`"
@@ -164,36 +186,27 @@ def dashboard(
 def prepare(
     db: Annotated[Path, typer.Option("--db", help="DuckDB store.")] = Path("studdraw.duckdb"),
 ) -> None:
-    """Keep the analytics' per-hand rows in the store, so stats and the dashboard stay fast on
-    big stores (idempotent: afterwards only new hands are derived)."""
+    """Derive the analytics' per-hand rows and sums the store lacks: rarely needed, as every
+    import keeps those of its hands (and `ingest` runs this after each import); after an
+    upgrade that changes the stats' definitions it rebuilds them (idempotent; resumes where an
+    interrupted run stopped). Exits 2 if the store is missing, busy or cannot be written."""
     import duckdb
 
-    from studdraw.cli.progress import count_progress
-    from studdraw.pipeline import analytics
+    from studdraw.cli.ingest_report import keep_analytics
     from studdraw.pipeline.store.db import one_line
 
     check_store(db, write=True)
     if not db.is_file():
         console(stderr=True).print(f"[red]error:[/red] no DuckDB store at {db}")
         raise typer.Exit(code=2)
-    with ExitStack() as stack:
-        bars: list[Callable[[int], None]] = []
-
-        def start(total: int) -> None:
-            bars.append(stack.enter_context(count_progress("hands", total, console(stderr=True))))
-
-        def chunk(hands: int) -> None:
-            for advance in bars:
-                advance(hands)
-
-        try:
-            done = analytics.prepare(db, on_start=start, on_chunk=chunk)
-        except duckdb.Error as error:
-            console(stderr=True).print(f"[red]error:[/red] cannot prepare {db}: {one_line(error)}")
-            raise typer.Exit(code=2) from None
+    try:
+        done = keep_analytics(db)
+    except duckdb.Error as error:
+        console(stderr=True).print(f"[red]error:[/red] cannot prepare {db}: {one_line(error)}")
+        raise typer.Exit(code=2) from None
     console().print(
-        f"derived {done.derived_hands} hands; rows cover hand ids up to {done.covered_through}"
-        + (" (rebuilt: the definitions changed)" if done.rebuilt else "")
+        f"derived {plural(done.derived_hands, 'hand')}; rows cover hand ids up to "
+        f"{done.covered_through}" + (" (rebuilt: the definitions changed)" if done.rebuilt else "")
     )
 
 
@@ -241,12 +254,16 @@ def export(
             min=1,
         ),
     ] = None,
+    wait: WaitOption = 60.0,
 ) -> None:
     """Write hands as PHH, the open Poker Hand History format (docs/phh.md): from the store,
-    or from files parsed now. Exits 1 if a file could not be read or the output written, 2 if
-    the store is missing or a filter is malformed."""
+    or from files parsed now. The output is written aside and takes its name only once whole.
+    Exits 0 when written (or when no hand matches: nothing is written), 1 if a file could not
+    be read, the output not written, or no player has a --player name, 2 if the store is
+    missing or busy past --wait or a filter is malformed, 130 on Ctrl-C (nothing written)."""
     import duckdb
 
+    from studdraw.cli.progress import progress
     from studdraw.pipeline import export as exporter
     from studdraw.pipeline.forkserver import process_count
 
@@ -261,32 +278,77 @@ def export(
             hands=tuple(hand or ()),
         )
     except ValueError as error:
-        stderr.print(f"[red]error:[/red] {error}", markup=True, highlight=False)
+        stderr.print(f"[red]error:[/red] {escape(str(error))}", highlight=False)
         raise typer.Exit(code=2) from None
     report = exporter.FileExport([], [])
+    total = None
     if paths:
         hands = exporter.named(exporter.records_from_files(paths, selection, report))
     else:
         try:
-            with exporter.open_store(db) as con:
+            with opened_waiting(lambda: exporter.open_store(db), db, wait) as con:
+                known_players(con, selection.players)
                 ids = exporter.select_hand_ids(con, selection)
         except (FileNotFoundError, duckdb.Error) as error:
-            stderr.print(f"[red]error:[/red] {error}", markup=True, highlight=False)
+            stderr.print(f"[red]error:[/red] {escape(str(error))}", highlight=False)
             raise typer.Exit(code=2) from None
+        if not ids:
+            stderr.print(f"no hand matches; nothing written to {out}", markup=False)
+            return
+        total = len(ids)
         hands = exporter.texts_from_store(db, ids, process_count(workers))
     try:
-        count = exporter.write_export(hands, out, format.value)
+        with written_aside(out) as aside, progress(stderr, "export", total=total) as tracker:
+            count = exporter.write_export(_counted(hands, tracker.hands), aside, format.value)
     except OSError as error:
-        stderr.print(f"[red]error:[/red] cannot write {out}: {error}", highlight=False)
+        stderr.print(f"[red]error:[/red] cannot write {escape(str(out))}: {error}")
         raise typer.Exit(code=1) from None
+    except KeyboardInterrupt:
+        stderr.print(f"[yellow]interrupted:[/yellow] nothing written to {escape(str(out))}")
+        raise typer.Exit(code=130) from None
     reasons = Counter(problem.split(": ", 1)[1] for problem in report.problems)
     for reason, times in sorted(reasons.items()):
         stderr.print(f"not exported: {times} x {reason}", markup=False, highlight=False)
     for failure in report.unreadable:
-        stderr.print(f"[red]unreadable:[/red] {failure}", highlight=False)
-    stderr.print(f"exported {count} hands to {out}", markup=False, highlight=False)
+        stderr.print(f"[red]unreadable:[/red] {escape(failure)}", highlight=False)
+    stderr.print(f"exported {plural(count, 'hand')} to {out}", markup=False, highlight=False)
     if report.unreadable:
         raise typer.Exit(code=1)
+
+
+def _counted(items: Iterable[T], advance: Callable[[int], None]) -> Iterator[T]:
+    for item in items:
+        yield item
+        advance(1)
+
+
+def known_players(con: duckdb.DuckDBPyConnection, names: Sequence[str]) -> None:
+    """Exit 1 naming the nearest names when the store has no player of a name asked for."""
+    import difflib
+
+    if not names:
+        return
+    found = {
+        name
+        for (name,) in con.execute(
+            "SELECT DISTINCT name FROM hand_players WHERE name IN (SELECT unnest(?))", [names]
+        ).fetchall()
+    }
+    missing = [name for name in names if name not in found]
+    if not missing:
+        return
+    everyone = [
+        name for (name,) in con.execute("SELECT DISTINCT name FROM hand_players").fetchall()
+    ]
+    for name in missing:
+        same = [other for other in everyone if other.casefold() == name.casefold()]
+        close = same or difflib.get_close_matches(name, everyone, n=3, cutoff=0.6)
+        hint = f"; did you mean {' or '.join(repr(other) for other in close)}?" if close else ""
+        console(stderr=True).print(
+            f"[red]error:[/red] no player named {escape(repr(name))}{escape(hint)}",
+            highlight=False,
+        )
+    raise typer.Exit(code=1)
 
 
 def _utc_bound(text: str | None, *, end: bool) -> datetime | None:

@@ -27,5 +27,7 @@ navigation = st.navigation(
         ],
     }
 )
-with page_run():  # one store connection at most per run
+# One store connection at most per run; a page that computes for more than half a second says
+# so at its top while it does (Streamlit shows a spinner only past that).
+with page_run(), st.spinner(f"Computing the {navigation.title} page from the store…"):
     navigation.run()

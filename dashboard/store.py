@@ -5,9 +5,10 @@ cached queries.
 by a `StoreRef` (the path and the newest modification time of its files), so a re-ingest shows up
 on the next rerun while every unchanged answer is served from memory.
 
-The dashboard never blocks an import: DuckDB lets no writer in while any process holds the file
-open, so the store is opened read-only at the first query of a page run that misses the caches
-and closed when the run ends (none at all when the caches answer).
+The dashboard never blocks an import for longer than a page run: DuckDB lets no writer in while
+any process holds the file open, so the store is opened read-only at the first query of a page
+run that misses the caches and closed when the run ends (none at all when the caches answer);
+an import that finds it open waits (`ingest --wait`, 60 s by default).
 While an import holds the file, the pages say "import in progress" (`StoreBusyError`) instead
 of failing. Each connection is locked down: no file access outside a Parquet dataset's own
 folder (no `COPY ... TO`, no `read_csv` of other files), and that setting cannot be undone.
@@ -29,7 +30,9 @@ import streamlit as st
 
 from studdraw.pipeline import analytics
 from studdraw.pipeline.analytics import Filters
+from studdraw.pipeline.analytics.source import ensure_features, hands_to_derive
 from studdraw.pipeline.store.schema import TABLES
+from studdraw.pipeline.words import plural
 
 from .launch import ENV_VAR
 
@@ -99,11 +102,20 @@ def open_locked_down(path: Path) -> duckdb.DuckDBPyConnection:
     """A read-only connection to the store whose SQL can reach no other file: external access
     off (a Parquet dataset keeps its own folder), the configuration locked."""
     try:
-        con = analytics.open_store(path)
+        con = analytics.open_store(path, ready=False)
+        pending = hands_to_derive(con)
+        if pending:  # a store an earlier studdraw imported, or a Parquet dataset
+            with st.spinner(
+                f"Deriving the statistics' rows of {plural(pending, 'hand')} the store does not "
+                "keep yet (once per visit; `studdraw prepare` keeps them in a DuckDB store)…"
+            ):
+                ensure_features(con)
+        else:
+            ensure_features(con)
     except duckdb.Error as error:
         if _busy(path, error):
             raise StoreBusyError(BUSY_MESSAGE.format(path=path)) from None
-        raise
+        raise StoreError(f"cannot read {path}: {' '.join(str(error).split())[:300]}") from None
     if _locked_down(con):  # another session's open connection shares the database instance
         return con
     if path.is_dir():
@@ -155,6 +167,10 @@ def page_run() -> Iterator[None]:
     token = _RUN.set(run)
     try:
         yield
+    except StoreBusyError as busy:
+        st.info(str(busy), icon=":material/hourglass_top:")
+    except (StoreError, duckdb.Error) as error:  # damaged: the page says so, no traceback
+        st.error(f"The store cannot be read: {' '.join(str(error).split())[:300]}")
     finally:
         _RUN.reset(token)
         run.close()

@@ -75,8 +75,10 @@ def test_table_summary_lists_unsupported_hands(tmp_path: Path) -> None:
 
 def test_unreadable_file_exits_1(tmp_path: Path) -> None:
     missing = tmp_path / "missing.txt"
+    present = tmp_path / "empty.txt"
+    present.write_text("", encoding="utf-8")
     result = runner.invoke(
-        app, ["ingest", str(missing), "--db", str(tmp_path / "u.duckdb"), "--json"]
+        app, ["ingest", str(present), str(missing), "--db", str(tmp_path / "u.duckdb"), "--json"]
     )
     assert result.exit_code == 1
     summary = json.loads(result.stdout)

@@ -12,6 +12,9 @@ from tests.conftest import CORPUS, corpus_file
 from tests.parsers.test_pokerstars import CURRENT_STUD
 
 runner = CliRunner()
+RAZZ_SAMPLE = (
+    Path(__file__).resolve().parent.parent / "sample_histories" / "pokerstars" / "razz.txt"
+)
 
 
 def test_jsonl_has_the_contract_keys(tmp_path: Path) -> None:
@@ -88,7 +91,10 @@ def test_summary_counts_the_lines_read_as_unknown(tmp_path: Path) -> None:
 def test_unreadable_path_exits_non_zero(tmp_path: Path) -> None:
     result = runner.invoke(app, ["parse", str(tmp_path / "missing.txt")])
     assert result.exit_code == 1
-    assert "cannot read" in result.stderr
+    assert "no such file or folder" in result.stderr
+    both = runner.invoke(app, ["parse", str(tmp_path / "missing.txt"), str(RAZZ_SAMPLE)])
+    assert both.exit_code == 1
+    assert "cannot read" in both.stderr
 
 
 def test_parse_names_the_file_and_line_of_each_error(tmp_path: Path) -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import polars as pl
 from rich.table import Table
 
+from studdraw.pipeline.words import plural
+
 from .currency import currency_label, money_text
 from .features import STREET_NAMES
 from .registry import AGGRESSION, FAMILIES, STATS
@@ -132,7 +134,7 @@ def verdict_note(checked: pl.DataFrame, minimum: int) -> str:
             if checked.height
             else "Nothing to judge: no hands match."
         )
-    parts = [f"{counts.get('leak', 0)} leaks in {judged} stats judged"]
+    parts = [f"{plural(counts.get('leak', 0), 'leak')} in {plural(judged, 'stat')} judged"]
     if few:
         parts.append(f"{few} with fewer than {minimum} spots, too few to judge")
     if unranged:

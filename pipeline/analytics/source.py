@@ -42,9 +42,9 @@ VIEW: Final = "player_hands"
 ROLLUP_VIEW: Final = "player_rollup"
 RECENT: Final = "analytics_recent"
 RECENT_ROLLUP: Final = "analytics_recent_rollup"
-CHUNK_HANDS: Final = 100_000
+CHUNK_HANDS: Final = 20_000
 """Hands derived per step (and per transaction in `prepare`): bounds the memory of the window
-functions over `actions`."""
+functions over `actions`, and how far `prepare`'s progress moves at a time."""
 VERSION: Final = hashlib.sha256(
     "\n".join([FEATURES_SQL, repr(cards.MADE), repr(cards.BAD), str(cards.RUNOUTS)]).encode()
 ).hexdigest()[:16]
@@ -63,10 +63,12 @@ def run(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, object]) -> 
     return frame
 
 
-def open_store(source: Path) -> duckdb.DuckDBPyConnection:
+def open_store(source: Path, *, ready: bool = True) -> duckdb.DuckDBPyConnection:
     """A read-only connection to a DuckDB store, or to a Parquet dataset folder (views named
     like the store's tables over its hive-partitioned parts, rejects and unsupported hands
-    included; the import ledger lives in the DuckDB file only), with `player_hands` ready."""
+    included; the import ledger lives in the DuckDB file only), with `player_hands` ready
+    (`ready=False`: left to `ensure_features`, after `hands_to_derive` says how many it
+    derives)."""
     if source.is_dir():
         con = duckdb.connect()
         for table in BATCH_TABLES:
@@ -86,8 +88,15 @@ def open_store(source: Path) -> duckdb.DuckDBPyConnection:
             con.close()
             upgrade(source)
             con = duckdb.connect(str(source), read_only=True)
-    ensure_features(con)
+    if ready:
+        ensure_features(con)
     return con
+
+
+def hands_to_derive(con: duckdb.DuckDBPyConnection) -> int:
+    """How many hands `ensure_features` derives on this connection: those the store keeps no
+    rows of (every hand of a Parquet dataset; none of a store its imports kept current)."""
+    return max(_last_hand(con) - _covered(con), 0)
 
 
 def _schema_version(con: duckdb.DuckDBPyConnection) -> int:

@@ -1,4 +1,4 @@
-"""Hand evaluators for stud and triple-draw games.
+"""Hand evaluators for the stud and draw games.
 
 Every evaluator returns an ``int`` where higher is better, so winners are always picked with
 ``max()``; equal hands get equal values. Cards are strings like ``"As"``, ``"Td"``, ``"2c"``.

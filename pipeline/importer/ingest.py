@@ -135,9 +135,11 @@ def ingest(
     on_wait: Callable[[str], None] | None = None,
     files: list[Path] | None = None,
     path_problems: list[tuple[Path, str]] | None = None,
+    on_hands: Callable[[int], None] = lambda _count: None,
 ) -> IngestSummary:
     """Import every hand-history file under `paths` into the store (see the module docstring).
-    `advance(path)` is called as each file has been read; `on_wait` once if the store is busy.
+    `advance(path)` is called as each file has been read, `on_hands(count)` as hands are cut
+    from it (every `CHUNK`); `on_wait` once if the store is busy.
     `files` and `path_problems` (folders that could not be read): what `discover_files` found,
     when the caller already walked the paths."""
     start = time.perf_counter()
@@ -150,6 +152,7 @@ def ingest(
     with collected_per_batch():
         try:
             importer = _Importer(store, options)
+            importer.on_hands = on_hands
             for path, reason in path_problems or ():
                 importer.unreadable(path, reason)
             with stop_on_signals() as switch:
@@ -244,6 +247,7 @@ class _Importer:
         self.dataset = ParquetDataset(options.parquet) if options.parquet else None
         self.token = uuid.uuid4().hex[:12]
         self.check_stop: Callable[[], None] = lambda: None  # raises when a stop was asked
+        self.on_hands: Callable[[int], None] = lambda _count: None
         if self.dataset is not None:
             store.claim_dataset(self.dataset.root)
             self.dataset.recover(store.committed_parts(self.dataset.root))
@@ -322,19 +326,24 @@ class _Importer:
                 delta = self.batch.delta(import_id)
                 delta["hands_seen"] += seen
                 delta["duplicates"] += seen
+                self.on_hands(seen)
                 self.batch.finished[import_id] = ("skipped", None)
                 return
             history = open_history(path)
             row.room = history.room.name if history.room else None
             row.note = history.note or row.note
-            for hand in history.hand_texts():
+            cut = 0
+            for cut, hand in enumerate(history.hand_texts(), 1):
                 self.check_stop()
                 room = BY_NAME.get(hand.room) if hand.room and not hand.stray else None
                 self._classify(hand, room.hand_id(hand.text) if room else None, import_id)
+                if cut % CHUNK == 0:
+                    self.on_hands(CHUNK)
                 if len(self.batch.items) >= self.part_size:
                     yield self.batch
                 else:
                     self._send(self.batch, executor, whole=False)
+            self.on_hands(cut % CHUNK)
         except OSError as error:
             self.batch.finished[import_id] = ("failed", error.strerror or str(error))
             return

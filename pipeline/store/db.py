@@ -69,6 +69,13 @@ hand's text, id included, so the id adds nothing, and leaving it out keeps the k
 whether or not the id could be read."""
 
 
+STALE_REJECTS = (
+    f"DELETE FROM {REJECTS.name} r WHERE r.kind = 'parse_error' AND EXISTS "
+    "(SELECT 1 FROM {stored} b WHERE b.room = r.room AND b.room_hand_id = r.room_hand_id)"
+)
+"""Once a hand is stored, the parse errors of its id go: a hand caught half-written (a poker
+client still writing it) was rejected, and the whole text read later is the hand."""
+
 Derive = Callable[[duckdb.DuckDBPyConnection], None]
 """What a writer runs inside a batch's transaction once its rows are in (the analytics' upkeep,
 which the store does not import: the analytics read the store, not the other way round)."""
@@ -409,6 +416,8 @@ class Store:
                     continue
                 con.register("_studdraw_batch", batch)
                 con.execute(f"INSERT INTO {table.name} BY NAME SELECT * FROM _studdraw_batch")
+                if table is HANDS:
+                    con.execute(STALE_REJECTS.format(stored="_studdraw_batch"))
                 con.unregister("_studdraw_batch")
             if derive is not None:
                 derive(con)
@@ -433,6 +442,9 @@ class Store:
                         "read_parquet(?, hive_partitioning = false)",
                         [paths],
                     )
+                    if table is HANDS:
+                        stored = "read_parquet(?, hive_partitioning = false)"
+                        con.execute(STALE_REJECTS.format(stored=stored), [paths])
             if derive is not None:
                 derive(con)
             self._record(imports, parts, parquet_root)

@@ -394,8 +394,10 @@ def test_a_stop_between_parts_keeps_only_committed_transactions(
         if len(gathered) == 6:  # the second transaction's second part
             os.kill(os.getpid(), signal.SIGTERM)
 
-    def write_counted(self: INGEST.Store, tables: INGEST.Tables, *rest: object) -> None:
-        write(self, tables, *rest)
+    def write_counted(
+        self: INGEST.Store, tables: INGEST.Tables, *rest: object, **options: object
+    ) -> None:
+        write(self, tables, *rest, **options)
         hands = tables.get(INGEST.HANDS.name)
         written.append(hands.num_rows if hands is not None else 0)
 
