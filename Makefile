@@ -5,32 +5,56 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+RUNTIME_STAMP := $(VENV)/.runtime-stamp
 TYPECHECK := .typecheck/studdraw
 
-.PHONY: install compile demo test lint typecheck unit samples fuzz clean
+.PHONY: install compile compile-in-background demo test lint typecheck unit samples fuzz clean
 
-# The editable install skips compiling (STUDDRAW_PURE=1): the rule below compiles once, in place.
+# The editable install skips compiling (STUDDRAW_PURE=1): the rules below compile once, in place.
+# The development install (tests, lint, types) has everything; the demo's needs only what the
+# program needs, so that the dashboard is up sooner.
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip setuptools
 	STUDDRAW_PURE=1 $(BIN)/python -m pip install --quiet -e '.[dev]'
-	@touch $(STAMP)
+	@touch $(STAMP) $(RUNTIME_STAMP)
+
+$(RUNTIME_STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	STUDDRAW_PURE=1 $(BIN)/python -m pip install --quiet -e .
+	@touch $(RUNTIME_STAMP)
 
 # The hot modules of the parsers, the rules engine, normalize and the PHH exporter compiled by
 # mypyc beside their sources (setup.py lists them; Python imports the compiled module first),
 # again whenever a source they may read changes. Without a C compiler, or with STUDDRAW_PURE=1,
-# nothing is compiled and the sources run as they are.
+# nothing is compiled and the sources run as they are. The modules are built aside and put in
+# place all at once (build/compiled.ok marks them complete; until then every process runs the
+# sources), so a compile may run while studdraw does; one at a time (build/compile.lock).
 COMPILED_SOURCES := setup.py pipeline/phh.py pipeline/store/normalize.py \
 	$(wildcard parsers/*.py parsers/*/*.py pipeline/rules/*.py pipeline/evaluators/*.py)
 COMPILED_STAMP := build/.compiled-stamp
+COMPILE := $(BIN)/python setup.py --quiet build_ext --inplace && touch $(COMPILED_STAMP)
+MYPY := mypy>=2.4
 
 $(COMPILED_STAMP): $(STAMP) $(COMPILED_SOURCES)
-	$(BIN)/python setup.py --quiet build_ext --inplace
-	@touch $(COMPILED_STAMP)
+	@mkdir -p build
+	flock build/compile.lock sh -c '$(COMPILE)'
 
 compile: $(COMPILED_STAMP)
 
 install: $(STAMP) $(COMPILED_STAMP)
+
+# The demo's compile: mypyc (mypy) first, then the same build, at the lowest priority, in its
+# own session so that it goes on once the dashboard is stopped; its output in build/compile.log.
+compile-in-background: $(RUNTIME_STAMP)
+	@mkdir -p build
+	@if [ -f $(COMPILED_STAMP) ] && [ -z "$$(find $(COMPILED_SOURCES) -newer $(COMPILED_STAMP))" ]; \
+	then echo "compiled modules up to date"; \
+	else echo "compiling the hot modules in the background (build/compile.log); the sources run until then"; \
+		setsid nohup flock -n build/compile.lock nice -n 19 sh -c \
+		'$(BIN)/python -m pip install --quiet --upgrade setuptools "$(MYPY)" && $(COMPILE)' \
+		> build/compile.log 2>&1 < /dev/null & \
+	fi
 
 # mypy cannot follow setuptools' package-dir mapping, so it reads the code through a
 # symlink tree that mirrors the installed layout (studdraw/parsers -> parsers, ...).
@@ -63,10 +87,14 @@ FUZZ_INPUTS ?= 100000
 fuzz: install
 	nice -n 19 $(BIN)/python -m tests.fuzz --inputs $(FUZZ_INPUTS) --report test-artifacts/fuzz-report.json
 
-# Import the samples (again: a re-import adds nothing) and serve the dashboard on them.
-demo: install
+# Import the samples (again: a re-import adds nothing) and serve the dashboard on them: at once
+# on the Python sources, while the hot modules compile in the background (later commands, and
+# the dashboard when started again, run them compiled).
+PORT ?= 8501
+demo: $(RUNTIME_STAMP)
 	$(BIN)/studdraw ingest sample_histories --db studdraw.duckdb
-	$(BIN)/studdraw dashboard --db studdraw.duckdb --port 8501
+	@$(MAKE) --no-print-directory compile-in-background
+	$(BIN)/studdraw dashboard --db studdraw.duckdb --port $(PORT)
 
 # The bundled sample histories, dealt by the project's own synthesiser (deterministic: the same
 # seeds give the same files). The files under handwritten/ are not regenerated.

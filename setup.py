@@ -65,6 +65,11 @@ COMPILED = (
     "parsers/rooms/absolute.py",
     "pipeline/store/normalize.py",
 )
+COMPLETE = ROOT / "build" / "compiled.ok"
+"""In a checkout, the compiled modules are all in place: written once the last is, removed before
+the first is replaced. Without it, every process imports the Python sources
+(parsers/_build.py, which names the same file), so none ever mixes compiled modules with
+sources or meets a shim without its group's library."""
 # mypy reads the sources through the installed layout (studdraw/pipeline -> pipeline, ...),
 # as `make typecheck` does, so that the compiled modules get their installed names.
 LAYOUT = ROOT / ".typecheck" / "studdraw"
@@ -134,6 +139,8 @@ class OptionalBuildExt(build_ext):
     module is only ever installed with the rest of its group."""
 
     def run(self) -> None:
+        if self.in_place():
+            COMPLETE.unlink(missing_ok=True)  # stale modules go now: sources only meanwhile
         self.remove_stale_modules()
         try:
             super().run()
@@ -151,6 +158,23 @@ class OptionalBuildExt(build_ext):
             # module older than its source always means a stale build (tests/conftest.py).
             for extension in self.extensions:
                 Path(self.get_ext_fullpath(extension.name)).touch()
+
+    def copy_extensions_to_source(self) -> None:
+        """Place the built modules beside their sources, each under a temporary name first and
+        then renamed (a process never loads a half-copied file): the group's library before its
+        shims (a shim imports it), `COMPLETE` removed first and written last."""
+        build_py = self.get_finalized_command("build_py")
+        pairs = [self._get_inplace_equivalent(build_py, ext) for ext in self.extensions]
+        pairs.sort(key=lambda pair: not Path(pair[0]).name.split(".")[0].endswith("__mypyc"))
+        COMPLETE.unlink(missing_ok=True)
+        for inplace_file, regular_file in pairs:
+            target = Path(inplace_file)
+            aside = target.with_name(f".{target.name}.{os.getpid()}")
+            shutil.copyfile(regular_file, aside)
+            shutil.copymode(regular_file, aside)
+            aside.replace(target)
+        COMPLETE.parent.mkdir(parents=True, exist_ok=True)
+        COMPLETE.write_text("\n".join(ext.name for ext in self.extensions) + "\n")
 
     def in_place(self) -> bool:
         return bool(self.inplace or getattr(self, "editable_mode", False))
