@@ -44,13 +44,19 @@ def bare_venv(where: Path) -> Path:
     return where / "bin"
 
 
-def pip(bin_dir: Path, *arguments: str, cwd: Path, **environment: str) -> str:
-    """Run the venv's pip (verbose, so the build's own lines are kept); its output."""
-    env = {
+def users_environment() -> dict[str, str]:
+    """This process's environment without what a test run adds (STUDDRAW_PURE=1 and the
+    like): a user's shell."""
+    return {
         name: value
         for name, value in os.environ.items()
         if name not in ("STUDDRAW_PURE", "PYTHONPATH", "VIRTUAL_ENV")
     }
+
+
+def pip(bin_dir: Path, *arguments: str, cwd: Path, **environment: str) -> str:
+    """Run the venv's pip (verbose, so the build's own lines are kept); its output."""
+    env = users_environment()
     done = subprocess.run(
         [str(bin_dir / "python"), "-m", "pip", *arguments, "-v"],
         capture_output=True,
@@ -74,6 +80,7 @@ def engine_file(bin_dir: Path, cwd: Path) -> str:
         text=True,
         check=True,
         cwd=cwd,
+        env=users_environment(),
     ).stdout.strip()
 
 
@@ -86,7 +93,9 @@ def works(bin_dir: Path, work: Path) -> None:
         [studdraw, "ingest", samples, "--db", str(db), "--workers", "1"],
         [studdraw, "stats", "--db", str(db)],
     ):
-        done = subprocess.run(command, capture_output=True, text=True, cwd=work, check=False)
+        done = subprocess.run(
+            command, capture_output=True, text=True, cwd=work, check=False, env=users_environment()
+        )
         assert done.returncode == 0, done.stderr
         assert "Traceback" not in done.stderr
 
@@ -135,13 +144,12 @@ def test_a_failed_type_check_builds_the_pure_package(tmp_path: Path) -> None:
     clone = fresh_clone(tmp_path)
     deck = clone / "pipeline" / "rules" / "deck.py"
     deck.write_text(deck.read_text(encoding="utf-8") + "\nBROKEN: int = 'not a number'\n")
-    env = {name: value for name, value in os.environ.items() if name != "STUDDRAW_PURE"}
     done = subprocess.run(
         [sys.executable, "setup.py", "--quiet", "build_ext", "--inplace"],
         capture_output=True,
         text=True,
         cwd=clone,
-        env=env,
+        env=users_environment(),
         check=False,
     )
     assert done.returncode == 0, done.stderr[-3000:]
@@ -149,3 +157,4 @@ def test_a_failed_type_check_builds_the_pure_package(tmp_path: Path) -> None:
     assert "the type check or mypyc failed" in line
     assert "deck.py" in line and "error" in line
     assert not list(clone.rglob("*.so"))
+    assert not (clone / "build" / "compiled.ok").exists()
