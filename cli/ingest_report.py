@@ -90,6 +90,7 @@ def run_ingest(
                     on_wait=on_wait,
                     files=files,
                     path_problems=problems,
+                    on_hands=tracker.hands,
                 )
             else:
                 summary = ingest(
@@ -249,6 +250,7 @@ def _ingest_dask(
     on_wait: Callable[[str], None],
     files: list[Path],
     path_problems: list[tuple[Path, str]],
+    on_hands: Callable[[int], None],
 ) -> IngestSummary:
     """The Dask runner, imported only when asked for: Dask is an optional extra."""
     try:
@@ -269,6 +271,7 @@ def _ingest_dask(
             on_wait=on_wait,
             files=files,
             path_problems=path_problems,
+            on_hands=on_hands,
         )
     except ClusterError as error:
         raise EngineUnavailableError(str(error)) from None

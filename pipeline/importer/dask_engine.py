@@ -103,6 +103,7 @@ def ingest_dask(
     *,
     advance: Callable[[Path], None] = lambda _path: None,
     on_wait: Callable[[str], None] | None = None,
+    on_hands: Callable[[int], None] = lambda _count: None,
     files: list[Path] | None = None,
     path_problems: list[tuple[Path, str]] | None = None,
 ) -> IngestSummary:
@@ -116,6 +117,7 @@ def ingest_dask(
         with cluster_client(dask.scheduler, options.workers) as client:
             threads = max(1, sum(client.nthreads().values()))  # type: ignore[no-untyped-call]
             importer = _Importer(store, options, dask, client, threads)
+            importer.on_hands = on_hands
             importer.problems = list(path_problems or ())
             try:
                 with stop_on_signals() as switch:
@@ -189,6 +191,7 @@ class _Importer:
         self.token = uuid.uuid4().hex[:12]
         self.problems: list[tuple[Path, str]] = []  # folders that could not be read
         self.check_stop: Callable[[], None] = lambda: None  # raises when a stop was asked
+        self.on_hands: Callable[[int], None] = lambda _count: None  # as tasks commit
         # The analytics' upkeep (the local engine's `_Importer` says why it is imported here).
         from studdraw.pipeline.analytics.source import Upkeep  # noqa: PLC0415
 
@@ -541,6 +544,7 @@ class _Importer:
             self.dataset.publish(parts)
         for room_key in task.new:
             del self.uncommitted[room_key]
+        self.on_hands(sum(delta["hands_seen"] for delta in task.deltas.values()))
 
     # -- tasks that keep failing ----------------------------------------------------------------
 

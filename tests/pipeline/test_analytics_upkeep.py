@@ -185,3 +185,17 @@ def test_kill_9_mid_import_then_rerun_gives_the_rows_of_prepare(tmp_path: Path) 
     assert rerun.returncode == 0, rerun.stderr
     assert_nothing_derived_on_open(db)
     assert_same_as_prepare(db, tmp_path)
+
+
+def test_the_dask_engine_counts_every_hand_for_the_progress(folder: Path, tmp_path: Path) -> None:
+    counted: list[int] = []
+    with LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0"
+    ) as cluster:
+        summary = ingest_dask(
+            [folder],
+            IngestOptions(tmp_path / "dask.duckdb"),
+            DaskOptions(cluster.scheduler_address, 64 << 10),
+            on_hands=counted.append,
+        )
+    assert sum(counted) == summary.hands_seen > 0
