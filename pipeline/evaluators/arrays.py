@@ -23,6 +23,7 @@ _SUIT = np.arange(52, dtype=np.int64) % 4
 _RANK_DIGIT = np.int64(1) << (3 * _RANK)
 """A card's digit in the rank-multiset key (the tables' key, as `_tables.CODES` has it)."""
 _RANK_BIT = np.int64(1) << _RANK
+_SUITS = np.arange(4, dtype=np.int64)
 NO_LOW: Final = -1
 
 
@@ -48,14 +49,14 @@ def high(hands: np.ndarray) -> np.ndarray:
     """`high` of each row: once five cards share a suit, the flush table decides (no full
     house or quads fit beside a flush in seven cards); otherwise the rank multiset."""
     value = _lookup("high", _RANK_DIGIT[hands].sum(axis=1))
-    suits, bits = _SUIT[hands], _RANK_BIT[hands]
-    flushes = _flushes()
-    for suit in range(4):
-        same = suits == suit
-        flush = same.sum(axis=1) >= 5
-        if flush.any():
-            masks = np.where(same[flush], bits[flush], 0).sum(axis=1)
-            value[flush] = flushes[masks]
+    suits = _SUIT[hands]
+    counts = (suits[:, :, None] == _SUITS).sum(axis=1)  # hand, suit
+    flush = np.flatnonzero(counts.max(axis=1) >= 5)  # at most one suit of 5+ in 7 cards
+    if len(flush):
+        suit = counts[flush].argmax(axis=1)
+        same = suits[flush] == suit[:, None]
+        masks = np.where(same, _RANK_BIT[hands[flush]], 0).sum(axis=1)
+        value[flush] = _flushes()[masks]
     return value
 
 
