@@ -19,9 +19,12 @@ $(STAMP): pyproject.toml
 	STUDDRAW_PURE=1 $(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP) $(RUNTIME_STAMP)
 
+# (Without build isolation: the pure build needs only setuptools, not the type checker that a
+# compiled build's isolated environment would install first.)
 $(RUNTIME_STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	STUDDRAW_PURE=1 $(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet --upgrade "setuptools>=77"
+	STUDDRAW_PURE=1 $(BIN)/python -m pip install --quiet --no-build-isolation -e .
 	@touch $(RUNTIME_STAMP)
 
 # The hot modules of the parsers, the rules engine, normalize and the PHH exporter compiled by
