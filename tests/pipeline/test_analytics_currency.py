@@ -22,6 +22,7 @@ from studdraw.pipeline.analytics.leaks import wilson
 from studdraw.pipeline.importer.ingest import IngestOptions, ingest
 from tests.conftest import corpus_file
 from tests.mixed_support import HERO, KINDS, build_mixed_store
+from tests.pipeline.store_support import forget_analytics
 
 runner = CliRunner()
 CURRENCIES = {money.currency for money in KINDS}
@@ -168,7 +169,7 @@ def test_stats_command_writes_each_currency(store: Path) -> None:
     assert result.exit_code == 0, result.output
     for label in ("$ (USD)", "€ (EUR)", "play money", "tournament chips"):
         assert label in result.stdout
-    assert "1 hands with rule errors" in result.stderr
+    assert "1 hand with rule errors" in result.stderr
     records = json.loads(
         runner.invoke(app, ["stats", "--db", str(store), "--player", HERO, "--json"]).stdout
     )
@@ -209,6 +210,7 @@ def test_a_bring_in_that_bets_completes(tmp_path: Path) -> None:
 def test_prepare_reports_its_progress_in_hands(store: Path, tmp_path: Path) -> None:
     copy = tmp_path / "prepared.duckdb"
     copy.write_bytes(store.read_bytes())
+    forget_analytics(copy)  # a store an earlier studdraw imported: the rows are prepare's
     started: list[int] = []
     chunks: list[int] = []
     done = analytics.prepare(copy, workers=1, on_start=started.append, on_chunk=chunks.append)
