@@ -21,8 +21,8 @@ from streamlit.testing.v1 import AppTest
 from studdraw.dashboard.launch import ENV_VAR
 from studdraw.dashboard.views import page
 from studdraw.dashboard.views.overview import bin_unit
+from studdraw.parsers.problems import Code, Family
 from studdraw.pipeline.analytics import money_text
-from studdraw.pipeline.rules.codes import Code
 from tests.dashboard_support import BROKEN_HAND, DRAW_HAND, build_store
 from tests.mixed_support import build_mixed_store
 
@@ -237,7 +237,7 @@ def test_violation_codes_open_on_the_linked_code(app: AppTest) -> None:
     assert "Carol: calls" in app.markdown[0].value  # the documented example hand
     catalogue = app.dataframe[0].value
     assert len(catalogue) == len(Code)
-    assert set(catalogue["family"]) == {"play", "export"}
+    assert set(catalogue["family"]) == {str(family) for family in Family}
     app.selectbox[0].select("CAP001").run()
     assert app.subheader[0].value == "CAP001 — Raise after the cap"
 

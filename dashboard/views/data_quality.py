@@ -12,7 +12,7 @@ import streamlit as st
 from studdraw.dashboard import store, ui
 from studdraw.dashboard.render import replay_url
 from studdraw.dashboard.store import StoreRef
-from studdraw.pipeline.rules.codes import Code, Family
+from studdraw.parsers.problems import Code, Family
 
 EXAMPLES = 200
 EXPORT_CODES = [str(code) for code in Code if code.family is Family.EXPORT]

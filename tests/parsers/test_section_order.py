@@ -125,7 +125,7 @@ def real_hands() -> dict[str, list[HandText]]:
     roots = [root for root in (CORPUS, SAMPLES) if root.is_dir()]
     for path in sorted(discover_files(roots)):
         for hand in open_history(path).hand_texts():
-            if hand.room in hands and not hand.stray and hand.defect is None:
+            if hand.room in hands and not hand.stray and hand.problem is None:
                 hands[hand.room].append(hand)
     return hands
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from studdraw.cli.commands import app
-from studdraw.pipeline.rules import Code
+from studdraw.parsers.problems import Code
 from studdraw.pipeline.rules.explain import explanations
 
 runner = CliRunner()
@@ -86,6 +86,7 @@ def test_jsonl_has_the_contract_keys(tmp_path: Path) -> None:
         "code": "SIZ001",
         "severity": "error",
         "family": "play",
+        "stage": "replay",
         "street": 1,
         "message": "Carol bets 6, the bet is 4",
     }
@@ -104,7 +105,7 @@ def test_explain_prints_the_codes_section() -> None:
 def test_explain_of_an_unknown_code_exits_two() -> None:
     result = runner.invoke(app, ["validate", "--explain", "XYZ999"])
     assert result.exit_code == 2
-    assert "no violation code 'XYZ999'" in result.stderr
+    assert "no problem code 'XYZ999'" in result.stderr
 
 
 def test_validate_without_paths_exits_two() -> None:

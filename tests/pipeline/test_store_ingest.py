@@ -40,7 +40,7 @@ def assert_identity(summary: IngestSummary) -> None:
 
 
 def split_count(paths: list[Path]) -> int:
-    """Hand texts the reader cuts from the files (stray texts are findings, not hands), counted
+    """Hand texts the reader cuts from the files (stray texts are problems, not hands), counted
     independently of the store."""
     return sum(
         sum(1 for hand in open_history(path).hand_texts() if not hand.stray)
@@ -72,7 +72,7 @@ def test_corpus_nothing_lost(corpus_store: tuple[Path, IngestSummary]) -> None:
         assert (seen["stored"], seen["unsupported"], seen["rejected"]) == (stored, unsupported, 0)
     tables = counts(db)
     assert tables["hands"] == summary.stored
-    # stray texts (text before a file's first hand) are findings kept in rejects, not hands
+    # stray texts (text before a file's first hand) are problems kept in rejects, not hands
     assert tables["rejects"] == summary.rejected + summary.stray_texts
     assert tables["unsupported"] == summary.unsupported
     con = duckdb.connect(str(db), read_only=True)

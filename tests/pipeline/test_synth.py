@@ -89,7 +89,7 @@ def test_every_synthesised_hand_parses_and_validates_clean(
     for record in synthesize(options):
         parsed = parse_record(render(record, "pokerstars"))
         result = replay(parsed)
-        assert result.valid, [v for v in result.violations if v.severity == "error"]
+        assert result.valid, [v for v in result.problems if v.severity == "error"]
         assert visible(parsed, options.hero) == visible(record, options.hero)
         assert parsed.hero == options.hero
 
