@@ -150,6 +150,7 @@ def ignored_signals(pid: int) -> set[int]:
     raise AssertionError(f"no SigIgn line for {pid}")
 
 
+@pytest.mark.slow  # a kill drill: signals sent to a pool's processes as they start
 def test_pool_processes_ignore_the_stop_signals_from_birth() -> None:
     """The import's forkserver (and so every worker it starts, before any code of the worker
     runs) ignores Ctrl-C, SIGTERM and SIGHUP: a signal to the process group that lands while a

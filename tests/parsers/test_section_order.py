@@ -79,6 +79,7 @@ def kind_walks(draw: st.DrawFn, name: str) -> list[Token]:
     return tokens
 
 
+@pytest.mark.slow  # 300 mutated hands a room, each also parsed by Lark itself
 @pytest.mark.parametrize("name", ROOM_NAMES)
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())

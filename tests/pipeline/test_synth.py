@@ -72,6 +72,7 @@ def test_the_same_seed_gives_the_same_file() -> None:
     assert text_of(options) != text_of(replace(options, seed=12))
 
 
+@pytest.mark.slow  # 2,400 hands dealt, rendered, parsed and replayed
 @settings(max_examples=400, deadline=None)
 @given(
     game=st.sampled_from(list(Game)),
