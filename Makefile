@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 TYPECHECK := .typecheck/studdraw
 
-.PHONY: install compile demo test test-fast lint typecheck unit samples fuzz clean
+.PHONY: install compile demo test test-fast docs lint typecheck unit samples fuzz clean
 
 # The editable install skips compiling (STUDDRAW_PURE=1): the rule below compiles once, in place.
 $(STAMP): pyproject.toml
@@ -70,6 +70,11 @@ test: lint typecheck unit
 # (STUDDRAW_PURE=1), so an edit is tested at once, never waiting for a compile.
 test-fast: $(STAMP)
 	STUDDRAW_PURE=1 $(PYTEST) -m "not slow and not browser"
+
+# Every generated doc, written again from its source (tests/generated_docs.py lists them;
+# tests/test_generated_docs.py fails on a stale one).
+docs: $(STAMP)
+	STUDDRAW_PURE=1 $(BIN)/python -m tests.generated_docs
 
 # A long fuzz run (docs/reliability.md): hostile files through parse, validate and ingest.
 FUZZ_INPUTS ?= 100000
