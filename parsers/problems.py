@@ -3,7 +3,7 @@
 A problem is one type wherever it is found, located like a linter message (beancount's errors):
 its code, the stage that found it, the source file and line, a one-line message, and for what
 the replay finds, the street and the event. Its code comes from `Code`, the catalogue of every
-code, as in ruff: each code's headline, severity and family here, its prose (what it means, why
+code, as in ruff: each code's headline, severity and origin here, its prose (what it means, why
 it matters, an example hand) beside it in problems.toml, from which
 `studdraw.pipeline.rules.explain` writes docs/violations.md, `studdraw validate --explain CODE`
 and the dashboard's codes page. Codes are stable: stores and users' scripts keep them.
@@ -33,8 +33,8 @@ class Severity(StrEnum):
     WARNING = "warning"
 
 
-class Family(StrEnum):
-    """What a problem tells about the hand."""
+class Origin(StrEnum):
+    """What a problem tells about the hand: where the wrong comes from."""
 
     PLAY = "play"  # the play broke the rules of the game or the room
     EXPORT = "export"  # the room printed something impossible: a defect of the export
@@ -53,10 +53,10 @@ class Stage(StrEnum):
 
 ERROR: Final = Severity.ERROR
 WARNING: Final = Severity.WARNING
-PLAY: Final = Family.PLAY
-EXPORT: Final = Family.EXPORT
-SCOPE: Final = Family.SCOPE
-INTERNAL: Final = Family.INTERNAL
+PLAY: Final = Origin.PLAY
+EXPORT: Final = Origin.EXPORT
+SCOPE: Final = Origin.SCOPE
+INTERNAL: Final = Origin.INTERNAL
 
 
 class Code(StrEnum):
@@ -64,14 +64,14 @@ class Code(StrEnum):
 
     headline: str
     severity: Severity
-    family: Family
+    origin: Origin
 
-    def __new__(cls, code: str, headline: str, severity: Severity, family: Family) -> Code:
+    def __new__(cls, code: str, headline: str, severity: Severity, origin: Origin) -> Code:
         member = str.__new__(cls, code)
         member._value_ = code
         member.headline = headline
         member.severity = severity
-        member.family = family
+        member.origin = origin
         return member
 
     # structure of the hand
@@ -182,8 +182,8 @@ class Problem:
         return self.code.severity
 
     @property
-    def family(self) -> Family:
-        return self.code.family
+    def origin(self) -> Origin:
+        return self.code.origin
 
 
 MAX_EXCERPT: Final = 200

@@ -39,7 +39,7 @@ def problem_to_dict(problem: Problem) -> dict[str, Any]:
     return {
         "code": str(problem.code),
         "severity": str(problem.severity),
-        "family": str(problem.family),
+        "origin": str(problem.origin),
         "stage": str(problem.stage),
         "line": problem.line,
         "message": problem.message,

@@ -2,7 +2,7 @@
 
 A link names a code (`?code=SIZ001`) and the anchor of its section in docs/violations.md; the
 page shows that section under the same name ("SIZ001 — Wrong bet size") with its full text
-(family, meaning, why it matters, a minimal hand that triggers it), read from the package
+(origin, meaning, why it matters, a minimal hand that triggers it), read from the package
 (`rules.explain`), so an installed wheel shows it too; then the whole catalogue. (The page
 keeps its address, `violation_codes`, so that links into it keep working.)
 """
@@ -42,7 +42,7 @@ def render() -> None:
     catalogue = pl.DataFrame(
         {
             "code": names,
-            "family": [str(code.family) for code in codes],
+            "origin": [str(code.origin) for code in codes],
             "severity": [code.severity for code in codes],
             "title": [code.headline for code in codes],
             "read": [f"violation_codes?{urlencode({'code': name})}" for name in names],

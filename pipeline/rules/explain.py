@@ -13,18 +13,18 @@ from functools import cache
 from importlib import resources
 from typing import Any, Final
 
-from studdraw.parsers.problems import Code, Family
+from studdraw.parsers.problems import Code, Origin
 
 from .house import all_house_rules
 
 _CATALOGUE: Final = ("studdraw.parsers", "problems.toml")
 _UNCHECKED_FILE: Final = "unchecked.toml"
 
-FAMILY_MEANING: Final = {
-    Family.PLAY: "the play broke the rules of the game or the room",
-    Family.EXPORT: "the room printed something impossible: a defect of the export",
-    Family.SCOPE: "outside what studdraw reads: counted by name, never replayed",
-    Family.INTERNAL: "studdraw failed on the hand: its bug to report, not the hand's",
+ORIGIN_MEANING: Final = {
+    Origin.PLAY: "the play broke the rules of the game or the room",
+    Origin.EXPORT: "the room printed something impossible: a defect of the export",
+    Origin.SCOPE: "outside what studdraw reads: counted by name, never replayed",
+    Origin.INTERNAL: "studdraw failed on the hand: its bug to report, not the hand's",
 }
 
 PREFIXES: Final = (
@@ -109,7 +109,7 @@ def body(code: Code) -> str:
     hand = f"\n```text\n{text.hand}```\n" if text.hand else ""
     return (
         f"- **Severity:** {code.severity}\n"
-        f"- **Family:** {code.family} ({FAMILY_MEANING[code.family]})\n"
+        f"- **Origin:** {code.origin} ({ORIGIN_MEANING[code.origin]})\n"
         f"- **Meaning:** {text.meaning}\n"
         f"- **Why it matters:** {text.why}\n"
         f"- **Example:** {text.example}\n"
@@ -146,12 +146,12 @@ code's section.
 |---|---|---|
 {prefixes}
 
-Every code belongs to one family, shown apart by `studdraw validate` and the dashboard's Data
-quality page:
+Every code has one origin, shown apart by `studdraw validate` and the dashboard's Data quality
+page:
 
-| family | meaning |
+| origin | meaning |
 |---|---|
-{families}
+{origins}
 
 Severity `error` means the hand is impossible as printed, under the rules of the game and the
 room or as a text (it cannot be read); `warning` means some room allows it, it cannot be checked
@@ -231,8 +231,8 @@ def _profiles() -> str:
 def markdown() -> str:
     """docs/violations.md."""
     prefixes = "\n".join(f"| `{prefix}` | {stage} | {what} |" for prefix, stage, what in PREFIXES)
-    families = "\n".join(f"| `{family}` | {FAMILY_MEANING[family]} |" for family in Family)
-    parts = [_INTRO.format(prefixes=prefixes, families=families)]
+    origins = "\n".join(f"| `{origin}` | {ORIGIN_MEANING[origin]} |" for origin in Origin)
+    parts = [_INTRO.format(prefixes=prefixes, origins=origins)]
     parts.extend(section(code) + "\n" for code in Code)
     parts.append(_profiles())
     rows = "\n".join(f"| {u.rule} | {u.source} | {u.reason} |" for u in unchecked())

@@ -1,8 +1,8 @@
 """`studdraw validate`: the rules engine as a linter over hand-history files.
 
-Each problem becomes one line, `file:line: CODE message` (warnings, and families other than
+Each problem becomes one line, `file:line: CODE message` (warnings, and origins other than
 play, marked), or one JSON object with --jsonl; each file ends with a summary line that counts
-the families apart: play that broke the rules, defects of the export, and studdraw's own
+the origins apart: play that broke the rules, defects of the export, and studdraw's own
 failures. A hand that cannot be parsed is reported with its parse problem (TXT..., FIL002,
 PRS001, INT001), a text that starts no room's hand with FIL001; hands of games outside scope
 are only counted. `rules` replays every hand under one house-rules profile instead of its room's.
@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from studdraw.parsers.model import Outcome, ParsedHand
-from studdraw.parsers.problems import Code, Family, Problem, Severity, Stage
+from studdraw.parsers.problems import Code, Origin, Problem, Severity, Stage
 from studdraw.parsers.reader import describe_failure
 
 from .house import HouseRules
@@ -43,8 +43,8 @@ def check_hand(parsed: ParsedHand, rules: HouseRules | None = None) -> list[Prob
 
 def lint_line(source: str, problem: Problem) -> str:
     marker = " [warning]" if problem.severity is Severity.WARNING else ""
-    if problem.family is not Family.PLAY:
-        marker += f" [{problem.family}]"
+    if problem.origin is not Origin.PLAY:
+        marker += f" [{problem.origin}]"
     return f"{source}:{problem.line}: {problem.code}{marker} {problem.message}"
 
 
@@ -56,7 +56,7 @@ def json_line(source: str, room_hand_id: str | None, problem: Problem) -> str:
             "room_hand_id": room_hand_id,
             "code": problem.code,
             "severity": problem.severity,
-            "family": problem.family,
+            "origin": problem.origin,
             "stage": problem.stage,
             "street": problem.street,
             "message": problem.message,
@@ -153,8 +153,8 @@ class Validation:
             tally.replayed += 1
         errors = [p for p in problems if p.severity is Severity.ERROR]
         tally.errors += len(errors)
-        tally.export_errors += sum(1 for p in errors if p.family is Family.EXPORT)
-        tally.internal_errors += sum(1 for p in errors if p.family is Family.INTERNAL)
+        tally.export_errors += sum(1 for p in errors if p.origin is Origin.EXPORT)
+        tally.internal_errors += sum(1 for p in errors if p.origin is Origin.INTERNAL)
         tally.warnings += len(problems) - len(errors)
         if errors:
             self.failed = True

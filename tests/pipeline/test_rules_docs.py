@@ -12,7 +12,7 @@ import pytest
 
 from studdraw.parsers import files
 from studdraw.parsers.model import Outcome
-from studdraw.parsers.problems import Code, Family, Stage
+from studdraw.parsers.problems import Code, Origin, Stage
 from studdraw.parsers.reader import parse_file, parse_hand
 from studdraw.parsers.rooms import BY_NAME
 from studdraw.pipeline.importer.process import PendingHand, process_hands
@@ -37,11 +37,11 @@ def test_every_code_has_one_section_in_enum_order() -> None:
 
 
 @pytest.mark.parametrize("code", list(Code))
-def test_section_states_title_severity_and_family(code: Code) -> None:
+def test_section_states_title_severity_and_origin(code: Code) -> None:
     text = section(code)
     assert text.startswith(f"## {code} — {code.headline}\n")
     assert f"- **Severity:** {code.severity}\n" in text
-    assert f"- **Family:** {code.family} (" in text
+    assert f"- **Origin:** {code.origin} (" in text
     for part in ("**Meaning:**", "**Why it matters:**", "**Example:**"):
         assert part in text
     assert ("```text\n" in text) is (code not in NO_SHORT_TEXT)
@@ -96,10 +96,10 @@ def test_a_failing_stage_is_int001_never_blamed_on_the_hand(
 
     monkeypatch.setattr(validate, "replay", broken)
     [problem] = check_hand(parsed)
-    assert (problem.code, problem.stage, problem.family) == (
+    assert (problem.code, problem.stage, problem.origin) == (
         Code.INT001,
         Stage.REPLAY,
-        Family.INTERNAL,
+        Origin.INTERNAL,
     )
     assert problem.message.startswith("the rules engine failed on this hand (ZeroDivisionError")
     summary = validate.Validation()

@@ -85,7 +85,7 @@ def test_jsonl_has_the_contract_keys(tmp_path: Path) -> None:
         "room_hand_id": "1000001701",
         "code": "SIZ001",
         "severity": "error",
-        "family": "play",
+        "origin": "play",
         "stage": "replay",
         "street": 1,
         "message": "Carol bets 6, the bet is 4",
@@ -98,7 +98,7 @@ def test_explain_prints_the_codes_section() -> None:
     result = runner.invoke(app, ["validate", "--explain", "crd001"])
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("## CRD001 — Duplicate card\n")
-    assert "- **Family:** export" in result.stdout
+    assert "- **Origin:** export" in result.stdout
     assert doc_hand("CRD001") in result.stdout
 
 
