@@ -38,7 +38,7 @@ class Origin(StrEnum):
 
     PLAY = "play"  # the play broke the rules of the game or the room
     EXPORT = "export"  # the room printed something impossible: a defect of the export
-    SCOPE = "scope"  # a game, hand kind or room studdraw does not read: counted, not replayed
+    SCOPE = "scope"  # a game, hand kind, room or text studdraw does not read: counted, not replayed
     INTERNAL = "internal"  # studdraw failed on the hand: its bug, never blamed on the hand
 
 
@@ -149,7 +149,7 @@ class Code(StrEnum):
     # parsing
     PRS001 = "PRS001", "Hand could not be parsed", ERROR, EXPORT
     # the file around the hands, as it is cut into hands
-    FIL001 = "FIL001", "Text that starts no room's hand", WARNING, EXPORT
+    FIL001 = "FIL001", "Text that starts no room's hand", WARNING, SCOPE
     FIL002 = "FIL002", "Text too long to read", ERROR, EXPORT
     # outside what studdraw reads
     UNS001 = "UNS001", "Game, hand kind or room not read", WARNING, SCOPE

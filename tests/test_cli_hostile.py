@@ -234,7 +234,7 @@ def test_parse_and_validate_report_stray_text_and_junk_apart(tmp_path: Path) -> 
     assert outcomes.count("stray") == 1 and outcomes.count("parsed") == hands == len(lines) - 1
     assert "empty.txt: an empty file: no hands" in parsed.output
     validated = runner.invoke(app, ["validate", str(folder)])
-    assert "late.txt:1: FIL001 [warning] [export] text that starts no room's hand: " in (
+    assert "late.txt:1: FIL001 [warning] [scope] text that starts no room's hand: " in (
         validated.output
     )
     assert f"late.txt: {hands} hands, {hands} replayed" in validated.output

@@ -23,7 +23,7 @@ _UNCHECKED_FILE: Final = "unchecked.toml"
 ORIGIN_MEANING: Final = {
     Origin.PLAY: "the play broke the rules of the game or the room",
     Origin.EXPORT: "the room printed something impossible: a defect of the export",
-    Origin.SCOPE: "outside what studdraw reads: counted by name, never replayed",
+    Origin.SCOPE: "outside what studdraw reads (a game, a room, text that is no hand): counted",
     Origin.INTERNAL: "studdraw failed on the hand: its bug to report, not the hand's",
 }
 
