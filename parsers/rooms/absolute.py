@@ -21,7 +21,6 @@ from studdraw.parsers.model import (
     Structure,
     Tournament,
 )
-from studdraw.parsers.room import hand_start_pattern
 from studdraw.parsers.text.line_reader import (
     BET,
     CALL,
@@ -183,6 +182,4 @@ class AbsoluteReader(LineReader):
 class Absolute(TextRoom):
     name = "absolute"
     grammar_file = "absolute.lark"
-    hand_start = hand_start_pattern("Stage #")
-    hand_id_pattern = re.compile(r"Stage #(?P<hand_id>\d+)")
     reader_class = AbsoluteReader

@@ -24,7 +24,6 @@ from studdraw.parsers.model import (
     Structure,
     Tournament,
 )
-from studdraw.parsers.room import hand_start_pattern
 from studdraw.parsers.text.line_reader import (
     CALL,
     CHECK,
@@ -354,13 +353,4 @@ def _bet_sizes(events: list[Event], opener: int | None) -> tuple[int, int]:
 class Bovada(TextRoom):
     name = "bovada"
     grammar_file = "bovada.lark"
-    hand_start = hand_start_pattern(
-        "Bovada Hand #",
-        "Bodog Hand #",
-        "Bodog UK Hand #",
-        "Bodog Canada Hand #",
-        "Bodog88 Hand #",
-        "Ignition Hand #",
-    )
-    hand_id_pattern = re.compile(r"Hand #C?(?P<hand_id>\d+)")
     reader_class = BovadaReader

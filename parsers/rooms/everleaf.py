@@ -9,7 +9,6 @@ marked as inferred, on the line where the room starts settling the pot.
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from typing import Final
 
@@ -219,6 +218,4 @@ class EverleafReader(LineReader):
 class Everleaf(TextRoom):
     name = "everleaf"
     grammar_file = "everleaf.lark"
-    hand_start = re.compile(r"\ufeff?Everleaf Gaming (?:- [^-\n]+ - )?Game #")
-    hand_id_pattern = re.compile(r"Game #(?P<hand_id>\d+)")
     reader_class = EverleafReader

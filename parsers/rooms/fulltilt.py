@@ -18,7 +18,6 @@ from studdraw.parsers.builder import (
 )
 from studdraw.parsers.files import without_blank_tail
 from studdraw.parsers.model import EventKind, Game, HandText, Outcome, Structure, Tournament
-from studdraw.parsers.room import hand_start_pattern
 from studdraw.parsers.text.line_reader import (
     BET,
     BRING_IN,
@@ -279,8 +278,6 @@ class FullTiltReader(LineReader):
 class FullTilt(TextRoom):
     name = "fulltilt"
     grammar_file = "fulltilt.lark"
-    hand_start = hand_start_pattern("Full Tilt Poker Game #", "FullTiltPoker Game #")
-    hand_id_pattern = re.compile(r"Game #(?P<hand_id>\d+):")
     reader_class = FullTiltReader
 
     def tidy(self, hands: Iterator[HandText]) -> Iterator[HandText]:

@@ -38,7 +38,6 @@ from studdraw.parsers.model import (
     Structure,
     Tournament,
 )
-from studdraw.parsers.room import hand_start_pattern
 from studdraw.parsers.text.line_reader import (
     BET,
     CHECK,
@@ -347,8 +346,4 @@ class KingsClubReader(LineReader):
 class KingsClub(TextRoom):
     name = "kingsclub"
     grammar_file = "kingsclub.lark"
-    hand_start = re.compile(
-        hand_start_pattern("#").pattern + r"\d+: +(?:Limit|No Limit|Pot Limit|Fixed Limit) "
-    )
-    hand_id_pattern = re.compile(r"#(?P<hand_id>\d+):")
     reader_class = KingsClubReader

@@ -28,7 +28,6 @@ from studdraw.parsers.model import (
     Structure,
     Tournament,
 )
-from studdraw.parsers.room import hand_start_pattern
 from studdraw.parsers.text.line_reader import (
     BET,
     CALL,
@@ -360,6 +359,4 @@ class OnGameReader(LineReader):
 class OnGame(TextRoom):
     name = "ongame"
     grammar_file = "ongame.lark"
-    hand_start = hand_start_pattern("***** History for hand ")
-    hand_id_pattern = re.compile(r"History for hand (?P<hand_id>[\w-]+)")
     reader_class = OnGameReader

@@ -378,9 +378,6 @@ class PartyPokerReader(LineReader):
 class PartyPoker(TextRoom):
     name = "partypoker"
     grammar_file = "partypoker.lark"
-    hand_start = re.compile(r"\x00*(?:" + _INTRO.pattern + r")\x00*(?![^\r\n])")
-    """A whole opening line (its NUL padding aside): what the room's readers take as one."""
-    hand_id_pattern = re.compile(r"Game (?:#|No : )?(?P<hand_id>\d+)")
     reader_class = PartyPokerReader
     tidy_per_hand = False  # a hand's opening lines are texts of their own, joined here
 

@@ -22,7 +22,6 @@ from studdraw.parsers.model import (
     Structure,
     Tournament,
 )
-from studdraw.parsers.room import hand_start_pattern
 from studdraw.parsers.text.line_reader import (
     BET,
     CALL,
@@ -299,17 +298,4 @@ class PokerStarsReader(LineReader):
 class PokerStars(TextRoom):
     name = "pokerstars"
     grammar_file = "pokerstars.lark"
-    hand_start = hand_start_pattern(
-        "PokerStars Game #",
-        "PokerStars Hand #",
-        "PokerStars GAME #",
-        "PokerStars Home Game #",
-        "PokerStars Home Game Hand #",
-        "PokerStars Zoom Hand #",
-        "PokerStars Rush Hand #",
-        "POKERSTARS Game #",
-        "POKERSTARS GAME #",
-        "POKERSTARS Hand #",
-    )
-    hand_id_pattern = re.compile(r"#(?P<hand_id>\d+):")
     reader_class = PokerStarsReader

@@ -16,7 +16,6 @@ from studdraw.parsers.builder import (
     to_utc,
 )
 from studdraw.parsers.model import EventKind, Game, Outcome, Structure, Tournament
-from studdraw.parsers.room import hand_start_pattern
 from studdraw.parsers.text.line_reader import (
     BET,
     BRING_IN,
@@ -230,6 +229,4 @@ class WinamaxReader(LineReader):
 class Winamax(TextRoom):
     name = "winamax"
     grammar_file = "winamax.lark"
-    hand_start = hand_start_pattern("Winamax Poker - ")
-    hand_id_pattern = re.compile(r"HandId: #(?P<hand_id>\d+-\d+-\d+)")
     reader_class = WinamaxReader

@@ -27,7 +27,7 @@ from studdraw.parsers.model import (
     ParsedHand,
     Tournament,
 )
-from studdraw.parsers.rooms.winning2019 import HAND_START, Winning2019
+from studdraw.parsers.rooms.winning2019 import Winning2019
 from studdraw.parsers.text.line_reader import (
     BET,
     CALL,
@@ -36,7 +36,7 @@ from studdraw.parsers.text.line_reader import (
     LineReader,
     Verb,
 )
-from studdraw.parsers.text.lines import LineSyntax
+from studdraw.parsers.text.lines import LineSyntax, Opening
 from studdraw.parsers.text.room import TextRoom
 from studdraw.parsers.text.tokens import LineToken
 
@@ -50,7 +50,6 @@ ZONE: Final = "ET"
 """The room prints no zone; WPN runs on Eastern time (see docs/rooms/winning.md)."""
 _TIME_FORMATS: Final = ("%Y/%m/%d %H:%M:%S",)
 _TOURNAMENT_FILE: Final = re.compile(r"HH\d{8} T(?P<tid>\d+)-G\d+")
-_GAME_ID: Final = re.compile(r"(?:Game ID: |Hand #)(?P<hand_id>\d+)")
 
 
 VERBS: Final = {
@@ -314,15 +313,17 @@ class Winning(TextRoom):
 
     name = "winning"
     grammar_file = "winning.lark"
-    hand_start = re.compile(r"\ufeff?(?:Game started at: |(?:Game )?Hand #\d+ - )")
-    hand_id_pattern = _GAME_ID
     reader_class = WinningReader
 
     def __init__(self) -> None:
         super().__init__()
         self._newer = Winning2019()
 
+    def openings(self) -> list[Opening]:
+        """Either export's: a file of the room holds one or the other."""
+        return [*super().openings(), *self._newer.openings()]
+
     def parse(self, hand: HandText) -> ParsedHand:
-        if HAND_START.match(hand.text):
+        if self._newer.hand_start.match(hand.text):
             return self._newer.parse(hand)
         return super().parse(hand)

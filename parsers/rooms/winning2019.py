@@ -11,7 +11,6 @@ from typing import Final
 
 from studdraw.parsers.builder import HandParseError, parse_local_time, to_utc
 from studdraw.parsers.model import EventKind, Game, Outcome, Structure, Tournament
-from studdraw.parsers.room import hand_start_pattern
 from studdraw.parsers.text.line_reader import (
     BET,
     BRING_IN,
@@ -53,7 +52,6 @@ POSTS: Final = {
     "the big blind": EventKind.BIG_BLIND,
     "dead": EventKind.DEAD,
 }
-HAND_START: Final = re.compile(r"\ufeff?(?:Game )?Hand #\d+ - ")
 _TIME_FORMATS: Final = ("%Y/%m/%d %H:%M:%S",)
 _SUMMARY_WON: Final = re.compile(
     r"(?: \((?:button|small blind|big blind|bring-in)\))*"
@@ -147,6 +145,4 @@ class Winning2019(TextRoom):
 
     name = "winning"
     grammar_file = "winning2019.lark"
-    hand_start = hand_start_pattern("Hand #", "Game Hand #")
-    hand_id_pattern = re.compile(r"Hand #(?P<hand_id>\d+)")
     reader_class = Winning2019Reader
