@@ -16,9 +16,15 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar, Final
 
-from studdraw.parsers.builder import HandBuilder, HandParseError
+from studdraw.parsers.builder import (
+    HandBuilder,
+    HandParseError,
+    parse_local_time,
+    to_utc,
+    unsupported,
+)
 from studdraw.parsers.findings import UNKNOWN_LINE, UNKNOWN_MONEY_LINE, Finding
-from studdraw.parsers.model import EventKind, HandRecord, HandText, Outcome
+from studdraw.parsers.model import EventKind, Game, HandRecord, HandText, Outcome, Structure
 from studdraw.parsers.text.lines import LineSyntax
 from studdraw.parsers.text.tokens import LineToken
 
@@ -137,6 +143,20 @@ class LineReader:
     counts_known_draws: ClassVar[bool] = False
     """Whether a draw whose cards are shown also states their `count` (Full Tilt's records do,
     as its "is dealt 2 cards" lines for the opponents do)."""
+    games: ClassVar[dict[str, Game]] = {}
+    """Game label as printed (the header's `game` part) -> the game; a hand of any other label
+    deals a game studdraw does not read (`read_game`)."""
+    structures: ClassVar[dict[str, Structure]] = {}
+    """Betting structure as printed (the `limit` part) -> the structure."""
+    any_case: ClassVar[bool] = False
+    """Whether the room's labels read whatever their case (the tables' keys are lower case)."""
+    currencies: ClassVar[dict[str, str]] = {}
+    """Currency code or sign as printed -> ISO code (or the room's own points); `currency_in`
+    takes the first one a text holds, in the table's order."""
+    time_formats: ClassVar[tuple[str, ...]] = ()
+    """How the room prints a hand's local time (strptime's formats, the most common first)."""
+    zone: ClassVar[str] = ""
+    """The zone of the times a room prints without one."""
 
     __deletable__ = ("b",)  # mypyc: a parse drops its builder when it ends (`TextRoom`)
 
@@ -157,6 +177,40 @@ class LineReader:
     def start(self, _: list[Any]) -> HandRecord:
         """The finished record (rooms that settle something at the end override this)."""
         return self.b.finish()
+
+    # --- the header: the room's tables ------------------------------------------------------
+    def read_game(self, label: str, line: int, shown: str | None = None) -> Game:
+        """The game of a label in the room's `games`; any other is unsupported, counted under
+        `shown` (the game as the header prints it, when it says more than the label)."""
+        game = self.games.get(label.lower() if self.any_case else label)
+        if game is None:
+            raise unsupported(shown or label, line)
+        return game
+
+    def read_structure(self, label: str, line: int, shown: str) -> Structure:
+        """The betting structure of a label in the room's `structures`; a game in any other
+        structure is one studdraw does not read, counted under `shown`."""
+        structure = self.structures.get(label.lower() if self.any_case else label)
+        if structure is None:
+            raise unsupported(shown, line)
+        return structure
+
+    def currency_in(self, text: str) -> str | None:
+        """The ISO code of the first currency of the room's `currencies` that `text` holds."""
+        return next((iso for printed, iso in self.currencies.items() if printed in text), None)
+
+    def read_time(self, text: str, zone: str | None, line: int) -> None:
+        """The hand's start from its local time as printed (read by the room's
+        `time_formats`) in `zone`; a time printed without one is in the room's `zone`, and
+        the record says so."""
+        b = self.b
+        if not zone:
+            zone = self.zone
+            b.notes.append(f"no time zone printed; {zone} assumed")
+        try:
+            b.started_at = to_utc(parse_local_time(text, self.time_formats), zone)
+        except ValueError as error:
+            raise HandParseError(str(error), line) from None
 
     # --- names and unknown lines ------------------------------------------------------------
     def pin(self, token: LineToken) -> str:

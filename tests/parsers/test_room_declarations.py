@@ -3,12 +3,18 @@ cut at, the part holding the hand's id), and nothing about its text is kept outs
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+from typing import ClassVar
+
 import pytest
 from lark import Lark
 
+from studdraw.parsers.builder import HandParseError, to_utc, unsupported
 from studdraw.parsers.files import discover_files
+from studdraw.parsers.model import Game, HandText, Outcome, SourceRef, Structure
 from studdraw.parsers.reader import open_history
 from studdraw.parsers.rooms import BY_NAME, ROOMS
+from studdraw.parsers.text.line_reader import LineReader
 from studdraw.parsers.text.lines import STARTS, Opening, rule_terminals
 from studdraw.parsers.text.room import TextRoom, TokenFeed
 from tests.conftest import CORPUS, SAMPLES
@@ -86,3 +92,87 @@ def test_the_winning_room_opens_the_hands_of_both_its_exports() -> None:
     assert room.hand_id(older) == "400004011"
     assert room.hand_id(newer) == "400005001"
     assert room.hand_start.match("Game ID: 400004011") is None
+
+
+# --- the tables and helpers every room's header is read through ---------------------------
+
+
+def test_a_game_studdraw_does_not_read_is_said_one_way() -> None:
+    failure = unsupported("Hold'em No Limit", 7)
+    assert (failure.message, failure.line, failure.outcome, failure.game_label) == (
+        "Hold'em No Limit is not a stud or draw game studdraw reads",
+        7,
+        Outcome.UNSUPPORTED,
+        "Hold'em No Limit",
+    )
+    assert unsupported("Badacey", 1, "badacey has no game definition").message == (
+        "badacey has no game definition"
+    )
+
+
+def test_a_zone_printed_as_an_offset_reads() -> None:
+    local = datetime(2010, 9, 13, 22, 31, 30)
+    assert to_utc(local, "GMT+0100") == datetime(2010, 9, 13, 21, 31, 30, tzinfo=UTC)
+    assert to_utc(local, "GMT-0530") == datetime(2010, 9, 14, 4, 1, 30, tzinfo=UTC)
+    assert to_utc(local, "CET") == datetime(2010, 9, 13, 20, 31, 30, tzinfo=UTC)
+
+
+class TableReader(LineReader):
+    games: ClassVar = {"razz": Game.RAZZ, "badugi": Game.BADUGI}
+    structures: ClassVar = {"limit": Structure.FIXED, "pot limit": Structure.POT}
+    any_case = True
+    currencies: ClassVar = {"USD": "USD", "$": "USD", "€": "EUR"}
+    time_formats = ("%Y/%m/%d %H:%M:%S", "%Y/%m/%d %H:%M")
+    zone = "ET"
+
+
+def table_reader() -> TableReader:
+    reader = TableReader("test")
+    reader.begin(HandText("", SourceRef("<test>", 0, 1), "test"))
+    return reader
+
+
+def test_the_base_reads_a_room_s_tables() -> None:
+    reader = table_reader()
+    assert reader.read_game("Razz", 1) is Game.RAZZ  # the room reads labels in any case
+    assert reader.read_structure("Pot Limit", 1, "Razz Pot Limit") is Structure.POT
+    with pytest.raises(HandParseError) as game:
+        reader.read_game("Hold'em", 3, "Hold'em Limit")
+    with pytest.raises(HandParseError) as structure:
+        reader.read_structure("No Limit", 4, "Razz No Limit")
+    assert (game.value.game_label, game.value.outcome) == ("Hold'em Limit", Outcome.UNSUPPORTED)
+    assert (structure.value.game_label, structure.value.line) == ("Razz No Limit", 4)
+    assert reader.currency_in("$0.50/$1 USD") == "USD"
+    assert reader.currency_in("€2/€4") == "EUR"
+    assert reader.currency_in("20/40") is None
+
+
+def test_a_time_without_its_zone_is_in_the_room_s_zone_and_says_so() -> None:
+    reader = table_reader()
+    reader.read_time("2010/06/11 12:06", None, 1)
+    assert reader.b.started_at == datetime(2010, 6, 11, 16, 6, tzinfo=UTC)
+    assert reader.b.notes == ["no time zone printed; ET assumed"]
+    printed = table_reader()
+    printed.read_time("2010/06/11 12:06:20", "CET", 1)
+    assert printed.b.started_at == datetime(2010, 6, 11, 10, 6, 20, tzinfo=UTC)
+    assert printed.b.notes == []
+    with pytest.raises(HandParseError, match="unreadable date/time"):
+        printed.read_time("2010-06-11", "CET", 5)
+
+
+@pytest.mark.parametrize(
+    ("game", "structure", "stakes"),
+    [
+        (Game.RAZZ, Structure.FIXED, (2, 4, 0, 0)),
+        (Game.TD27, Structure.FIXED, (2, 4, 0, 2)),  # a limit draw game's big blind: small bet
+        (Game.BADUGI, Structure.POT, (4, 4, 2, 4)),  # the blinds; the smallest bet is the big
+        (Game.STUD, Structure.SPREAD, (2, 4, 0, 0)),
+    ],
+)
+def test_a_header_s_two_stakes(
+    game: Game, structure: Structure, stakes: tuple[int, int, int, int]
+) -> None:
+    b = table_reader().b
+    b.game, b.structure = game, structure
+    b.header_stakes(2, 4)
+    assert (b.small_bet, b.big_bet, b.small_blind, b.big_blind) == stakes
