@@ -146,6 +146,9 @@ class LineReader:
     games: ClassVar[dict[str, Game]] = {}
     """Game label as printed (the header's `game` part) -> the game; a hand of any other label
     deals a game studdraw does not read (`read_game`)."""
+    not_read: ClassVar[dict[str, str]] = {}
+    """Labels of the room's stud and draw games that studdraw does not read yet -> why: the
+    reason such a hand is unsupported with (every other label's is `builder.NOT_READ`)."""
     structures: ClassVar[dict[str, Structure]] = {}
     """Betting structure as printed (the `limit` part) -> the structure."""
     any_case: ClassVar[bool] = False
@@ -182,9 +185,10 @@ class LineReader:
     def read_game(self, label: str, line: int, shown: str | None = None) -> Game:
         """The game of a label in the room's `games`; any other is unsupported, counted under
         `shown` (the game as the header prints it, when it says more than the label)."""
-        game = self.games.get(label.lower() if self.any_case else label)
+        key = label.lower() if self.any_case else label
+        game = self.games.get(key)
         if game is None:
-            raise unsupported(shown or label, line)
+            raise unsupported(shown or label, line, self.not_read.get(key))
         return game
 
     def read_structure(self, label: str, line: int, shown: str) -> Structure:
