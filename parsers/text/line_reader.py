@@ -506,23 +506,24 @@ class LineReader:
         """Return the part of the last round's top bet nobody matched, for a room that pays it
         back without printing it (its summary nets prove the return): an UNCALLED event, marked
         as inferred, on `line`. A room calls it where a betting round is over (the next street,
-        the showdown, the summary); the last round with a wager counts, as a room may print
-        street markers after the betting stopped (all-in players dealt out), and a round
-        already settled is left alone."""
+        the showdown, the summary, the lines that award the pot), as often as it likes: the
+        last round with a wager counts, as a room may print street markers after the betting
+        stopped (all-in players dealt out), and a round already settled (by a return on it or
+        on a later street) is left alone."""
         b = self.b
         last: int | None = None  # the last round with a wager, read in one pass (a hot path)
         bets: dict[str, int] = {}  # its players' totals
-        settled: set[int] = set()  # the rounds already returned
+        settled = -1  # the last street with a return
         uncalled = EventKind.UNCALLED  # looked up once: an enum member costs a class look-up
         for event in b.events:
             if event.kind is uncalled:
-                settled.add(event.street)
+                settled = max(settled, event.street)
             elif event.to is not None:
                 if last is None or event.street > last:
                     last, bets = event.street, {}
                 if event.street == last and event.player is not None:
                     bets[event.player] = event.to
-        if last is None or last in settled:
+        if last is None or settled >= last:
             return
         ranked = sorted(bets.items(), key=lambda item: -item[1])
         top_player, top = ranked[0]

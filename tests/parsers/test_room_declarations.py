@@ -11,7 +11,7 @@ from lark import Lark
 
 from studdraw.parsers.builder import HandParseError, to_utc, unsupported
 from studdraw.parsers.files import discover_files
-from studdraw.parsers.model import Game, HandText, Outcome, SourceRef, Structure
+from studdraw.parsers.model import EventKind, Game, HandText, Outcome, SourceRef, Structure
 from studdraw.parsers.reader import open_history
 from studdraw.parsers.rooms import BY_NAME, ROOMS
 from studdraw.parsers.text.line_reader import LineReader
@@ -176,3 +176,21 @@ def test_a_header_s_two_stakes(
     b.game, b.structure = game, structure
     b.header_stakes(2, 4)
     assert (b.small_bet, b.big_bet, b.small_blind, b.big_blind) == stakes
+
+
+def test_an_unprinted_uncalled_bet_is_returned_once_however_often_it_is_asked() -> None:
+    """Everleaf asks at every line that awards the pot, KingsClub and OnGame where each round
+    ends: the return of a round whose betting stopped before the streets dealt out after it
+    is made once, on the line of the first ask."""
+    reader = table_reader()
+    b = reader.b
+    b.game = Game.STUD
+    b.new_street(1, 2, "4th street")
+    b.wager(EventKind.BET, 3, "Al", amount=10)
+    b.wager(EventKind.CALL, 4, "Bo", amount=6, all_in=True)
+    b.new_street(2, 5, "5th street")  # the rest is dealt out: no more betting
+    b.new_street(3, 6, "6th street")
+    for line in (7, 8, 9):
+        reader.infer_uncalled(line)
+    returns = [(e.player, e.amount, e.line) for e in b.events if e.kind is EventKind.UNCALLED]
+    assert returns == [("Al", 4, 7)]
