@@ -16,14 +16,13 @@ import re
 from collections.abc import Callable
 from typing import Final
 
-from studdraw.parsers.builder import HandParseError, parse_local_time, to_utc
+from studdraw.parsers.builder import HandParseError
 from studdraw.parsers.model import (
     Card,
     Event,
     EventKind,
     Game,
     HandText,
-    Outcome,
     ParsedHand,
     Tournament,
 )
@@ -46,9 +45,6 @@ MARKERS: Final = {"Third": 1, "Fourth": 2, "Fifth": 3, "Sixth": 4}
 """Each marker opens the street after the one it names (see the module docstring)."""
 UP_CARDS: Final = ((False, False, True), (True,), (True,), (True,), (False,))
 """Which cards of each stud street are dealt face up, in the order the room deals them."""
-ZONE: Final = "ET"
-"""The room prints no zone; WPN runs on Eastern time (see docs/rooms/winning.md)."""
-_TIME_FORMATS: Final = ("%Y/%m/%d %H:%M:%S",)
 _TOURNAMENT_FILE: Final = re.compile(r"HH\d{8} T(?P<tid>\d+)-G\d+")
 
 
@@ -70,6 +66,9 @@ POSTS: Final = {
 class WinningReader(LineReader):
     verbs = VERBS
     posts = POSTS
+    games = GAMES
+    time_formats = ("%Y/%m/%d %H:%M:%S",)
+    zone = "ET"  # the room prints no zone; WPN runs on Eastern time (docs/rooms/winning.md)
 
     def begin(self, hand: HandText) -> None:
         super().begin(hand)
@@ -97,27 +96,13 @@ class WinningReader(LineReader):
     def on_header(self, token: LineToken) -> None:
         b = self.b
         b.room_time = token.field("time") or ""
-        try:
-            local = parse_local_time(b.room_time, _TIME_FORMATS)
-        except ValueError as error:
-            raise HandParseError(str(error), token.number) from None
-        b.started_at = to_utc(local, ZONE)
-        b.notes.append(f"no time zone printed; {ZONE} assumed")
+        self.read_time(b.room_time, None, token.number)
 
     def on_game(self, token: LineToken) -> None:
         found = token.field
         b = self.b
         b.room_hand_id = found("id") or ""
-        label = found("game") or ""
-        game = GAMES.get(label)
-        if game is None:
-            raise HandParseError(
-                f"{label} is not a stud or triple-draw game",
-                token.number,
-                Outcome.UNSUPPORTED,
-                game_label=label,
-            )
-        b.game = game
+        b.game = self.read_game(found("game") or "", token.number)
         b.table = found("table") or ""
         # Tournament hands say nothing of their tournament: only the file name has its id.
         tournament = _TOURNAMENT_FILE.search(b.hand.source.path)
