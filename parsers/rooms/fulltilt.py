@@ -142,16 +142,15 @@ class FullTiltReader(LineReader):
         self._time(found, line)
 
     def on_header_game_first(self, token: LineToken) -> None:
-        """The same parts, the game named before the stakes."""
-        self.on_header(token)
-
-    def on_header_unread(self, token: LineToken) -> None:
-        """A header of no form the grammar knows: a game studdraw does not read, unless it
-        names one that it does."""
-        rest = token.field("rest") or ""
-        if any(label in rest.lower() for label in self.games):
+        """The same parts, the game named before the stakes; or a header of no form the grammar
+        knows (`rest`): a game studdraw does not read, unless it names one that it does."""
+        rest = token.field("rest")
+        if rest is None:
+            self.on_header(token)
+        elif any(label in rest.lower() for label in self.games):
             raise HandParseError(f"unreadable table and game: {rest!r}", token.number)
-        raise unsupported(rest, token.number)
+        else:
+            raise unsupported(rest, token.number)
 
     def _tournament(self, found: Callable[[str], str | None], line: int) -> None:
         b = self.b
