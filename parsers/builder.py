@@ -52,13 +52,13 @@ NOT_READ: Final = "is not a stud or draw game studdraw reads"
 """What every room says of a hand of a game outside the stud and draw games it reads."""
 
 
-def unsupported(label: str, line: int, reason: str | None = None) -> HandParseError:
+def unsupported(label: str | None, line: int, reason: str | None = None) -> HandParseError:
     """The one way a room says that a hand deals a game studdraw does not read: the hand is
-    counted unsupported under its game's label as the room prints it, with `reason` where the
-    room knows more than that (a stud or draw game without a definition yet)."""
-    return HandParseError(
-        reason or f"{label} {NOT_READ}", line, Outcome.UNSUPPORTED, game_label=label
-    )
+    counted unsupported under its game's label as the room prints it (None when it prints
+    none), with `reason` where the room knows more than that (a stud or draw game without a
+    definition yet, a betting structure that is not modelled)."""
+    message = reason or f"{label or 'an unnamed game'} {NOT_READ}"
+    return HandParseError(message, line, Outcome.UNSUPPORTED, game_label=label or None)
 
 
 _MONEY_NOISE: Final = re.compile(r"[^\d.,\-]")
