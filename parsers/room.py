@@ -31,6 +31,9 @@ class Room:
     texts, read a hand's id cheaply from its first line, and parse a hand (never raising)."""
 
     name: ClassVar[str]
+    title: ClassVar[str | None] = None
+    """The room as its players name it ("PokerStars"): a PHH export's `venue`. None for the
+    PHH room, whose hands name their own."""
     whole_files: ClassVar[bool] = False
     """Whether the room's files hold its hands only, in a form of their own (XML, PHH): a file
     it sniffs goes to it whole, never searched for other rooms' hand starts line by line."""

@@ -166,5 +166,6 @@ class AbsoluteReader(LineReader):
 
 class Absolute(TextRoom):
     name = "absolute"
+    title = "Absolute Poker"
     grammar_file = "absolute.lark"
     reader_class = AbsoluteReader

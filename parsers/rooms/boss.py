@@ -54,6 +54,7 @@ mucked hand)."""
 
 class Boss(XmlRoom):
     name = "boss"
+    title = "Boss Media"
     hand_tag = "HISTORY"
     hand_start = re.compile(r'[ \t]*<HISTORY ID="\d+" SESSION=')
     hand_id_pattern = re.compile(r'<HISTORY ID="(?P<hand_id>\d+)"')

@@ -339,5 +339,6 @@ def _bet_sizes(events: list[Event], opener: int | None) -> tuple[int, int]:
 
 class Bovada(TextRoom):
     name = "bovada"
+    title = "Bovada"
     grammar_file = "bovada.lark"
     reader_class = BovadaReader

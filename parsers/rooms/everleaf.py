@@ -172,5 +172,6 @@ class EverleafReader(LineReader):
 
 class Everleaf(TextRoom):
     name = "everleaf"
+    title = "Everleaf"
     grammar_file = "everleaf.lark"
     reader_class = EverleafReader

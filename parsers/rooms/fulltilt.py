@@ -231,6 +231,7 @@ class FullTiltReader(LineReader):
 
 class FullTilt(TextRoom):
     name = "fulltilt"
+    title = "Full Tilt Poker"
     grammar_file = "fulltilt.lark"
     reader_class = FullTiltReader
 

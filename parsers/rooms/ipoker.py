@@ -67,6 +67,7 @@ _PASSIVE: Final = frozenset({NO_ACTION, SITTING_OUT})
 
 class IPoker(XmlRoom):
     name = "ipoker"
+    title = "iPoker"
     hand_tag = "game"
     context_tags = frozenset({"general"})
     context_fields = frozenset(

@@ -324,5 +324,6 @@ class KingsClubReader(LineReader):
 
 class KingsClub(TextRoom):
     name = "kingsclub"
+    title = "KingsClub"
     grammar_file = "kingsclub.lark"
     reader_class = KingsClubReader

@@ -84,6 +84,7 @@ _NOTES: Final = frozenset({"RECONNECTED", "DISCONNECTED", "TIME_BANK", "SIT_IN_R
 
 class Merge(XmlRoom):
     name = "merge"
+    title = "Merge Gaming"
     hand_tag = "game"
     context_tags = frozenset({"description"})
     hand_start = re.compile(r'[ \t]*<description type=|[ \t]*<game id="\d+-\d+"')

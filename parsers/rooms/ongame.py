@@ -336,5 +336,6 @@ class OnGameReader(LineReader):
 
 class OnGame(TextRoom):
     name = "ongame"
+    title = "OnGame"
     grammar_file = "ongame.lark"
     reader_class = OnGameReader

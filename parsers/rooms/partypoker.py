@@ -327,6 +327,7 @@ class PartyPokerReader(LineReader):
 
 class PartyPoker(TextRoom):
     name = "partypoker"
+    title = "PartyPoker"
     grammar_file = "partypoker.lark"
     reader_class = PartyPokerReader
     tidy_per_hand = False  # a hand's opening lines are texts of their own, joined here

@@ -236,5 +236,6 @@ class PokerStarsReader(LineReader):
 
 class PokerStars(TextRoom):
     name = "pokerstars"
+    title = "PokerStars"
     grammar_file = "pokerstars.lark"
     reader_class = PokerStarsReader

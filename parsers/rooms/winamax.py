@@ -198,5 +198,6 @@ class WinamaxReader(LineReader):
 
 class Winamax(TextRoom):
     name = "winamax"
+    title = "Winamax"
     grammar_file = "winamax.lark"
     reader_class = WinamaxReader

@@ -297,6 +297,7 @@ class Winning(TextRoom):
     hand by its own header."""
 
     name = "winning"
+    title = "Winning Poker Network"
     grammar_file = "winning.lark"
     reader_class = WinningReader
 

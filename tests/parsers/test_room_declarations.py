@@ -3,21 +3,26 @@ cut at, the part holding the hand's id), and nothing about its text is kept outs
 
 from __future__ import annotations
 
+import runpy
 from datetime import UTC, datetime
 from typing import ClassVar
 
 import pytest
+import setuptools
 from lark import Lark
 
 from studdraw.parsers.builder import HandParseError, to_utc, unsupported
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.model import EventKind, Game, HandText, Outcome, SourceRef, Structure
-from studdraw.parsers.reader import open_history
+from studdraw.parsers.reader import open_history, parse_file
 from studdraw.parsers.rooms import BY_NAME, ROOMS
 from studdraw.parsers.text.line_reader import LineReader
 from studdraw.parsers.text.lines import STARTS, Opening, rule_terminals
 from studdraw.parsers.text.room import TextRoom, TokenFeed
-from tests.conftest import CORPUS, SAMPLES
+from studdraw.pipeline.phh import phh_fields
+from tests import forms_manifest
+from tests.conftest import CORPUS, REPO_ROOT, SAMPLES
+from tests.parsers import test_contract, test_hand_counts
 
 TEXT_ROOMS = [room for room in ROOMS if isinstance(room, TextRoom)]
 
@@ -194,3 +199,67 @@ def test_an_unprinted_uncalled_bet_is_returned_once_however_often_it_is_asked() 
         reader.infer_uncalled(line)
     returns = [(e.player, e.amount, e.line) for e in b.events if e.kind is EventKind.UNCALLED]
     assert returns == [("Al", 4, 7)]
+
+
+# --- the lists that name every room: derived from the registry, or checked against it ------
+
+
+def text_room_classes() -> set[type[TextRoom]]:
+    """Every text room class of the rooms' package, those the registry's rooms hand hands to
+    included (Winning's 2019 export)."""
+    found: set[type[TextRoom]] = set()
+    pending = list(TextRoom.__subclasses__())
+    while pending:
+        room = pending.pop()
+        if room.__module__.startswith("studdraw.parsers.rooms."):
+            found.add(room)
+        pending.extend(room.__subclasses__())
+    return found
+
+
+def test_the_compiled_build_holds_every_text_room_s_module(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """setup.py derives the rooms' modules it compiles from the rooms' sources: none is left
+    out, none is named twice."""
+    monkeypatch.setenv("STUDDRAW_PURE", "1")
+    monkeypatch.setattr(setuptools, "setup", lambda **_: None)
+    built = runpy.run_path(str(REPO_ROOT / "setup.py"), run_name="setup_under_test")
+    rooms = {
+        f"parsers/rooms/{room.__module__.rsplit('.', 1)[1]}.py" for room in text_room_classes()
+    }
+    assert {type(room) for room in TEXT_ROOMS} <= text_room_classes()
+    assert set(built["text_room_modules"]()) == rooms
+    compiled = [path for path in built["COMPILED"] if path.startswith("parsers/rooms/")]
+    assert sorted(compiled) == sorted(rooms)
+
+
+def test_the_tables_of_text_rooms_name_every_text_room() -> None:
+    names = {room.name for room in TEXT_ROOMS}
+    assert set(test_contract.HANDS) == names
+    assert set(test_hand_counts.HEADERS) == names == set(test_hand_counts.FOLDERS)
+    assert set(forms_manifest.rooms()) <= names  # a room's line-form hands, where it has them
+
+
+def test_every_room_has_its_page_and_its_title() -> None:
+    """One page per room in docs/rooms (PHH's is docs/phh.md), and the name its players know it
+    by, which a PHH export writes as the hand's venue."""
+    pages = {page.stem for page in (REPO_ROOT / "docs" / "rooms").glob("*.md")}
+    assert pages == {room.name for room in ROOMS} - {"phh"}
+    assert (REPO_ROOT / "docs" / "phh.md").is_file()
+    assert all(room.title for room in ROOMS if room.name != "phh")
+    assert len({room.title for room in ROOMS}) == len(ROOMS)
+
+
+@pytest.mark.parametrize("room", ["pokerstars", "kingsclub", "ongame", "absolute"])
+def test_a_phh_export_names_every_room_s_hands_venue(room: str) -> None:
+    """The venue is the room's title, for every room (it was written for seven of them)."""
+    if not CORPUS.is_dir():
+        pytest.skip(f"the shared corpus is not at {CORPUS}")
+    hand = next(
+        parsed.record
+        for path in sorted(discover_files([CORPUS]))
+        for parsed in parse_file(path)
+        if parsed.record is not None and parsed.record.room == room
+    )
+    assert dict(phh_fields(hand))["venue"] == f'"{BY_NAME[room].title}"'
