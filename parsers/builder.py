@@ -274,13 +274,14 @@ class HandBuilder:
         except ValueError as error:
             raise HandParseError(str(error), line) from None
 
-    def header_stakes(self, small: int, big: int) -> None:
+    def header_stakes(self, small: int, big: int, limit_blind: bool = False) -> None:
         """The two stakes a header prints, once the game and structure are known: the small
-        and the big bet in fixed and spread limit (a limit draw game's big blind is its small
-        bet), the blinds in pot and no limit, whose smallest bet is the big blind."""
+        and the big bet in fixed and spread limit (with `limit_blind`, a limit draw game's big
+        blind is its small bet; else the posts tell the blinds), the blinds in pot and no
+        limit, whose smallest bet is the big blind."""
         if self.structure is Structure.FIXED or self.structure is Structure.SPREAD:
             self.small_bet, self.big_bet = small, big
-            if self.game is not None and self.game.is_draw:
+            if limit_blind and self.game is not None and self.game.is_draw:
                 self.big_blind = small
         else:
             self.small_blind, self.big_blind = small, big

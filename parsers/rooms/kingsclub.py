@@ -123,6 +123,7 @@ class KingsClubReader(LineReader):
     posts = POSTS
     draw_streets = DRAW_STREETS
     games = GAMES
+    limit_blind = True  # a limit draw game's big blind is the small bet
     not_read = NOT_READ
     structures = STRUCTURES
     time_formats = ("%Y-%m-%d %H:%M:%S",)
@@ -144,7 +145,7 @@ class KingsClubReader(LineReader):
         label = self._label = found("game") or ""
         b.game = self.read_game(label, token.number)
         b.structure = self.read_structure(found("limit") or "", token.number, label)
-        b.header_stakes(self.amount(token, "small"), self.amount(token, "big"))
+        b.header_stakes(self.amount(token, "small"), self.amount(token, "big"), self.limit_blind)
 
     def on_time(self, token: LineToken) -> None:
         b = self.b

@@ -98,6 +98,7 @@ class PokerStarsReader(LineReader):
     stud_streets = STUD_STREETS
     draw_streets = DRAW_STREETS
     games = GAMES
+    limit_blind = True  # a limit draw game's big blind is the small bet
     any_case = True
     structures = STRUCTURES
     currencies = CURRENCIES
@@ -128,7 +129,7 @@ class PokerStarsReader(LineReader):
                 b.currency, b.scale = "PLAY", 1
             else:
                 b.currency = currency
-        b.header_stakes(self.amount(token, "small"), self.amount(token, "big"))
+        b.header_stakes(self.amount(token, "small"), self.amount(token, "big"), self.limit_blind)
         if found("club"):
             b.notes.append(f"home game club {found('club')}")
         self._time(found, line)

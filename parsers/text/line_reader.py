@@ -160,6 +160,8 @@ class LineReader:
     """How the room prints a hand's local time (strptime's formats, the most common first)."""
     zone: ClassVar[str] = ""
     """The zone of the times a room prints without one."""
+    limit_blind: ClassVar[bool] = False
+    """Whether a limit draw game's big blind is the header's small bet (else the posts tell)."""
 
     __deletable__ = ("b",)  # mypyc: a parse drops its builder when it ends (`TextRoom`)
 

@@ -103,7 +103,9 @@ class TextRoom(Room):
         """The part `id` of the grammar's `hand_id` terminals, searched in the start of a hand's
         text without parsing the hand."""
         found = (self._opening or self._open())[1].search(head, 0, HAND_ID_SPAN)
-        return next((part for part in found.groups() if part is not None), None) if found else None
+        if found is None:
+            return None
+        return next((part for part in found.groupdict().values() if part is not None), None)
 
     def openings(self) -> list[Opening]:
         """How the room's hands open: its grammar's opening (from the cache when it holds it,

@@ -166,20 +166,26 @@ def test_a_time_without_its_zone_is_in_the_room_s_zone_and_says_so() -> None:
 
 
 @pytest.mark.parametrize(
-    ("game", "structure", "stakes"),
+    ("game", "structure", "limit_blind", "stakes"),
     [
-        (Game.RAZZ, Structure.FIXED, (2, 4, 0, 0)),
-        (Game.TD27, Structure.FIXED, (2, 4, 0, 2)),  # a limit draw game's big blind: small bet
-        (Game.BADUGI, Structure.POT, (4, 4, 2, 4)),  # the blinds; the smallest bet is the big
-        (Game.STUD, Structure.SPREAD, (2, 4, 0, 0)),
+        (Game.RAZZ, Structure.FIXED, True, (2, 4, 0, 0)),
+        (Game.TD27, Structure.FIXED, True, (2, 4, 0, 2)),  # the big blind: the small bet
+        (Game.TD27, Structure.FIXED, False, (2, 4, 0, 0)),  # the room's posts tell the blinds
+        (
+            Game.BADUGI,
+            Structure.POT,
+            False,
+            (4, 4, 2, 4),
+        ),  # the blinds; the smallest bet is the big
+        (Game.STUD, Structure.SPREAD, False, (2, 4, 0, 0)),
     ],
 )
 def test_a_header_s_two_stakes(
-    game: Game, structure: Structure, stakes: tuple[int, int, int, int]
+    game: Game, structure: Structure, limit_blind: bool, stakes: tuple[int, int, int, int]
 ) -> None:
     b = table_reader().b
     b.game, b.structure = game, structure
-    b.header_stakes(2, 4)
+    b.header_stakes(2, 4, limit_blind)
     assert (b.small_bet, b.big_bet, b.small_blind, b.big_blind) == stakes
 
 
