@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 TYPECHECK := .typecheck/studdraw
 
-.PHONY: install compile demo test lint typecheck unit samples fuzz clean
+.PHONY: install compile demo test test-fast docs lint typecheck unit samples fuzz clean
 
 # The editable install skips compiling (STUDDRAW_PURE=1): the rule below compiles once, in place.
 $(STAMP): pyproject.toml
@@ -53,10 +53,28 @@ $(CHROMIUM):
 	$(SUDO) apt-get update -qq
 	$(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
 
+# The tests run in PYTEST_WORKERS processes (pytest-xdist; 0 runs them in this one), each test
+# module in one worker, so that its fixtures (a store imported once, a server) are made once.
+PYTEST_WORKERS ?= 2
+PYTEST := $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile
+
+# The CI gate: ruff, mypy, then every test (slow and browser ones included) on the build a user
+# installs: the compiled modules, rebuilt first when a source changed (`install`), with
+# tests/test_compiled.py checking that they and the Python sources give the same results.
 unit: install $(CHROMIUM)
-	$(BIN)/pytest
+	$(PYTEST)
 
 test: lint typecheck unit
+
+# The developer's loop: every test but the slow and the browser ones, on the Python sources
+# (STUDDRAW_PURE=1), so an edit is tested at once, never waiting for a compile.
+test-fast: $(STAMP)
+	STUDDRAW_PURE=1 $(PYTEST) -m "not slow and not browser"
+
+# Every generated doc, written again from its source (tests/generated_docs.py lists them;
+# tests/test_generated_docs.py fails on a stale one).
+docs: $(STAMP)
+	STUDDRAW_PURE=1 $(BIN)/python -m tests.generated_docs
 
 # A long fuzz run (docs/reliability.md): hostile files through parse, validate and ingest.
 FUZZ_INPUTS ?= 100000

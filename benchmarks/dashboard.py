@@ -47,7 +47,7 @@ PAGES = {
     "Hand replayer (latest day)": ("replayer", {}),
     "Hand replayer (?hand=)": ("replayer", {"hand": "MIDDLE"}),
     "Data quality": ("data_quality", {}),
-    "Violation codes": ("violation_codes", {"code": "SIZ001"}),
+    "Problem codes": ("violation_codes", {"code": "SIZ001"}),
 }
 
 

@@ -97,7 +97,7 @@ def parse(
         room = parsed.hand.room or "unknown"
         counts[(room, game, parsed.outcome)] += 1
         if parsed.record:
-            warnings[(room, game)] += len(parsed.record.findings)
+            warnings[(room, game)] += len(parsed.record.problems)
     if not jsonl:
         table = _summary_table(counts, warnings)
         table.caption = stray_caption(strays)
@@ -114,7 +114,7 @@ def validate(
         ),
     ] = None,
     jsonl: Annotated[
-        bool, typer.Option("--jsonl", help="One JSON object per violation on stdout.")
+        bool, typer.Option("--jsonl", help="One JSON object per problem on stdout.")
     ] = False,
     rules: RulesOption = None,
     explain: Annotated[
@@ -122,21 +122,21 @@ def validate(
         typer.Option(
             "--explain",
             metavar="CODE",
-            help="Print what a violation code means, why it matters and a hand that shows it.",
+            help="Print what a problem code means, why it matters and a hand that shows it.",
             show_default=False,
         ),
     ] = None,
 ) -> None:
-    """Replay hands through the rules engine; print each violation as `file:line: CODE message`
+    """Replay hands through the rules engine; print each problem as `file:line: CODE message`
     (warnings and defects of the export marked) and a summary per file. Exits 1 if any
-    error-severity violation (or unreadable file), 2 on a wrong option."""
+    error-severity problem (or unreadable file), 2 on a wrong option."""
     stderr = console(stderr=True)
     if explain is not None:
         from studdraw.pipeline.rules.explain import parse_code, section
 
         code = parse_code(explain)
         if code is None:
-            stderr.print(f"[red]error:[/red] no violation code {explain!r}", markup=False)
+            stderr.print(f"[red]error:[/red] no problem code {explain!r}", markup=False)
             raise typer.Exit(code=2)
         sys.stdout.write(section(code))
         return
@@ -148,9 +148,7 @@ def validate(
     profile = chosen_rules(rules)
     unreadable = UnreadableFiles(stderr)
     validation = Validation(jsonl=jsonl, rules=profile)
-    strays: list[ParsedHand] = []
-    hands = _without_strays(iter_parsed(paths, unreadable), strays, jsonl)
-    for line, is_summary in validation.lines(hands):
+    for line, is_summary in validation.lines(iter_parsed(paths, unreadable)):
         if is_summary and jsonl:
             stderr.print(line, markup=False, highlight=False)
         else:
@@ -160,8 +158,8 @@ def validate(
         stderr.print(total, markup=False, highlight=False)
     else:
         sys.stdout.write(total + "\n")
-    if strays:
-        stderr.print(stray_caption(len(strays)))
+    if validation.total.strays:
+        stderr.print(stray_caption(validation.total.strays))
     if validation.failed or unreadable.count:
         raise typer.Exit(code=1)
 
@@ -169,31 +167,6 @@ def validate(
 def stray_caption(count: int) -> str:
     texts = "stray text" if count == 1 else "stray texts"
     return f"{count} {texts} (text that starts no room's hand; not counted as hands)"
-
-
-def _without_strays(
-    parsed: Iterator[ParsedHand], strays: list[ParsedHand], jsonl: bool
-) -> Iterator[ParsedHand]:
-    """The hands for the validation; each stray text is printed as a finding of its own (a
-    warning at its line: it is no hand, so neither replayed nor counted as one)."""
-    for item in parsed:
-        if item.outcome is not Outcome.STRAY:
-            yield item
-            continue
-        strays.append(item)
-        problem = item.problem
-        message = problem.message if problem else "stray text"
-        source = item.hand.source
-        if jsonl:
-            record = {
-                "source": source.path,
-                "line": source.line,
-                "code": "STRAY",
-                "message": message,
-            }
-            sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
-        else:
-            sys.stdout.write(f"{source.path}:{source.line}: STRAY [warning] {message}\n")
 
 
 def synth(
@@ -252,17 +225,14 @@ def synth(
 
 
 def _label(parsed: ParsedHand) -> str:
-    problem = parsed.problem
-    if problem is not None and problem.game_label:
-        return problem.game_label
-    return "?"
+    return parsed.game_label or "?"
 
 
 def _summary_table(
     counts: Counter[tuple[str, str, Outcome]], warnings: Counter[tuple[str, str]]
 ) -> Table:
     """Hands per room and game by outcome, and the parse warnings (lines read as unknown,
-    codes in studdraw.parsers.findings) of the parsed ones."""
+    TXT001) of the parsed ones."""
     from rich.table import Table
 
     table = Table(title="Hands per room and game")

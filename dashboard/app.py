@@ -23,7 +23,7 @@ navigation = st.navigation(
         "Hands": [
             st.Page(page("replayer"), title="Hand replayer", icon=":material/playing_cards:"),
             st.Page(page("data_quality"), title="Data quality", icon=":material/rule:"),
-            st.Page(page("violation_codes"), title="Violation codes", icon=":material/menu_book:"),
+            st.Page(page("violation_codes"), title="Problem codes", icon=":material/menu_book:"),
         ],
     }
 )

@@ -14,7 +14,7 @@ from html import escape
 from importlib.resources import files
 from urllib.parse import urlencode
 
-from studdraw.pipeline.rules.codes import Code
+from studdraw.parsers.problems import Code
 
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 RED_SUITS = frozenset("hd")
@@ -107,7 +107,7 @@ def code_anchor(code: str) -> str:
 
 
 def code_link(code: str) -> str:
-    """A link from a violation code to its section on the dashboard's violation codes page."""
+    """A link from a problem code to its section on the dashboard's problem codes page."""
     query = urlencode({"code": code})
     return (
         f'<a class="sd-code" href="violation_codes?{query}#{code_anchor(code)}">{escape(code)}</a>'

@@ -11,7 +11,6 @@ from datetime import UTC, datetime, timedelta, timezone
 from typing import Final
 from zoneinfo import ZoneInfo
 
-from studdraw.parsers.findings import Finding
 from studdraw.parsers.model import (
     RANKS,
     SUITS,
@@ -27,10 +26,13 @@ from studdraw.parsers.model import (
     Structure,
     Tournament,
 )
+from studdraw.parsers.problems import Code, Problem, Stage
 
 
 class HandParseError(Exception):
-    """A hand that cannot become a record, for a reason the room's reader understands."""
+    """A hand that cannot become a record, for a reason the room's reader understands: its
+    code is `code`, else UNS001 for a hand outside scope (`outcome` UNSUPPORTED), else
+    PRS001."""
 
     def __init__(
         self,
@@ -38,14 +40,20 @@ class HandParseError(Exception):
         line: int,
         outcome: Outcome = Outcome.ERROR,
         game_label: str | None = None,
-        code: str | None = None,
+        code: Code | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
         self.line = line
-        self.outcome = outcome
         self.game_label = game_label
+        if code is None:
+            code = Code.UNS001 if outcome is Outcome.UNSUPPORTED else Code.PRS001
         self.code = code
+
+    def problem(self, path: str, line: int | None = None) -> Problem:
+        """The failure as the hand's problem, at its line (or at `line`)."""
+        at = self.line if line is None else line
+        return Problem(self.code, Stage.PARSE, path, at, self.message)
 
 
 NOT_READ: Final = "is not a stud or draw game studdraw reads"
@@ -260,7 +268,7 @@ class HandBuilder:
         self.seats: list[Seat] = []
         self.events: list[Event] = []
         self.notes: list[str] = []
-        self.findings: list[Finding] = []
+        self.problems: list[Problem] = []
         self.names: set[str] = set()  # every name a seat line printed
         self.prefixes: set[str] = set()  # names that begin another seated name
         self._sorted: list[str] = []
@@ -402,7 +410,7 @@ class HandBuilder:
             total_pot=self.total_pot,
             rake=self.rake,
             notes=self.notes,
-            findings=self.findings,
+            problems=self.problems,
         )
 
     def _posted(self) -> dict[EventKind, int]:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import BinaryIO, Final, NamedTuple
 
 from studdraw.parsers.model import HandText, SourceRef
+from studdraw.parsers.problems import Code, Problem, Stage
 
 CHUNK_SIZE: Final = 1 << 20
 SNIFF_SIZE: Final = 8192
@@ -104,7 +105,7 @@ MAX_HAND: Final = 4 << 20
 """The longest hand text kept whole, in characters; past it the text is an excerpt and the hand
 a reject (a hand start followed by megabytes of lines is damage too)."""
 MAX_STRAY: Final = 4096
-"""Characters kept of text that starts no room's hand (a finding, not a hand)."""
+"""Characters kept of text that starts no room's hand (a problem, FIL001, not a hand)."""
 EXCERPT: Final = 200
 """Characters kept of a line over `MAX_LINE`."""
 _LINE_END: Final = re.compile(rb"\r\n|\r|\n")
@@ -265,8 +266,9 @@ def split_lines(
     """Cut a stream of lines into hand texts, each starting at a line `hand_start` matches.
 
     Blank lines around hands are dropped. Non-blank text before the first hand start is yielded
-    too, as a stray text (`HandText.stray`): a finding with its line, never a hand. A line over
-    `MAX_LINE`, or a hand over `MAX_HAND`, is kept as an excerpt and the hand gets a `defect`.
+    too, as a stray text (`HandText.stray`): a problem with its line (FIL001), never a hand. A
+    line over `MAX_LINE`, or a hand over `MAX_HAND`, is kept as an excerpt and the hand gets its
+    problem (FIL002).
     `split_stream` is the fast path with the same results.
     """
     buffer: list[str] = []
@@ -330,15 +332,15 @@ def _hand_text(
     if not over:
         text = without_blank_tail(text)
     bound = MAX_STRAY if stray else MAX_HAND
-    defect = cut_defect(cut[0]) if cut else None
+    problem = line_too_long(path, cut[0]) if cut else None
     if over or len(text) > bound:
         text = text[:bound] + "\n… [cut: the text runs on]"
-        if not stray and defect is None:
-            defect = long_hand_defect(number)
+        if not stray and problem is None:
+            problem = hand_too_long(path, number)
     source = SourceRef(path, offset, number)
     if stray:
         return HandText(text, source, room, stray=True)
-    return HandText(text, source, room, defect)
+    return HandText(text, source, room, problem)
 
 
 def without_blank_tail(text: str) -> str:
@@ -456,20 +458,22 @@ def _line_ends(text: str) -> int:
     return lf + text.count("\r") - text.count("\r\n") if "\r" in text else lf
 
 
-def long_hand_defect(number: int) -> str:
-    """A hand's defect when its text runs over `MAX_HAND`."""
-    return (
+def hand_too_long(path: str, number: int) -> Problem:
+    """The problem of a hand whose text runs over `MAX_HAND`."""
+    message = (
         f"the hand starting on line {number} runs over {MAX_HAND:,} characters (no next hand "
         "start); it is kept as an excerpt"
     )
+    return Problem(Code.FIL002, Stage.READ, path, number, message)
 
 
-def cut_defect(line: Line) -> str:
-    """A hand's defect for a line over `MAX_LINE`."""
-    return (
+def line_too_long(path: str, line: Line) -> Problem:
+    """The problem of a hand that holds a line over `MAX_LINE`."""
+    message = (
         f"line {line.number} is {line.cut:,} bytes long, over the {MAX_LINE:,}-byte bound of a "
         "hand-history line; the hand is kept with an excerpt of it"
     )
+    return Problem(Code.FIL002, Stage.READ, path, line.number, message)
 
 
 def with_cut_lines(
@@ -478,8 +482,8 @@ def with_cut_lines(
     hand_start: re.Pattern[str] | None = None,
 ) -> Iterator[HandText]:
     """Run a room's own splitter over `lines` with the shared splitter's bounds: a hand that
-    holds a line cut to an excerpt (over `MAX_LINE`) gets its defect, and with `hand_start`,
-    the lines of a hand past `MAX_HAND` characters are not passed on (the hand gets its defect),
+    holds a line cut to an excerpt (over `MAX_LINE`) gets its problem, and with `hand_start`,
+    the lines of a hand past `MAX_HAND` characters are not passed on (the hand gets its problem),
     so a hand start followed by a gigabyte of lines costs no memory in the room's splitter."""
     cut: list[Line] = []
     over: set[int] = set()  # first lines of the hands cut for length
@@ -501,18 +505,18 @@ def with_cut_lines(
             yield line
 
     for hand in split(watched()):
-        defect = hand.defect
+        problem = hand.problem
         if (cut or over) and not hand.stray:
             first, last = hand.source.line, hand.source.line + hand.text.count("\n")
             inside = [line for line in cut if first <= line.number <= last]
             cut[:] = [line for line in cut if line.number > last]
-            if inside and defect is None:
-                defect = cut_defect(inside[0])
+            if inside and problem is None:
+                problem = line_too_long(hand.source.path, inside[0])
             # The bound counts from the last hand start, which a room's hand may open with.
             started = min((number for number in over if first <= number <= last), default=None)
-            if started is not None and defect is None:
-                defect = long_hand_defect(started)
-        yield hand if defect is hand.defect else dataclasses.replace(hand, defect=defect)
+            if started is not None and problem is None:
+                problem = hand_too_long(hand.source.path, started)
+        yield hand if problem is hand.problem else dataclasses.replace(hand, problem=problem)
 
 
 def display_path(path: Path | str) -> str:

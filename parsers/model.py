@@ -20,7 +20,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Final, cast
 
-from studdraw.parsers.findings import Finding
+from studdraw.parsers.problems import Code, Problem
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -281,7 +281,7 @@ class HandRecord(_Value):
     total_pot: int | None = None  # the whole pot before rake, as the room reported it
     rake: int | None = None  # as reported; rooms that print the pot after rake are converted
     notes: list[str] = field(default_factory=list)  # oddities the room's reader tolerated
-    findings: list[Finding] = field(default_factory=list)  # warnings: lines read as unknown
+    problems: list[Problem] = field(default_factory=list)  # the reader's warnings (TXT001)
 
     @property
     def players(self) -> list[str]:
@@ -295,41 +295,40 @@ class HandText(_Value):
     text: str
     source: SourceRef
     room: str | None  # the room that recognised the file, None if no room did
-    defect: str | None = None
-    """Why the text cannot be read as it stands (a line or a hand over the splitter's length
-    bound, kept as an excerpt): the hand is a reject with this reason, never parsed."""
+    problem: Problem | None = None
+    """Why the text cannot be read as it stands (FIL002: a line or a hand over the splitter's
+    length bound, kept as an excerpt): the hand is a reject with this problem, never parsed."""
     stray: bool = False
     """Text that starts no room's hand (before a file's first hand, or a whole file that holds
-    none): a finding with its line, never counted as a hand."""
+    none): a problem with its line (FIL001), never counted as a hand."""
 
 
 class Outcome(StrEnum):
     PARSED = "parsed"
     UNSUPPORTED = "unsupported"  # a game or hand kind outside scope (hold'em, five-card stud, ...)
     ERROR = "error"  # a hand of a supported game that could not be read (truncated, corrupted)
-    STRAY = "stray"  # text that starts no room's hand: a finding, not a hand
+    STRAY = "stray"  # text that starts no room's hand: a problem of the file, not a hand
 
 
-@dataclass(slots=True, unsafe_hash=True)
-class ParseProblem(_Value):
-    """Why a hand text did not become a HandRecord, with the line that stopped the room's reader."""
-
-    outcome: Outcome
-    message: str
-    line: int  # absolute line in the source file
-    game_label: str | None = None  # the room's own name for the game, when known
-    code: str | None = None  # the parse finding's code (parsers/findings.py), when it is one
+_OUTCOMES: Final = {Code.UNS001: Outcome.UNSUPPORTED, Code.FIL001: Outcome.STRAY}
 
 
 @dataclass(slots=True, unsafe_hash=True)
 class ParsedHand(_Value):
-    """The result of parsing one hand text: a record, or the problem, never both."""
+    """The result of parsing one hand text: a record, or the problem that stopped it, never
+    both. game_label: the room's own name for the game of a hand that did not become a record,
+    when known (an unsupported game is counted under it)."""
 
     hand: HandText
     room_hand_id: str | None
     record: HandRecord | None = None
-    problem: ParseProblem | None = None
+    problem: Problem | None = None
+    game_label: str | None = None
 
     @property
     def outcome(self) -> Outcome:
-        return self.problem.outcome if self.problem else Outcome.PARSED
+        """What became of the text, by its problem's code: unsupported (UNS001), stray text
+        (FIL001), any other an error."""
+        if self.problem is None:
+            return Outcome.PARSED
+        return _OUTCOMES.get(self.problem.code, Outcome.ERROR)

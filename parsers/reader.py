@@ -7,8 +7,8 @@ This is the parsers stage's whole public surface for the pipeline:
 Rooms are found in the whole stream, not in a file's first lines: a file whose first hand comes
 after a preamble, a file holding the hands of several rooms (each hand gets its own room), and a
 gzip or zip export are all read through. Text that starts no room's hand is a stray text (a
-finding with its line, never a hand); a file with no text at all (empty, a byte-order mark only,
-binary data) is junk, said so, and yields nothing.
+problem with its line, FIL001, never a hand); a file with no text at all (empty, a byte-order
+mark only, binary data) is junk, said so, and yields nothing.
 """
 
 from __future__ import annotations
@@ -37,7 +37,8 @@ from studdraw.parsers.files import (
     split_lines,
     with_cut_lines,
 )
-from studdraw.parsers.model import HandText, Outcome, ParsedHand, ParseProblem
+from studdraw.parsers.model import HandText, ParsedHand
+from studdraw.parsers.problems import Code, Problem, Stage
 from studdraw.parsers.room import Room
 from studdraw.parsers.rooms import BY_NAME, ROOMS, sniff
 
@@ -213,7 +214,7 @@ def _strays_marked(room: Room, hands: Iterable[HandText]) -> Iterator[HandText]:
         if hand.stray or room.hand_start.match(hand.text):
             yield hand
         else:
-            yield replace(hand, text=hand.text[:MAX_STRAY], stray=True, defect=None)
+            yield replace(hand, text=hand.text[:MAX_STRAY], stray=True, problem=None)
 
 
 @contextmanager
@@ -295,23 +296,22 @@ def stray_message(hand: HandText) -> str:
 def parse_hand(hand: HandText) -> ParsedHand:
     """Parse one hand text with its room's reader; never raises. Every problem's message is
     one bounded sentence; a room's own failure is reported with where it happened."""
+    path, line = hand.source.path, hand.source.line
     if hand.stray:
-        problem = ParseProblem(Outcome.STRAY, _bounded(stray_message(hand)), hand.source.line)
+        problem = Problem(Code.FIL001, Stage.READ, path, line, _bounded(stray_message(hand)))
         return ParsedHand(hand, None, problem=problem)
     room = BY_NAME.get(hand.room) if hand.room else None
     if room is None:
-        problem = ParseProblem(
-            Outcome.UNSUPPORTED, "no room recognises this file", hand.source.line
-        )
+        problem = Problem(Code.UNS001, Stage.READ, path, line, "no room recognises this file")
         return ParsedHand(hand, None, problem=problem)
-    if hand.defect is not None:
-        problem = ParseProblem(Outcome.ERROR, _bounded(hand.defect), hand.source.line)
+    if hand.problem is not None:
+        problem = replace(hand.problem, message=_bounded(hand.problem.message))
         return ParsedHand(hand, room.hand_id(hand.text), problem=problem)
     try:
         parsed = room.parse(hand)
     except Exception as error:  # a room's bug must not stop anything: report it as data
         message = f"the {room.name} reader failed on this hand ({describe_failure(error)})"
-        problem = ParseProblem(Outcome.ERROR, _bounded(message), hand.source.line)
+        problem = Problem(Code.INT001, Stage.PARSE, path, line, _bounded(message))
         return ParsedHand(hand, None, problem=problem)
     found = parsed.problem
     if found is not None and _bounded(found.message) != found.message:

@@ -2,7 +2,7 @@
 
 A room recognises its files (`sniff`), cuts them into hand texts (the shared splitters of
 `files.py`, cut at the room's hand starts, or a `split` of its own), reads a hand's id cheaply
-from its first line, and parses a hand into a `HandRecord` or a `ParseProblem`, never raising.
+from its first line, and parses a hand into a `HandRecord` or its `Problem`, never raising.
 Text rooms build on `studdraw.parsers.text.room.TextRoom`, XML rooms on
 `studdraw.parsers.xml.room.XmlRoom`; the PHH room is a plain `Room`.
 """

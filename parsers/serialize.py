@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from studdraw.parsers.model import Event, HandRecord, ParsedHand
+from studdraw.parsers.problems import Problem
 
 
 def event_to_dict(event: Event) -> dict[str, Any]:
@@ -32,6 +33,17 @@ def event_to_dict(event: Event) -> dict[str, Any]:
     if event.text is not None:
         data["text"] = event.text
     return data
+
+
+def problem_to_dict(problem: Problem) -> dict[str, Any]:
+    return {
+        "code": str(problem.code),
+        "severity": str(problem.severity),
+        "origin": str(problem.origin),
+        "stage": str(problem.stage),
+        "line": problem.line,
+        "message": problem.message,
+    }
 
 
 def record_details(record: HandRecord) -> dict[str, Any]:
@@ -67,6 +79,7 @@ def record_details(record: HandRecord) -> dict[str, Any]:
         "total_pot": record.total_pot,
         "rake": record.rake,
         "notes": record.notes,
+        "problems": [problem_to_dict(problem) for problem in record.problems],
     }
 
 
@@ -99,7 +112,8 @@ def parsed_hand_to_dict(parsed: ParsedHand) -> dict[str, Any]:
     if parsed.problem is not None:
         data["error"] = parsed.problem.message
         data["error_line"] = parsed.problem.line
-        data["game_label"] = parsed.problem.game_label
+        data["error_code"] = str(parsed.problem.code)
+        data["game_label"] = parsed.game_label
     if record is not None:
         data.update(record_details(record))
     return data

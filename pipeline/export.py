@@ -82,7 +82,7 @@ class Selection:
 
 
 Exported = tuple[HandRecord, Sequence[str]]
-"""A hand and its violations as `_violations` lines."""
+"""A hand and its problems (as the store's `violations` rows) as `_violations` lines."""
 
 
 def violation_line(code: str, severity: str, line: int, message: str) -> str:
@@ -427,14 +427,14 @@ def records_from_files(
                 problem = parsed.problem
                 assert problem is not None
                 report.problems.append(
-                    f"{text.source.path}:{problem.line}: {problem.outcome}: {problem.message}"
+                    f"{text.source.path}:{problem.line}: {parsed.outcome}: {problem.message}"
                 )
                 continue
             if not selection.accepts(record):
                 continue
             violations = [
                 violation_line(v.code, v.severity, v.line, v.message)
-                for v in replay(record).violations
+                for v in [*record.problems, *replay(record).problems]
             ]
             yield record, violations
 

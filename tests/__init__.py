@@ -1,0 +1,29 @@
+"""The test suite. Importing it (which pytest does before any test module, and `python -m
+tests...` too) chooses the build the tests run: a compiled module older than its source (an
+edit since the last `make compile`) would test yesterday's code, so the whole run, and every
+process it starts, then imports the Python sources (STUDDRAW_PURE=1), and the run's header says
+so (tests/conftest.py). Compiling never blocks a run: `make compile` rebuilds, `make test` does
+it first by itself."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+_ROOT = Path(__file__).resolve().parents[1]
+
+
+def stale_compiled_modules() -> list[str]:
+    """The compiled modules beside their sources that are older than them."""
+    return sorted(
+        str(compiled.relative_to(_ROOT))
+        for package in ("parsers", "pipeline")
+        for compiled in (_ROOT / package).rglob("*.so")
+        if (source := compiled.with_name(compiled.name.split(".")[0] + ".py")).exists()
+        and source.stat().st_mtime > compiled.stat().st_mtime
+    )
+
+
+STALE_COMPILED = [] if os.environ.get("STUDDRAW_PURE") == "1" else stale_compiled_modules()
+if STALE_COMPILED:
+    os.environ["STUDDRAW_PURE"] = "1"

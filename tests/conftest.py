@@ -10,6 +10,8 @@ import pytest
 
 from studdraw.parsers.model import HandRecord, HandText, ParsedHand, SourceRef
 from studdraw.parsers.rooms import BY_NAME
+from studdraw.pipeline.rules import state
+from tests import STALE_COMPILED
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 CORPUS = REPO_ROOT.parent / "shared" / "corpus"
@@ -44,20 +46,14 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     pa.array([])
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    """Refuse to test a compiled module older than its source (`make compile` rebuilds it):
-    Python would import the stale compiled module and test yesterday's code."""
-    if os.environ.get("STUDDRAW_PURE") == "1":
-        return
-    stale = sorted(
-        str(compiled.relative_to(REPO_ROOT))
-        for package in ("parsers", "pipeline")
-        for compiled in (REPO_ROOT / package).rglob("*.so")
-        if (source := compiled.with_name(compiled.name.split(".")[0] + ".py")).exists()
-        and source.stat().st_mtime > compiled.stat().st_mtime
-    )
-    if stale:
-        raise pytest.UsageError(
-            f"compiled modules older than their sources: {', '.join(stale)}; "
-            "run `make compile` (or test the sources with STUDDRAW_PURE=1)"
+def pytest_report_header(config: pytest.Config) -> str:
+    """Which build the run tests (tests/__init__.py chooses it)."""
+    if STALE_COMPILED:
+        return (
+            f"studdraw: the Python sources (compiled modules older than their sources: "
+            f"{', '.join(STALE_COMPILED)}; `make compile` rebuilds them)"
         )
+    if os.environ.get("STUDDRAW_PURE") == "1":
+        return "studdraw: the Python sources (STUDDRAW_PURE=1)"
+    built = "compiled" if not (state.__file__ or "").endswith(".py") else "nothing compiled"
+    return f"studdraw: the installed build ({built})"

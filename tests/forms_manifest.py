@@ -56,7 +56,7 @@ def measure(facts: dict[str, Any], parsed: ParsedHand | None) -> str:
         return "missing: the splitter did not yield this hand"
     if parsed.problem is not None:
         problem = parsed.problem
-        return f"{problem.outcome}: {problem.message} (line {problem.line})"
+        return f"{parsed.outcome}: {problem.message} (line {problem.line})"
     record = parsed.record
     assert record is not None
     wrong = [

@@ -61,7 +61,7 @@ def digest(records: Sequence[HandRecord]) -> dict[str, object]:
 
 def as_phh(record: HandRecord) -> str:
     """The hand as `studdraw export` writes it, with its violations."""
-    found = replay(record).violations
+    found = replay(record).problems
     return phh.dumps(record, [violation_line(v.code, v.severity, v.line, v.message) for v in found])
 
 

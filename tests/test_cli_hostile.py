@@ -150,6 +150,7 @@ def ignored_signals(pid: int) -> set[int]:
     raise AssertionError(f"no SigIgn line for {pid}")
 
 
+@pytest.mark.slow  # a kill drill: signals sent to a pool's processes as they start
 def test_pool_processes_ignore_the_stop_signals_from_birth() -> None:
     """The import's forkserver (and so every worker it starts, before any code of the worker
     runs) ignores Ctrl-C, SIGTERM and SIGHUP: a signal to the process group that lands while a
@@ -233,5 +234,7 @@ def test_parse_and_validate_report_stray_text_and_junk_apart(tmp_path: Path) -> 
     assert outcomes.count("stray") == 1 and outcomes.count("parsed") == hands == len(lines) - 1
     assert "empty.txt: an empty file: no hands" in parsed.output
     validated = runner.invoke(app, ["validate", str(folder)])
-    assert "late.txt:1: STRAY [warning] text that starts no room's hand: " in validated.output
+    assert "late.txt:1: FIL001 [warning] [scope] text that starts no room's hand: " in (
+        validated.output
+    )
     assert f"late.txt: {hands} hands, {hands} replayed" in validated.output

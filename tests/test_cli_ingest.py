@@ -14,8 +14,8 @@ import pytest
 from typer.testing import CliRunner
 
 from studdraw.cli.commands import app
+from studdraw.parsers.problems import Code
 from studdraw.pipeline.forkserver import IMPORT_WORKERS
-from studdraw.pipeline.rules import Code
 from studdraw.pipeline.rules.explain import explanations
 from tests.conftest import SAMPLES
 

@@ -54,6 +54,28 @@ def test_jsonl_has_the_contract_keys(tmp_path: Path) -> None:
     }
     assert unsupported["line"] == 56 and unsupported["game"] is None
     assert unsupported["error"] == "Hold'em No Limit is not a stud or draw game studdraw reads"
+    assert (unsupported["error_code"], unsupported["outcome"]) == ("UNS001", "unsupported")
+    assert parsed["problems"] == []
+
+
+def test_jsonl_lists_the_readers_problems(tmp_path: Path) -> None:
+    """A line read as unknown is on its hand's JSON object, not only counted in the summary."""
+    path = tmp_path / "h.txt"
+    lines = CURRENT_STUD.strip().splitlines()
+    lines.insert(5, "The dealer smiles")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = runner.invoke(app, ["parse", str(path), "--jsonl"])
+    [row] = [json.loads(line) for line in result.stdout.splitlines()]
+    assert row["problems"] == [
+        {
+            "code": "TXT001",
+            "severity": "warning",
+            "origin": "export",
+            "stage": "parse",
+            "line": 6,
+            "message": "unknown line: 'The dealer smiles'",
+        }
+    ]
 
 
 def cells(line: str, bar: str = "│") -> list[str]:

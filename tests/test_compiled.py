@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 
+import tests
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.model import HandRecord
 from studdraw.parsers.reader import parse_file
@@ -44,6 +45,14 @@ def compiler_present() -> bool:
 
 def is_compiled(module_file: str) -> bool:
     return not module_file.endswith(".py")
+
+
+COMPILED_BUILD = is_compiled(state.__file__ or "")
+compared = pytest.mark.skipif(
+    not COMPILED_BUILD,
+    reason="nothing compiled to compare: the Python sources run on both sides (STUDDRAW_PURE=1, "
+    "stale compiled modules, or no C compiler)",
+)
 
 
 def records() -> list[HandRecord]:
@@ -93,6 +102,7 @@ def test_the_engine_runs_compiled_where_a_compiler_exists() -> None:
     assert is_compiled(normalize.__file__ or ""), normalize.__file__
 
 
+@compared
 def test_compiled_and_pure_engines_replay_alike(tmp_path: Path) -> None:
     hands = records()
     assert len(hands) > 300
@@ -109,6 +119,7 @@ def test_compiled_and_pure_engines_replay_alike(tmp_path: Path) -> None:
             assert compiled_text == pure_text, f"{part} #{number} differs"
 
 
+@compared
 def test_compiled_and_pure_parsers_read_alike(tmp_path: Path) -> None:
     installed = parse_digest.digest()
     in_sources("tests.parse_digest", ["parsed.pickle"], tmp_path)
@@ -128,3 +139,22 @@ def test_compiled_and_pure_parsers_read_alike(tmp_path: Path) -> None:
     for name, table in tables.items():
         assert table.num_rows > 0, name
         assert table.equals(pure["tables"][name]), f"the {name} rows differ"
+
+
+def test_a_compiled_module_older_than_its_source_is_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """tests/__init__.py then runs the sources: a stale compiled module never blocks a run."""
+    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+    folder = tmp_path / "pipeline" / "rules"
+    folder.mkdir(parents=True)
+    built = {"state": (1000, 2000), "core": (2000, 1000)}  # when compiled, when edited
+    for name, (compiled_at, edited_at) in built.items():
+        for path, when in (
+            (folder / f"{name}{suffix}", compiled_at),
+            (folder / f"{name}.py", edited_at),
+        ):
+            path.write_text("")
+            os.utime(path, (when, when))
+    monkeypatch.setattr(tests, "_ROOT", tmp_path)
+    assert tests.stale_compiled_modules() == [f"pipeline/rules/state{suffix}"]

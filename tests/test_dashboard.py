@@ -21,8 +21,8 @@ from streamlit.testing.v1 import AppTest
 from studdraw.dashboard.launch import ENV_VAR
 from studdraw.dashboard.views import page
 from studdraw.dashboard.views.overview import bin_unit
+from studdraw.parsers.problems import Code, Origin
 from studdraw.pipeline.analytics import money_text
-from studdraw.pipeline.rules.codes import Code
 from tests.dashboard_support import BROKEN_HAND, DRAW_HAND, build_store
 from tests.mixed_support import build_mixed_store
 
@@ -216,7 +216,7 @@ def test_data_quality_lists_violations_rejects_and_unsupported(app: AppTest, fac
     by_code = app.dataframe[0].value
     assert set(by_code["code"]) == facts.broken_codes
     assert all(
-        family == Code[code].family
+        family == Code[code].origin
         for code, family in zip(by_code["code"], by_code["family"], strict=True)
     )
     assert set(by_code["room"]) == {"pokerstars"}
@@ -233,11 +233,11 @@ def test_violation_codes_open_on_the_linked_code(app: AppTest) -> None:
     assert app.selectbox[0].value == "SIZ014"
     assert app.subheader[0].value == "SIZ014 — All-in with chips behind"
     assert "**Meaning:**" in app.markdown[0].value
-    assert "- **Family:** export" in app.markdown[0].value
+    assert "- **Origin:** export" in app.markdown[0].value
     assert "Carol: calls" in app.markdown[0].value  # the documented example hand
     catalogue = app.dataframe[0].value
     assert len(catalogue) == len(Code)
-    assert set(catalogue["family"]) == {"play", "export"}
+    assert set(catalogue["origin"]) == {str(origin) for origin in Origin}
     app.selectbox[0].select("CAP001").run()
     assert app.subheader[0].value == "CAP001 — Raise after the cap"
 

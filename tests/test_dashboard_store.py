@@ -122,6 +122,7 @@ QUERY_VALUES = st.one_of(
 )
 
 
+@pytest.mark.slow  # 14 runs of a page, each with hostile parameters
 @settings(
     max_examples=12,
     deadline=None,

@@ -167,6 +167,7 @@ def test_the_texts_are_the_whole_records_phh(stores: tuple[Path, Path]) -> None:
     assert [text for _, text in export.texts_from_store(db, ids)] == whole
 
 
+@pytest.mark.slow  # starts a pool of export processes
 def test_worker_processes_write_the_same_hands_in_the_same_order(
     stores: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -24,14 +24,14 @@ def test_sample_files_validate_clean(path: Path) -> None:
     for parsed in parse_file(path):
         assert parsed.record is not None, parsed.problem
         result = replay(parsed.record)
-        assert result.valid, [v for v in result.violations if v.severity == "error"]
+        assert result.valid, [v for v in result.problems if v.severity == "error"]
 
 
 def test_the_broken_file_breaks_each_hand_as_documented() -> None:
     outcomes = {p.room_hand_id: p for p in parse_file(BROKEN)}
     illegal = outcomes["230000000001"].record
     assert illegal is not None
-    codes = {v.code for v in replay(illegal).violations}
+    codes = {v.code for v in replay(illegal).problems}
     assert {"SIZ014", "ORD004", "CRD008", "MNY002"} <= codes
     assert outcomes["230000000010"].outcome is Outcome.ERROR
     assert outcomes["230000000011"].outcome is Outcome.UNSUPPORTED

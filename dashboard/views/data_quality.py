@@ -12,10 +12,10 @@ import streamlit as st
 from studdraw.dashboard import store, ui
 from studdraw.dashboard.render import replay_url
 from studdraw.dashboard.store import StoreRef
-from studdraw.pipeline.rules.codes import Code, Family
+from studdraw.parsers.problems import Code, Origin
 
 EXAMPLES = 200
-EXPORT_CODES = [str(code) for code in Code if code.family is Family.EXPORT]
+EXPORT_CODES = [str(code) for code in Code if code.origin is Origin.EXPORT]
 SEVERITY_COLOURS = alt.Scale(domain=["error", "warning"], range=["#d93025", "#f0a202"])
 
 
@@ -83,7 +83,7 @@ def _violations(ref: StoreRef) -> None:
         st.success("The rules engine found nothing wrong with any stored hand.")
         return
     titles = {str(code): code.headline for code in Code}
-    family = {str(code): str(code.family) for code in Code}
+    family = {str(code): str(code.origin) for code in Code}
     frame = frame.with_columns(
         family=pl.col("code").replace_strict(family, default=None, return_dtype=pl.String),
         title=pl.col("code").replace_strict(titles, default=None, return_dtype=pl.String),

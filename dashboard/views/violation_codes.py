@@ -1,9 +1,10 @@
-"""Violation codes: the catalogue the replayer and the data quality page link to.
+"""Problem codes: the catalogue the replayer and the data quality page link to.
 
 A link names a code (`?code=SIZ001`) and the anchor of its section in docs/violations.md; the
 page shows that section under the same name ("SIZ001 — Wrong bet size") with its full text
-(family, meaning, why it matters, a minimal hand that triggers it), read from the package
-(`rules.explain`), so an installed wheel shows it too; then the whole catalogue.
+(origin, meaning, why it matters, a minimal hand that triggers it), read from the package
+(`rules.explain`), so an installed wheel shows it too; then the whole catalogue. (The page
+keeps its address, `violation_codes`, so that links into it keep working.)
 """
 
 from __future__ import annotations
@@ -15,14 +16,14 @@ import streamlit as st
 
 from studdraw.dashboard import ui
 from studdraw.dashboard.render import code_anchor
-from studdraw.pipeline.rules.codes import Code
+from studdraw.parsers.problems import Code
 from studdraw.pipeline.rules.explain import body, heading
 
 
 def render() -> None:
     ui.start_page(
-        "Violation codes",
-        "What the rules engine reports: stable codes, grouped by family (docs/violations.md).",
+        "Problem codes",
+        "Every problem studdraw reports: stable codes, grouped by prefix (docs/violations.md).",
     )
     wanted = st.query_params.get("code")
     codes = list(Code)
@@ -41,7 +42,7 @@ def render() -> None:
     catalogue = pl.DataFrame(
         {
             "code": names,
-            "family": [str(code.family) for code in codes],
+            "origin": [str(code.origin) for code in codes],
             "severity": [code.severity for code in codes],
             "title": [code.headline for code in codes],
             "read": [f"violation_codes?{urlencode({'code': name})}" for name in names],

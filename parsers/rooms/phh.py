@@ -26,9 +26,7 @@ from studdraw.parsers.model import (
     Game,
     HandRecord,
     HandText,
-    Outcome,
     ParsedHand,
-    ParseProblem,
     Seat,
     SourceRef,
     Stakes,
@@ -43,6 +41,7 @@ from studdraw.parsers.phh.vocabulary import (
     parse_cards,
     to_units,
 )
+from studdraw.parsers.problems import Code, Problem, Stage
 from studdraw.parsers.room import Room
 
 _SECTION: Final = re.compile(r"[ \t]*\[(?!\[)[^\]\n]*\][ \t]*(?:#.*)?$")
@@ -103,25 +102,25 @@ class PHH(Room):
 
     def parse(self, hand: HandText) -> ParsedHand:
         """Parse one PHH hand; never raises."""
+        path = hand.source.path
         try:
             fields = _hand_fields(tomllib.loads(hand.text, parse_float=Decimal))
         except tomllib.TOMLDecodeError as error:
             found = _TOML_LINE.search(str(error))
             line = hand.source.line + (int(found.group(1)) - 1 if found else 0)
-            problem = ParseProblem(Outcome.ERROR, f"invalid TOML: {error}", line)
+            problem = Problem(Code.PRS001, Stage.PARSE, path, line, f"invalid TOML: {error}")
             return ParsedHand(hand, None, problem=problem)
         except HandParseError as failure:
-            problem = ParseProblem(failure.outcome, failure.message, hand.source.line)
-            return ParsedHand(hand, None, problem=problem)
+            return ParsedHand(hand, None, problem=failure.problem(path, hand.source.line))
         hand_id = room_hand_id(fields, hand.text)
         try:
             record = _record(fields, hand, hand_id)
         except HandParseError as failure:
-            line = failure.line or hand.source.line
-            problem = ParseProblem(failure.outcome, failure.message, line, failure.game_label)
-            return ParsedHand(hand, hand_id, problem=problem)
+            problem = failure.problem(path, failure.line or hand.source.line)
+            return ParsedHand(hand, hand_id, None, problem, failure.game_label)
         except (ValueError, TypeError, KeyError, IndexError) as error:
-            problem = ParseProblem(Outcome.ERROR, f"bad PHH hand: {error}", hand.source.line)
+            message = f"bad PHH hand: {error}"
+            problem = Problem(Code.PRS001, Stage.PARSE, path, hand.source.line, message)
             return ParsedHand(hand, hand_id, problem=problem)
         return ParsedHand(hand, hand_id, record=record)
 

@@ -23,8 +23,8 @@ from studdraw.parsers.builder import (
     to_utc,
     unsupported,
 )
-from studdraw.parsers.findings import UNKNOWN_LINE, UNKNOWN_MONEY_LINE, Finding
 from studdraw.parsers.model import EventKind, Game, HandRecord, HandText, Outcome, Structure
+from studdraw.parsers.problems import Code, Problem, Stage, quoting
 from studdraw.parsers.text.lines import LineSyntax
 from studdraw.parsers.text.tokens import LineToken
 
@@ -112,7 +112,7 @@ def read_lines(reader: LineReader, lines: list[str], number: int) -> Iterator[Li
                         token.player = player  # the common case: a seated name
                     else:
                         kind = reader.pin(token)
-            else:  # a finding, or a line whose seated player broke the classifier's guess
+            else:  # a problem, or a line whose seated player broke the classifier's guess
                 token = reader.unknown_line(text, number)
                 kind = "" if token is None else token.type
             if token is not None:
@@ -258,8 +258,8 @@ class LineReader:
 
     def unknown_line(self, text: str, number: int) -> LineToken | None:
         """A line the classifier does not know. It may still be a known kind whose player's
-        seated name broke the classifier's guess; else it is a finding: a warning, or the
-        hand's error when the line could carry money or cards (see parsers/findings.py)."""
+        seated name broke the classifier's guess; else it is a problem: a warning, or the
+        hand's error when the line could carry money or cards (TXT001, TXT002)."""
         pinned = self._repin(text)
         if pinned is not None:
             kind, found, player = pinned
@@ -270,13 +270,10 @@ class LineReader:
         for name in sorted(self.b.names, key=lambda n: (-len(n), n)):  # "Player10" before "Player1"
             bare = bare.replace(name, "")
         if _MONEY_OR_CARDS.search(bare):
-            raise HandParseError(
-                f"{UNKNOWN_MONEY_LINE.title}: {text.strip()!r}",
-                number,
-                code=UNKNOWN_MONEY_LINE.code,
-            )
-        self.b.findings.append(
-            Finding(UNKNOWN_LINE.code, UNKNOWN_LINE.severity, number, text.strip())
+            raise HandParseError(quoting(Code.TXT002, text), number, code=Code.TXT002)
+        path = self.b.hand.source.path
+        self.b.problems.append(
+            Problem(Code.TXT001, Stage.PARSE, path, number, quoting(Code.TXT001, text))
         )
         return None
 

@@ -12,11 +12,11 @@ A room's hand texts are read in one pass over their lines (`line_reader.read_lin
    showdown, summary): each token is checked against the table of moves of Lark's LALR parser
    for those rules (`order.py`), and the hand's end likewise.
 
-No line is read silently: a line no terminal knows is a finding (`parsers/findings.py`), a
+No line is read silently: a line no terminal knows is a problem (`parsers/problems.py`): a
 warning on the record, or an error of the hand when it could carry money or cards. A line in
 the wrong place stops the parse with its line number; semantic problems (an unsupported game, a
 cancelled hand) raise `HandParseError`. Nothing raises out of `TextRoom.parse`: every hand text
-becomes a record or a `ParseProblem`.
+becomes a record or a `Problem`.
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ from lark.exceptions import UnexpectedToken
 from lark.lexer import Lexer
 
 from studdraw.parsers.builder import HandParseError
-from studdraw.parsers.findings import HAND_ENDS_EARLY, LINE_OUT_OF_PLACE
-from studdraw.parsers.model import HandRecord, HandText, Outcome, ParsedHand, ParseProblem
+from studdraw.parsers.model import HandRecord, HandText, ParsedHand
+from studdraw.parsers.problems import Code, Problem, Stage
 from studdraw.parsers.room import HAND_ID_SPAN, Room
 from studdraw.parsers.text.grammar_cache import load_opening, load_parser
 from studdraw.parsers.text.line_reader import LineReader, read_lines
@@ -151,14 +151,13 @@ class TextRoom(Room):
         try:
             record = self._parse_record(hand, lines)
         except HandParseError as failure:
-            problem = ParseProblem(
-                failure.outcome, failure.message, failure.line, failure.game_label, failure.code
-            )
+            problem = failure.problem(hand.source.path)
+            return ParsedHand(hand, self.hand_id(hand.text), None, problem, failure.game_label)
         except UnexpectedToken as error:
-            problem = _grammar_problem(error, hand.source.line + len(lines) - 1)
+            problem = _grammar_problem(error, hand.source.path, hand.source.line + len(lines) - 1)
         except Exception as error:  # a reader bug must not stop an import: report it as data
             message = f"internal parser error: {type(error).__name__}: {error}"
-            problem = ParseProblem(Outcome.ERROR, message, hand.source.line)
+            problem = Problem(Code.INT001, Stage.PARSE, hand.source.path, hand.source.line, message)
         else:
             return ParsedHand(hand, record.room_hand_id, record=record)
         return ParsedHand(hand, self.hand_id(hand.text), problem=problem)
@@ -174,18 +173,14 @@ class TextRoom(Room):
             del reader.b  # nothing of one hand outlives its parse
 
 
-def _grammar_problem(error: UnexpectedToken, last_line: int) -> ParseProblem:
+def _grammar_problem(error: UnexpectedToken, path: str, last_line: int) -> Problem:
     """A line out of order as data: a hand that stops too early is reported at its last line
     (where the text ends), a line out of place at that line."""
     token = error.token
     if token.type == END:
         expected = ", ".join(sorted(error.expected)[:6])
         message = f"hand ends early (truncated?): expected {expected}"
-        return ParseProblem(Outcome.ERROR, message, last_line, code=HAND_ENDS_EARLY.code)
+        return Problem(Code.TXT004, Stage.PARSE, path, last_line, message)
     assert isinstance(token, LineToken)  # the order is only ever checked on line tokens
-    return ParseProblem(
-        Outcome.ERROR,
-        f"line out of place ({token.type}): {token.strip()!r}",
-        token.number,
-        code=LINE_OUT_OF_PLACE.code,
-    )
+    message = f"line out of place ({token.type}): {token.strip()!r}"
+    return Problem(Code.TXT003, Stage.PARSE, path, token.number, message)

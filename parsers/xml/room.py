@@ -19,7 +19,8 @@ from defusedxml import DefusedXmlException
 
 from studdraw.parsers.builder import HandBuilder, HandParseError
 from studdraw.parsers.files import Encoding
-from studdraw.parsers.model import HandText, Outcome, ParsedHand, ParseProblem, SourceRef
+from studdraw.parsers.model import HandText, ParsedHand, SourceRef
+from studdraw.parsers.problems import Code, Problem, Stage
 from studdraw.parsers.room import HAND_ID_SPAN, Room
 from studdraw.parsers.xml.reader import (
     PROLOG_SIZE,
@@ -291,13 +292,11 @@ class XmlRoom(Room):
             self.build(roots[0], {node.tag: node for node in roots[1:]}, builder)
             record = builder.finish()
         except HandParseError as failure:
-            problem = ParseProblem(
-                failure.outcome, failure.message, failure.line, failure.game_label
-            )
-            return ParsedHand(hand, room_hand_id, problem=problem)
+            problem = failure.problem(hand.source.path)
+            return ParsedHand(hand, room_hand_id, None, problem, failure.game_label)
         except Exception as error:  # a room bug must not stop an import: report it as data
             message = f"internal parser error: {type(error).__name__}: {error}"
-            problem = ParseProblem(Outcome.ERROR, message, hand.source.line)
+            problem = Problem(Code.INT001, Stage.PARSE, hand.source.path, hand.source.line, message)
             return ParsedHand(hand, room_hand_id, problem=problem)
         return ParsedHand(hand, record.room_hand_id, record=record)
 

@@ -380,7 +380,7 @@ class _Importer:
         ):
             delta = task.delta(import_id)
             key = record_key(room, path, digest)
-            if position in keys.strays:  # a finding, not a hand: counted apart, recorded once
+            if position in keys.strays:  # a problem (FIL001), not a hand: counted apart, kept once
                 delta["stray_texts"] += 1
                 if key not in self.recorded and key not in self.pending:
                     self.pending.add(key)

@@ -340,7 +340,7 @@ class _Importer:
         digest = content_hash(hand.text)
         room = hand.room
         key = record_key(room, hand.source.path, digest)
-        if hand.stray:  # a finding, not a hand: counted apart, recorded once
+        if hand.stray:  # a problem (FIL001), not a hand: counted apart, recorded once
             delta["stray_texts"] += 1
             if key not in self.known.recorded and key not in self.pending_keys:
                 self.pending_keys.add(key)

@@ -3,7 +3,7 @@
 `process_hands` is what an import's process pool runs (and what a Dask task would run); it never
 raises on a bad hand. Every input hand gets exactly one fate, returned in input order, so the
 writer can account for each one: stored, rejected or unsupported (or, for a stray text that is
-no hand, recorded as a finding).
+no hand, recorded with its problem, FIL001).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from typing import Final
 import pyarrow as pa
 
 from studdraw.parsers.model import HandText, Outcome, SourceRef
+from studdraw.parsers.problems import Code, Problem, Stage
 from studdraw.parsers.reader import describe_failure, parse_hand
 from studdraw.pipeline.importer.collector import collected_per_batch
 from studdraw.pipeline.rules import HouseRules, replay
@@ -32,6 +33,7 @@ from studdraw.pipeline.store.normalize import (
     normalize_rejects,
     normalize_unsupported,
     out_of_range,
+    rejected,
     shift_hand_ids,
 )
 from studdraw.pipeline.store.schema import BATCH_TABLES, HANDS, REJECTS, UNSUPPORTED
@@ -74,7 +76,7 @@ class PendingHand:
             source.offset,
             source.line,
             hand.room,
-            hand.defect,
+            hand.problem,
             hand.stray,
             self.room_hand_id,
             self.content_hash,
@@ -88,13 +90,13 @@ def _pending_hand(  # noqa: PLR0917 (the fields of a pickled PendingHand, in ord
     offset: int,
     line: int,
     room: str | None,
-    defect: str | None,
+    problem: Problem | None,
     stray: bool,
     room_hand_id: str | None,
     content_hash: int,
     import_id: int,
 ) -> PendingHand:
-    hand = HandText(text, SourceRef(path, offset, line), room, defect, stray)
+    hand = HandText(text, SourceRef(path, offset, line), room, problem, stray)
     return PendingHand(hand, room_hand_id, content_hash, import_id)
 
 
@@ -218,50 +220,39 @@ def _process_chunk(items: Sequence[PendingHand], rules: HouseRules | None) -> Pr
             try:
                 result = replay(record, rules)
             except Exception as error:  # an engine bug must not stop an import: keep the text
-                rejects.append(_internal(item, room_hand_id, "replay", error))
+                rejects.append(_internal(item, room_hand_id, Stage.REPLAY, error))
                 fates.append(REJECTED)
                 continue
             replayed.append(Replayed(record, result, item.content_hash, item.import_id))
             sources.append(item)
             fates.append(STORED)
-        elif problem is not None and problem.outcome is Outcome.UNSUPPORTED:
+        elif problem is None:  # a room's reader broke its contract: keep the text, say so
+            source = item.hand.source
+            problem = Problem(
+                Code.INT001, Stage.PARSE, source.path, source.line, "no record and no problem"
+            )
+            rejects.append(
+                rejected(item.hand, room_hand_id, item.content_hash, problem, item.import_id)
+            )
+            fates.append(REJECTED)
+        elif parsed.outcome is Outcome.UNSUPPORTED:
             unsupported.append(
                 Unsupported(
                     item.hand,
                     room_hand_id,
                     item.content_hash,
-                    problem.game_label,
+                    parsed.game_label,
                     problem.message,
                     item.import_id,
                 )
             )
             fates.append(UNSUPPORTED_FATE)
-        elif problem is not None and problem.outcome is Outcome.STRAY:
-            rejects.append(
-                Reject(
-                    item.hand,
-                    None,
-                    item.content_hash,
-                    "stray_text",
-                    problem.message,
-                    problem.line,
-                    item.import_id,
-                )
-            )
+        elif parsed.outcome is Outcome.STRAY:
+            rejects.append(rejected(item.hand, None, item.content_hash, problem, item.import_id))
             fates.append(STRAY_FATE)
         else:
-            message = problem.message if problem else "no record and no problem"
-            line = problem.line if problem else None
             rejects.append(
-                Reject(
-                    item.hand,
-                    room_hand_id,
-                    item.content_hash,
-                    "parse_error",
-                    message,
-                    line,
-                    item.import_id,
-                )
+                rejected(item.hand, room_hand_id, item.content_hash, problem, item.import_id)
             )
             fates.append(REJECTED)
     tables = _normalize_isolating_failures(replayed, sources, rejects, fates)
@@ -285,20 +276,20 @@ def _normalize_isolating_failures(
         try:
             normalize_hands([hand])
         except Exception as error:
-            rejects.append(_internal(item, hand.record.room_hand_id, "normalize", error))
+            rejects.append(_internal(item, hand.record.room_hand_id, Stage.IMPORT, error))
             fates[position] = REJECTED
         else:
             good.append(hand)
     return normalize_hands(good)
 
 
-def _internal(item: PendingHand, room_hand_id: str | None, stage: str, error: Exception) -> Reject:
-    return Reject(
-        item.hand,
-        room_hand_id,
-        item.content_hash,
-        "internal_error",
-        f"the {stage} failed on this hand, a studdraw bug to report ({describe_failure(error)})",
-        item.hand.source.line,
-        item.import_id,
+def _internal(
+    item: PendingHand, room_hand_id: str | None, stage: Stage, error: Exception
+) -> Reject:
+    """A hand a stage of studdraw failed on (INT001), kept as text."""
+    hand = item.hand
+    message = (
+        f"the {stage} failed on this hand, a studdraw bug to report ({describe_failure(error)})"
     )
+    problem = Problem(Code.INT001, stage, hand.source.path, hand.source.line, message)
+    return rejected(hand, room_hand_id, item.content_hash, problem, item.import_id)

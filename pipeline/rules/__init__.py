@@ -1,7 +1,6 @@
-"""The rules engine: replays hands, reports illegal sequences as coded data (see
-docs/violations.md), and generates random legal hands."""
+"""The rules engine: replays hands, reports illegal sequences as problems with codes of the
+catalogue (studdraw.parsers.problems, docs/violations.md), and generates random legal hands."""
 
-from .codes import Code, Family, Severity, Violation
 from .core import Phase
 from .generate import random_hand, stakes_for
 from .house import HouseRules, all_house_rules, house_rules_for
@@ -13,8 +12,6 @@ from .state import HandState, LegalActions
 __all__ = [
     "GAME_SPECS",
     "BringIn",
-    "Code",
-    "Family",
     "GameSpec",
     "HandState",
     "HouseRules",
@@ -25,10 +22,8 @@ __all__ = [
     "PlayerStreet",
     "PotResult",
     "ReplayResult",
-    "Severity",
     "StreetResult",
     "StreetSpec",
-    "Violation",
     "all_house_rules",
     "house_rules_for",
     "random_hand",

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Final
 
 from studdraw.parsers.model import Event, EventKind, Structure
+from studdraw.parsers.problems import Code
 
-from .codes import Code
 from .core import NO_ONE, UNRESOLVED, Phase
 from .forced import ForcedBetState
 from .specs import Opener

@@ -20,9 +20,9 @@ from enum import IntEnum
 from typing import Final, cast
 
 from studdraw.parsers.model import Card, Event, EventKind, Game, Seat, Stakes, Structure
+from studdraw.parsers.problems import Code, Problem, Stage
 
 from .boards import board_key, bring_in_key
-from .codes import Code, Violation
 from .house import HouseRules
 from .result import StreetResult
 from .specs import GameSpec, Opener
@@ -47,6 +47,7 @@ _BY_POSITION: Final = frozenset({Opener.LEFT_OF_BIG_BLIND, Opener.LEFT_OF_BUTTON
 _LIFTED_HEADS_UP: Final = frozenset({"last_round", "two_left"})
 _FIXED: Final = Structure.FIXED
 _SPREAD: Final = Structure.SPREAD
+_REPLAY: Final = Stage.REPLAY
 
 
 class StateCore:
@@ -98,11 +99,13 @@ class StateCore:
         "no_draws",
         "open_pair",
         "opening_bets",
+        "path",
         "phase",
         "pointer",
         "posted_ante",
         "pot",
         "pot_before",
+        "problems",
         "raises",
         "reshuffle_stub",
         "round_open",
@@ -132,7 +135,6 @@ class StateCore:
         "uncalled_due",
         "units",
         "up_by_length",
-        "violations",
     )
 
     def __init__(
@@ -145,11 +147,13 @@ class StateCore:
         *,
         button: int | None = None,
         stake_table: Mapping[str, int] | None = None,
+        path: str = "",
     ) -> None:
         """`seats`: the players dealt in, in any order (kept in seat order). `button`: the seat
         number of the button in blind games (inferred from the blinds when None).
         `stake_table`: the forced bets the room posts at these limits (`stakes.room_stakes`),
-        which win over the sizes a record inferred from its own posts."""
+        which win over the sizes a record inferred from its own posts. `path`: the source file
+        of the hand, which its problems name."""
         ordered = sorted(seats, key=lambda seat: seat.seat)
         n = len(ordered)
         if structure is not _FIXED and structure is not _SPREAD and not stakes.small_bet:
@@ -195,7 +199,8 @@ class StateCore:
         self.can_act = n - sum(self.all_in)
         self.pot = 0
         self.pot_before: list[int] = []
-        self.violations: list[Violation] = []
+        self.path = path
+        self.problems: list[Problem] = []
         self.collects: list[tuple[int, int, str, int | None, int]] = []
         self.phase = _FORCED
         self.street = 0
@@ -258,15 +263,15 @@ class StateCore:
         return pattern
 
     def flag(self, code: Code, event: Event, index: int | None, message: str) -> None:
-        """Record a violation located at an event."""
-        self.violations.append(
-            Violation(code, code.severity, self.street, index, event.line, message)
+        """Record a problem located at an event."""
+        self.problems.append(
+            Problem(code, _REPLAY, self.path, event.line, message, self.street, index)
         )
 
     def flag_at(self, code: Code, index: int | None, line: int, message: str) -> None:
-        """Record a violation found when settling the hand (street None unless at an event)."""
+        """Record a problem found when settling the hand (street None unless at an event)."""
         street = self.street if index is not None else None
-        self.violations.append(Violation(code, code.severity, street, index, line, message))
+        self.problems.append(Problem(code, _REPLAY, self.path, line, message, street, index))
 
     def _position(self, i: int) -> str | None:
         n = len(self.names)

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Final
 
 from studdraw.parsers.model import Event, EventKind
+from studdraw.parsers.problems import Code
 
 from .boards import has_open_pair
-from .codes import Code
 from .core import COMMUNITY, Phase, StateCore
 
 _FORCED, _DEAL, _BETTING, _DRAWING, _OVER = Phase

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Final
 
 from studdraw.parsers.model import Event, EventKind
+from studdraw.parsers.problems import Code
 
-from .codes import Code
 from .core import DISCARDED, NO_ONE, Phase
 from .deck import DeckState
 

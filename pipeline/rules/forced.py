@@ -7,8 +7,8 @@ from collections import Counter
 from typing import Final
 
 from studdraw.parsers.model import Event, EventKind, Structure
+from studdraw.parsers.problems import Code
 
-from .codes import Code
 from .core import NO_ONE, Phase
 from .draws import DrawState
 

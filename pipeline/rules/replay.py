@@ -41,11 +41,12 @@ def start_state(record: HandRecord, rules: HouseRules | None = None) -> HandStat
         rules or house_rules_for(record.room),
         button=record.button,
         stake_table=room_stakes(record, spec.family),
+        path=record.source.path,
     )
 
 
 def replay(record: HandRecord, rules: HouseRules | None = None) -> ReplayResult:
-    """Replay every event of the record; violations are collected, never raised. `rules`
+    """Replay every event of the record; problems are collected, never raised. `rules`
     defaults to the house rules of the record's room."""
     state = start_state(record, rules)
     state.run(record.events)

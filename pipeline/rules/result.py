@@ -1,5 +1,5 @@
 """What a replay hands to the store: street-by-street states, per-player results, pots and the
-violations. Slotted dataclasses built positionally, because one is made per player per street
+problems. Slotted dataclasses built positionally, because one is made per player per street
 for every hand of an import."""
 
 from __future__ import annotations
@@ -7,8 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from studdraw.parsers.model import Card, EventKind
-
-from .codes import Violation
+from studdraw.parsers.problems import Problem
 
 
 @dataclass(slots=True)
@@ -98,9 +97,9 @@ class ReplayResult:
     total_pot: int
     rake: int
     pot_before: list[int]
-    violations: list[Violation]
+    problems: list[Problem]
 
     @property
     def valid(self) -> bool:
-        """No error-severity violation (warnings allowed)."""
-        return not any(v.severity == "error" for v in self.violations)
+        """No error-severity problem (warnings allowed)."""
+        return not any(p.severity == "error" for p in self.problems)

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Final, NamedTuple
 
+from studdraw.parsers.problems import Code, Problem, Stage
 from studdraw.pipeline import evaluators
 
-from .codes import Code, Violation
 from .result import PotResult
 
 if TYPE_CHECKING:
@@ -93,17 +93,19 @@ def _pot_position(label: str, count: int) -> int:
     return -1
 
 
-class _Findings:
-    """The violations `settle` finds, hand-level unless located at a collect. (It holds its
+class _Problems:
+    """The problems `settle` finds, hand-level unless located at a collect. (It holds its
     list rather than being one: mypyc compiles no subclass of a builtin type.)"""
 
-    def __init__(self, street: int) -> None:
+    def __init__(self, street: int, path: str) -> None:
         self.street = street
-        self.violations: list[Violation] = []
+        self.path = path
+        self.problems: list[Problem] = []
 
     def at(self, code: Code, index: int | None, line: int, message: str) -> None:
         street = self.street if index is not None else None
-        self.violations.append(Violation(code, code.severity, street, index, line, message))
+        problem = Problem(code, Stage.REPLAY, self.path, line, message, street, index)
+        self.problems.append(problem)
 
 
 def settle(
@@ -112,10 +114,10 @@ def settle(
     room_rake: int | None,
     tournament: bool,
     line: int,
-) -> tuple[list[PotResult], int, int, list[Violation]]:
+) -> tuple[list[PotResult], int, int, list[Problem]]:
     """Check the money out; returns the pots, the computed total pot, the rake and the
-    violations found."""
-    found = _Findings(state.street)
+    problems found."""
+    found = _Problems(state.street, state.path)
     names = state.names
     pots = build_pots(state.invested, state.folded, state.all_in, state.dead)
     total = state.pot
@@ -164,10 +166,10 @@ def settle(
         and rake * 100 * percent.denominator > total * percent.numerator
     ):
         found.at(Code.MNY006, None, line, f"rake {rake} is above {percent}% of the pot of {total}")
-    return results, total, rake, found.violations
+    return results, total, rake, found.problems
 
 
-def _judge(state: HandState, pot: _Pot, line: int, found: _Findings) -> list[PotResult]:
+def _judge(state: HandState, pot: _Pot, line: int, found: _Problems) -> list[PotResult]:
     """Check one pot's award against the best hands; the pot's result entries."""
     names = state.names
     shares = pot.shares

@@ -3,7 +3,7 @@
 `HandState` is fed a hand's events one by one (`apply`). It knows at every point who is to act
 (`actor`) and what they may do (`legal_actions`), so the same object validates exported hands
 (replay), drives the random hand generator and backs the property tests. It never raises on a
-bad hand: every departure from the rules becomes a `Violation`, and the state then follows the
+bad hand: every departure from the rules becomes a `Problem`, and the state then follows the
 record (resynchronises on the player who actually acted) so one mistake does not hide the next.
 
 Speed matters (an import replays every hand): players are small integers in seat order,
@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from typing import Final
 
 from studdraw.parsers.model import Event, EventKind
+from studdraw.parsers.problems import Code
 
 from .betting import BettingState
-from .codes import Code
 from .core import NO_ONE, UNRESOLVED, Phase
 from .result import PlayerResult, PlayerStreet, ReplayResult, StreetResult
 from .showdown import settle
@@ -108,7 +108,7 @@ class HandState(BettingState):
         return LegalActions(name, tuple(allowed), to_call, 0, 0, None, 0)
 
     def apply(self, event: Event, index: int | None = None) -> None:
-        """Advance by one event of the record; `index` is its position, kept on violations."""
+        """Advance by one event of the record; `index` is its position, kept on problems."""
         self.pot_before.append(self.pot)
         if self.community_check is not None and event.kind is not _COMMUNITY_CARD:
             self._check_community_deal(event, index)
@@ -149,7 +149,7 @@ class HandState(BettingState):
     ) -> ReplayResult:
         """Close the hand: check it ran its course, settle the pots, build the result.
         `room_total`/`room_rake`: what the room reported (None when it did not); `line`: where
-        hand-level violations point (the hand's first line)."""
+        hand-level problems point (the hand's first line)."""
         if self.ante_posts:  # the hand never reached its first street (judged only if one differs)
             self._judge_antes()
         spec = self.spec
@@ -182,7 +182,7 @@ class HandState(BettingState):
         if self.marker_seen:
             self._close_street()
         pots, total, rake, found = settle(self, room_total, room_rake, tournament, line)
-        self.violations.extend(found)
+        self.problems.extend(found)
         won = [0] * len(self.names)
         for player, amount, _, _, _ in self.collects:
             won[player] += amount
@@ -203,7 +203,7 @@ class HandState(BettingState):
             for i, name in enumerate(self.names)
         ]
         return ReplayResult(
-            self.street_results, players, pots, total, rake, self.pot_before, self.violations
+            self.street_results, players, pots, total, rake, self.pot_before, self.problems
         )
 
     def _actor_index(self) -> int:

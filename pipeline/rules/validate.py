@@ -1,9 +1,10 @@
 """`studdraw validate`: the rules engine as a linter over hand-history files.
 
-Each violation becomes one line, `file:line: CODE message` (warnings and defects of the export
-marked), or one JSON object with --jsonl; each file ends with a summary line that counts the two
-families apart: play that broke the rules, and defects of the export. A hand that cannot be
-parsed is reported as PRS001 with the parser's message and line; hands of games outside scope
+Each problem becomes one line, `file:line: CODE message` (warnings, and origins other than
+play, marked), or one JSON object with --jsonl; each file ends with a summary line that counts
+the origins apart: play that broke the rules, defects of the export, and studdraw's own
+failures. A hand that cannot be parsed is reported with its parse problem (TXT..., FIL002,
+PRS001, INT001), a text that starts no room's hand with FIL001; hands of games outside scope
 are only counted. `rules` replays every hand under one house-rules profile instead of its room's.
 """
 
@@ -14,53 +15,51 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from studdraw.parsers.model import Outcome, ParsedHand
+from studdraw.parsers.problems import Code, Origin, Problem, Severity, Stage
 from studdraw.parsers.reader import describe_failure
 
-from .codes import Code, Family, Violation, from_finding
 from .house import HouseRules
 from .replay import replay
 
 
-def check_hand(parsed: ParsedHand, rules: HouseRules | None = None) -> list[Violation]:
-    """The violations of one parsed hand: its reader's findings (TXT...) then the replay's; for
-    a hand that failed to parse, its parse error (TXT... when the reader gave it a code, else
-    PRS001); none for an unsupported hand."""
+def check_hand(parsed: ParsedHand, rules: HouseRules | None = None) -> list[Problem]:
+    """The problems of one parsed hand: its reader's warnings (TXT001) then the replay's; for a
+    text that did not become a record, the problem that stopped it; none for an unsupported
+    hand (counted, not listed)."""
     record = parsed.record
     if record is not None:
-        found = [from_finding(finding) for finding in record.findings]
+        found = list(record.problems)
         try:
-            return found + replay(record, rules).violations
+            return found + replay(record, rules).problems
         except Exception as error:  # an engine bug must not stop the run: report it as data
             message = f"the rules engine failed on this hand ({describe_failure(error)})"
-            crash = Violation(
-                Code.PRS001, Code.PRS001.severity, None, None, record.source.line, message
-            )
-            return [*found, crash]
+            source = record.source
+            return [*found, Problem(Code.INT001, Stage.REPLAY, source.path, source.line, message)]
     problem = parsed.problem
-    if problem is None or problem.outcome is not Outcome.ERROR:
+    if problem is None or parsed.outcome is Outcome.UNSUPPORTED:
         return []
-    code = Code.PRS001 if problem.code is None else Code[problem.code]
-    return [Violation(code, code.severity, None, None, problem.line, problem.message)]
+    return [problem]
 
 
-def lint_line(source: str, violation: Violation) -> str:
-    marker = " [warning]" if violation.severity == "warning" else ""
-    if violation.code.family is Family.EXPORT:
-        marker += " [export]"
-    return f"{source}:{violation.line}: {violation.code}{marker} {violation.message}"
+def lint_line(source: str, problem: Problem) -> str:
+    marker = " [warning]" if problem.severity is Severity.WARNING else ""
+    if problem.origin is not Origin.PLAY:
+        marker += f" [{problem.origin}]"
+    return f"{source}:{problem.line}: {problem.code}{marker} {problem.message}"
 
 
-def json_line(source: str, room_hand_id: str | None, violation: Violation) -> str:
+def json_line(source: str, room_hand_id: str | None, problem: Problem) -> str:
     return json.dumps(
         {
             "source": source,
-            "line": violation.line,
+            "line": problem.line,
             "room_hand_id": room_hand_id,
-            "code": violation.code,
-            "severity": violation.severity,
-            "family": violation.code.family,
-            "street": violation.street,
-            "message": violation.message,
+            "code": problem.code,
+            "severity": problem.severity,
+            "origin": problem.origin,
+            "stage": problem.stage,
+            "street": problem.street,
+            "message": problem.message,
         },
         ensure_ascii=False,
     )
@@ -75,9 +74,11 @@ class FileTally:
     replayed: int = 0
     unsupported: int = 0
     unparsed: int = 0
+    strays: int = 0  # texts that start no room's hand: no hands, each one FIL001 warning
     invalid: int = 0
     errors: int = 0
     export_errors: int = 0
+    internal_errors: int = 0
     warnings: int = 0
 
     def add(self, other: FileTally) -> None:
@@ -87,27 +88,30 @@ class FileTally:
             "replayed",
             "unsupported",
             "unparsed",
+            "strays",
             "invalid",
             "errors",
             "export_errors",
+            "internal_errors",
+            "warnings",
         ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
-        self.warnings += other.warnings
 
     def summary(self) -> str:
-        play = self.errors - self.export_errors
+        play = self.errors - self.export_errors - self.internal_errors
+        internal = f", {self.internal_errors} internal" if self.internal_errors else ""
         return (
             f"{self.source}: {self.hands} hands, {self.replayed} replayed "
             f"({self.invalid} with errors), {self.unparsed} unparsable, "
             f"{self.unsupported} unsupported; {self.errors} errors ({play} play, "
-            f"{self.export_errors} export), {self.warnings} warnings"
+            f"{self.export_errors} export{internal}), {self.warnings} warnings"
         )
 
 
 @dataclass(slots=True)
 class Validation:
     """Output lines for a stream of parsed hands, in file order; `failed` once any error-severity
-    violation was reported (the command's exit status)."""
+    problem was reported (the command's exit status)."""
 
     jsonl: bool = False
     rules: HouseRules | None = None
@@ -115,7 +119,7 @@ class Validation:
     total: FileTally = field(default_factory=lambda: FileTally("total"))
 
     def lines(self, hands: Iterable[ParsedHand]) -> Iterator[tuple[str, bool]]:
-        """(line, is_summary) pairs: the violations of each hand, and a summary after each file."""
+        """(line, is_summary) pairs: the problems of each hand, and a summary after each file."""
         tally: FileTally | None = None
         for parsed in hands:
             source = parsed.hand.source.path
@@ -124,33 +128,35 @@ class Validation:
                     self.total.add(tally)
                     yield tally.summary(), True
                 tally = FileTally(source)
-            violations = self._count(tally, parsed)
-            for violation in violations:
+            for problem in self._count(tally, parsed):
                 if self.jsonl:
-                    yield json_line(source, parsed.room_hand_id, violation), False
+                    yield json_line(source, parsed.room_hand_id, problem), False
                 else:
-                    yield lint_line(source, violation), False
+                    yield lint_line(source, problem), False
         if tally is not None:
             self.total.add(tally)
             yield tally.summary(), True
 
-    def _count(self, tally: FileTally, parsed: ParsedHand) -> list[Violation]:
-        tally.hands += 1
-        if parsed.outcome is Outcome.UNSUPPORTED:
+    def _count(self, tally: FileTally, parsed: ParsedHand) -> list[Problem]:
+        outcome = parsed.outcome
+        if outcome is Outcome.STRAY:  # no hand: only its problem counts
+            tally.strays += 1
+        else:
+            tally.hands += 1
+        if outcome is Outcome.UNSUPPORTED:
             tally.unsupported += 1
             return []
-        violations = check_hand(parsed, self.rules)
-        if parsed.outcome is Outcome.ERROR:
+        problems = check_hand(parsed, self.rules)
+        if outcome is Outcome.ERROR:
             tally.unparsed += 1
-        else:
+        elif outcome is Outcome.PARSED:
             tally.replayed += 1
-        errors = sum(1 for v in violations if v.severity == "error")
-        tally.errors += errors
-        tally.export_errors += sum(
-            1 for v in violations if v.severity == "error" and v.code.family is Family.EXPORT
-        )
-        tally.warnings += len(violations) - errors
+        errors = [p for p in problems if p.severity is Severity.ERROR]
+        tally.errors += len(errors)
+        tally.export_errors += sum(1 for p in errors if p.origin is Origin.EXPORT)
+        tally.internal_errors += sum(1 for p in errors if p.origin is Origin.INTERNAL)
+        tally.warnings += len(problems) - len(errors)
         if errors:
             self.failed = True
-            tally.invalid += parsed.outcome is Outcome.PARSED
-        return violations
+            tally.invalid += outcome is Outcome.PARSED
+        return problems

@@ -19,9 +19,9 @@ from typing import Final
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from studdraw.parsers.model import Event, HandRecord, HandText, Outcome, ParseProblem, Seat
+from studdraw.parsers.model import Event, HandRecord, HandText, Seat
+from studdraw.parsers.problems import Code, Problem, Stage
 from studdraw.pipeline.rules import ReplayResult
-from studdraw.pipeline.rules.codes import Violation, from_finding
 
 from .schema import (
     ACTIONS,
@@ -57,7 +57,8 @@ class Replayed:
 
 @dataclass(slots=True, frozen=True)
 class Reject:
-    """A hand that is kept as text only (`kind`: parse_error, changed, internal_error)."""
+    """A hand that is kept as text only (`kind`: parse_error, changed, internal_error,
+    stray_text), the row of `rejects`."""
 
     hand: HandText
     room_hand_id: str | None
@@ -115,9 +116,9 @@ def _hands(
     stakes = [r.stakes for r in records]
     tours = [r.tournament for r in records]
     sources = [r.source for r in records]
-    errors = [sum(v.severity == "error" for v in res.violations) for res in results]
+    errors = [sum(p.severity == "error" for p in res.problems) for res in results]
     warnings = [
-        len(res.violations) - n + len(r.findings)
+        len(res.problems) - n + len(r.problems)
         for r, res, n in zip(records, results, errors, strict=True)
     ]
     return _batch(
@@ -279,13 +280,13 @@ def _pots(results: list[ReplayResult]) -> pa.Table:
 
 
 def _violations(records: list[HandRecord], results: list[ReplayResult]) -> pa.Table:
-    """The rules engine's violations of each hand, after the parse findings of its reader."""
-    found: list[Violation] = []
+    """The problems of each hand: its reader's warnings, then the replay's."""
+    found: list[Problem] = []
     sizes = []
     for record, result in zip(records, results, strict=True):
-        found.extend(from_finding(finding) for finding in record.findings)
-        found.extend(result.violations)
-        sizes.append(len(record.findings) + len(result.violations))
+        found.extend(record.problems)
+        found.extend(result.problems)
+        sizes.append(len(record.problems) + len(result.problems))
     return _batch(
         VIOLATIONS,
         [
@@ -299,6 +300,19 @@ def _violations(records: list[HandRecord], results: list[ReplayResult]) -> pa.Ta
             _get("message", found),
         ],
     )
+
+
+REJECT_KINDS: Final = {Code.FIL001: "stray_text", Code.INT001: "internal_error"}
+"""The `rejects.kind` of a problem's code; every other problem's is `parse_error` (a hand the
+import finds changed is `changed`, without a problem: the stored hand is kept)."""
+
+
+def rejected(
+    hand: HandText, room_hand_id: str | None, content_hash: int, problem: Problem, import_id: int
+) -> Reject:
+    """A hand kept as text only because of its problem: the row says its kind, message, line."""
+    kind = REJECT_KINDS.get(problem.code, "parse_error")
+    return Reject(hand, room_hand_id, content_hash, kind, problem.message, problem.line, import_id)
 
 
 def normalize_rejects(rejects: Sequence[Reject]) -> pa.Table:
@@ -367,7 +381,7 @@ def keep_hands(tables: Tables, keep: Sequence[int]) -> Tables:
     return out
 
 
-def out_of_range(record: HandRecord) -> ParseProblem | None:
+def out_of_range(record: HandRecord) -> Problem | None:
     """The first amount of a hand too large for the store, as a problem naming it and its line
     (a corrupted or hostile export), or None. Every amount of every hand goes through here,
     so the common case is a bare comparison each (this module is compiled)."""
@@ -400,7 +414,7 @@ def _beyond(value: int | None) -> bool:
     return value is not None and not -AMOUNT_BOUND <= value <= AMOUNT_BOUND
 
 
-def _too_big(value: int | None, event_line: int | None, record: HandRecord) -> ParseProblem:
+def _too_big(value: int | None, event_line: int | None, record: HandRecord) -> Problem:
     line = record.source.line
     where = (
         f"in the header or seats of the hand starting on line {line}"
@@ -411,4 +425,4 @@ def _too_big(value: int | None, event_line: int | None, record: HandRecord) -> P
         f"an amount of {value:,} smallest units {where} is beyond what the store holds "
         f"(at most {AMOUNT_BOUND:,}); the hand is kept as a reject"
     )
-    return ParseProblem(Outcome.ERROR, message, event_line or line)
+    return Problem(Code.IMP001, Stage.IMPORT, record.source.path, event_line or line, message)

@@ -122,8 +122,8 @@ IMPORTS = TableDef(
             "stray_texts",
             I64,
             "Texts that start no room's hand (before the first hand, or a whole file of other "
-            "text): findings, not hands, so not in `hands_seen`; each is in `rejects` with "
-            "`kind = stray_text`.",
+            "text): problems (`FIL001`), not hands, so not in `hands_seen`; each is in "
+            "`rejects` with `kind = stray_text`.",
             False,
         ),
         _c(
@@ -215,11 +215,11 @@ HANDS = TableDef(
         _c("reported_pot", I64, "Total pot as the room reported it, when it did."),
         _c("reported_rake", I64, "Rake as the room reported it, when it did."),
         _c("valid", BOOL, "No error-severity violation (warnings allowed).", False),
-        _c("errors", I16, "Error-severity violations (rows in `violations`).", False),
+        _c("errors", I16, "Error-severity problems (rows in `violations`).", False),
         _c(
             "warnings",
             I16,
-            "Warning-severity violations, parse findings included (codes `TXT...`).",
+            "Warning-severity problems, the reader's included (`TXT001`).",
             False,
         ),
         _c("hero", STR, "The player whose cards the export shows (the exporting account)."),
@@ -374,14 +374,14 @@ POTS = TableDef(
 
 VIOLATIONS = TableDef(
     "violations",
-    "What the rules engine found wrong with stored hands, located like linter messages (codes in "
-    "docs/violations.md), and the parse warnings the room's reader kept on them (codes `TXT...`, "
-    "in studdraw.parsers.findings: a line it did not know, with the line's text); these come "
-    "first, with NULL `street` and `event_index`.",
+    "The problems of stored hands, located like linter messages (codes in docs/violations.md, "
+    "the catalogue `studdraw.parsers.problems`): the warnings the room's reader kept on a hand "
+    "(`TXT001`: a line it did not know, with the line's text) first, with NULL `street` and "
+    "`event_index`, then what the rules engine found.",
     (
         HAND_ID,
-        _c("seq", I16, "Order of the finding within the hand.", False),
-        _c("code", STR, "Stable violation code (e.g. `SIZ001`).", False),
+        _c("seq", I16, "Order of the problem within the hand.", False),
+        _c("code", STR, "Stable problem code (e.g. `SIZ001`).", False),
         _c("severity", STR, "`error` or `warning`.", False),
         _c("street", I16, "Betting round, NULL for hand-level checks."),
         _c("event_index", I32, "The offending event (`actions.seq`), NULL for hand-level checks."),
@@ -402,12 +402,14 @@ REJECTS = TableDef(
         _c(
             "kind",
             STR,
-            "`parse_error`, `changed`, `internal_error`, or `stray_text` (text that starts no "
-            "room's hand: a finding, counted in `imports.stray_texts`, not a hand).",
+            "From the hand's problem: `stray_text` (`FIL001`: text that starts no room's hand, "
+            "counted in `imports.stray_texts`, not a hand), `internal_error` (`INT001`: studdraw "
+            "failed on it), `changed` (its id is stored with other content), else "
+            "`parse_error` (any other problem: `TXT...`, `FIL002`, `PRS001`, `IMP001`).",
             False,
         ),
-        _c("reason", STR, "What went wrong.", False),
-        _c("error_line", I32, "Line that stopped the room's reader, for parse errors."),
+        _c("reason", STR, "What went wrong: the problem's message.", False),
+        _c("error_line", I32, "The problem's line: the line that stopped the reader."),
         _c("raw_text", STR, "The hand's text as split.", False),
         _c("source_path", STR, "File the hand was read from.", False),
         _c("source_offset", I64, "Byte offset of the hand's first line.", False),

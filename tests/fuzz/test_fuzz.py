@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -21,6 +22,7 @@ TEXT_ROOMS = [room.name for room in ROOMS if isinstance(room, TextRoom)]
 """Every text room of the registry: each is handed any mutated hand and any bytes."""
 
 
+@pytest.mark.slow  # hostile files through parse, validate and ingest (`make fuzz` runs it long)
 def test_a_brief_fuzz_run_finds_nothing(tmp_path: Path) -> None:
     harness = Harness(tmp_path / "work", tmp_path / "kept", batch=40)
     tally = run(harness, inputs=120, seed=20261124)

@@ -73,7 +73,7 @@ def assert_name_reads_everywhere(room: str, template: str, name: str) -> None:
     plain = parse_record(fill(template, *PLAIN), room)
     awkward = (name, f"{name} 2")
     record = parse_record(fill(template, *awkward), room)
-    assert record.findings == []
+    assert record.problems == []
     assert [s.player for s in record.seats] == [
         dict(zip(PLAIN, awkward, strict=True)).get(s.player, s.player) for s in plain.seats
     ]

@@ -66,7 +66,7 @@ def test_the_corpus_hand() -> None:
     shows = [(e.player, e.cards[-1], e.text) for e in of_kind(r, EventKind.SHOW)]
     assert shows[0] == ("PLAYER7", "9s", "One pair, queens")
     assert sum(net_results(r).values()) == -4
-    assert [v for v in replay(r).violations if v.severity == "error"] == []
+    assert [v for v in replay(r).problems if v.severity == "error"] == []
 
 
 def test_sniff_claims_absolute_files_only() -> None:
@@ -127,7 +127,7 @@ Seat 5: Hero Folded on the 3rd STREET
 
 def test_completion_raise_all_in_and_returned_bet() -> None:
     r = parse_record(HI_LO_SHOWDOWN, "absolute")
-    assert r.findings == []
+    assert r.problems == []
     assert (r.table, r.button) == ("FIJI HWY", None)
     assert actions(r, 0)[3:] == [
         ("bring_in", "Hero", 1, 1),
@@ -150,7 +150,7 @@ def test_completion_raise_all_in_and_returned_bet() -> None:
         ("Tc", "5c", "2s"),
     )
     assert net_results(r) == {"PLAYER1": 1, "PLAYER3": 0, "Hero": -2}
-    assert [v for v in replay(r).violations if v.severity == "error"] == []
+    assert [v for v in replay(r).problems if v.severity == "error"] == []
 
 
 @pytest.mark.parametrize(
@@ -169,7 +169,7 @@ def test_all_in_and_timeout_forms(
     head, marker, tail = HI_LO_SHOWDOWN.partition("*** 4TH STREET ***\n")
     r = parse_record(head + marker + tail.replace(old + "\n", new + "\n", 1), "absolute")
     event = next(e for e in r.events if e.line == (22 if "PLAYER3" in old else 23))
-    assert r.findings == []
+    assert r.problems == []
     assert (event.kind, event.amount, event.to, event.all_in) == (kind, amount, to, "All-In" in new)
 
 
@@ -185,7 +185,7 @@ def test_showdown_forms(line: str, kind: EventKind) -> None:
         "PLAYER3 - Shows [3s 5d 6s Ah 8c Jc As] (One pair, aces)\n", f"{line}\n"
     )
     r = parse_record(text, "absolute")
-    assert r.findings == []
+    assert r.problems == []
     assert next(e for e in r.events if e.line == 38).kind is kind
 
 
@@ -195,7 +195,7 @@ def test_a_sitting_out_player() -> None:
         "Seat 5 - Hero ($1 in chips)\nSeat 6 - Idle ($2 in chips)\n",
     ).replace("Hero - Ante $0.01\n", "Hero - Ante $0.01\nIdle - sitout (wait for BB)\n")
     r = parse_record(text, "absolute")
-    assert r.findings == []
+    assert r.problems == []
     assert [e.player for e in of_kind(r, EventKind.SIT_OUT)] == ["Idle"]
 
 
@@ -220,7 +220,7 @@ def test_other_games_are_unsupported_with_their_label(header: str, label: str) -
     parsed = parse_text(header + "\nSeat 1 - X ($1 in chips)", "absolute")
     assert parsed.outcome is Outcome.UNSUPPORTED
     assert parsed.problem is not None
-    assert (parsed.problem.game_label, parsed.problem.line) == (label, 1)
+    assert (parsed.game_label, parsed.problem.line) == (label, 1)
 
 
 def test_a_stud_tournament_plays_for_chips() -> None:

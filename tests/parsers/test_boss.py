@@ -39,7 +39,7 @@ def test_corpus_hands_are_five_card_draw_and_validate(
         record = hand.record
         assert record is not None
         assert (record.game, record.structure, record.currency) == (Game.DRAW5, structure, "EUR")
-        errors = [v for v in replay(record).violations if v.severity == "error"]
+        errors = [v for v in replay(record).problems if v.severity == "error"]
         assert errors == [], (record.room_hand_id, errors)
 
 
@@ -112,7 +112,7 @@ def test_every_other_game_is_unsupported_with_its_label(game: str, name: str) ->
     parsed = parse_text(HAND.format(game=game, actions=""), "boss")
     assert parsed.outcome is Outcome.UNSUPPORTED
     assert parsed.problem is not None
-    assert parsed.problem.game_label == f"{game} NL 0.01/0.02"
+    assert parsed.game_label == f"{game} NL 0.01/0.02"
     assert name in parsed.problem.message
 
 

@@ -419,7 +419,7 @@ def test_hi_lo_summary_that_contradicts_the_results_is_noted() -> None:
 def test_other_games_are_unsupported_with_the_rooms_label(header: str, label: str) -> None:
     parsed = parse_text(f"{header}\nSeat+1: $1 in chips\nDealer : Set dealer [1]", ROOM)
     assert parsed.outcome is Outcome.UNSUPPORTED
-    assert parsed.problem is not None and parsed.problem.game_label == label
+    assert parsed.problem is not None and parsed.game_label == label
     assert parsed.room_hand_id == "1"
 
 
@@ -508,7 +508,7 @@ def test_timed_out_and_automatic_actions_read_as_the_action(
     as its text; nothing else in the hand changes."""
     plain = parse_record(TIMEOUT_HAND.format(**PLAIN_ACTIONS), ROOM)
     record = parse_record(TIMEOUT_HAND.format(**{**PLAIN_ACTIONS, slot: line}), ROOM)
-    assert record.findings == plain.findings == []
+    assert record.problems == plain.problems == []
 
     def played(r: HandRecord) -> list[tuple[object, ...]]:
         return [(e.kind, e.player, e.street, e.amount, e.to, e.line) for e in r.events]

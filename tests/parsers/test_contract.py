@@ -23,13 +23,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from studdraw.parsers.builder import HandBuilder, parse_local_time
-from studdraw.parsers.findings import (
-    HAND_ENDS_EARLY,
-    LINE_OUT_OF_PLACE,
-    UNKNOWN_LINE,
-    UNKNOWN_MONEY_LINE,
-)
 from studdraw.parsers.model import Event, HandRecord, HandText, Outcome, SourceRef
+from studdraw.parsers.problems import (
+    Code,
+    Severity,
+    Stage,
+)
 from tests.conftest import parse_record, parse_text
 from tests.parsers import (
     test_absolute,
@@ -91,7 +90,7 @@ def played(record: HandRecord, rename: dict[str, str] | None = None) -> list[tup
 def test_the_hand_reads_and_every_event_is_on_a_line_of_it(room: str) -> None:
     record = parse_record(HANDS[room], room)
     assert record.room == room
-    assert record.findings == []
+    assert record.problems == []
     lines = lines_of(room)
     for event in record.events:
         assert lines[event.line - 1].strip(), event
@@ -105,19 +104,20 @@ def test_a_hand_cut_short_is_an_error_at_its_last_line(room: str) -> None:
     parsed = parse_text("\n".join(kept), room)
     assert parsed.outcome is Outcome.ERROR
     assert parsed.problem is not None
-    assert (parsed.problem.code, parsed.problem.line) == (HAND_ENDS_EARLY.code, len(kept))
+    assert (parsed.problem.code, parsed.problem.line) == (Code.TXT004, len(kept))
 
 
 @pytest.mark.parametrize("room", ROOMS)
 def test_an_unknown_line_without_money_or_cards_is_a_warning_on_the_record(room: str) -> None:
     index = middle(room)
     record = parse_record(with_line(room, index, "The dealer smiles"), room)
-    [finding] = record.findings
-    assert (finding.code, finding.severity, finding.line, finding.text) == (
-        UNKNOWN_LINE.code,
-        UNKNOWN_LINE.severity,
+    [problem] = record.problems
+    assert (problem.code, problem.severity, problem.stage, problem.line, problem.message) == (
+        Code.TXT001,
+        Severity.WARNING,
+        Stage.PARSE,
         index + 1,
-        "The dealer smiles",
+        "unknown line: 'The dealer smiles'",
     )
     assert played(record) == played(parse_record(HANDS[room], room))
 
@@ -129,7 +129,7 @@ def test_an_unknown_line_with_money_or_cards_is_an_error_of_the_hand(room: str, 
     parsed = parse_text(with_line(room, index, line), room)
     assert parsed.outcome is Outcome.ERROR
     assert parsed.problem is not None
-    assert (parsed.problem.code, parsed.problem.line) == (UNKNOWN_MONEY_LINE.code, index + 1)
+    assert (parsed.problem.code, parsed.problem.line) == (Code.TXT002, index + 1)
     assert line in parsed.problem.message
 
 
@@ -139,7 +139,7 @@ def test_a_header_in_the_middle_of_a_hand_is_a_line_out_of_place(room: str) -> N
     parsed = parse_text(with_line(room, index, lines_of(room)[0]), room)
     assert parsed.outcome is Outcome.ERROR
     assert parsed.problem is not None
-    assert (parsed.problem.code, parsed.problem.line) == (LINE_OUT_OF_PLACE.code, index + 1)
+    assert (parsed.problem.code, parsed.problem.line) == (Code.TXT003, index + 1)
 
 
 @pytest.mark.parametrize("room", ROOMS)
@@ -187,7 +187,7 @@ def test_player_names_are_read_against_the_seat_list(room: str, name: str) -> No
         name if s.player == old else s.player for s in original.seats
     ]
     assert played(record) == played(original, {old: name})
-    assert record.findings == []
+    assert record.problems == []
 
 
 @given(st.lists(st.text(alphabet="ab [", min_size=1, max_size=4), max_size=9))

@@ -87,7 +87,7 @@ def test_rules_engine_finds_no_error_in_the_hands_it_can_check() -> None:
     errors = {}
     for parsed in parse_file(corpus_file(*USD_FILE)):
         assert parsed.record is not None
-        found = [v.code for v in replay(parsed.record).violations if v.severity == "error"]
+        found = [v.code for v in replay(parsed.record).problems if v.severity == "error"]
         if found:
             errors[parsed.record.room_hand_id] = found
     assert set(errors) <= {"285999989"}
@@ -387,7 +387,7 @@ def test_other_games_are_unsupported_with_their_label(game_line: str, label: str
     parsed = parse_text(f"{HEAD}{game_line}\nTable Catacaos\nSeat 10 is the button", "everleaf")
     assert parsed.outcome is Outcome.UNSUPPORTED
     assert parsed.problem is not None
-    assert (parsed.problem.game_label, parsed.problem.line) == (label, 3)
+    assert (parsed.game_label, parsed.problem.line) == (label, 3)
     assert parsed.room_hand_id == "116214546"
 
 
@@ -462,7 +462,7 @@ def test_table_life_lines_are_events(line: str, kind: EventKind, text: str | Non
     )
     event = next(e for e in record.events if e.kind is kind)
     assert (event.player, event.street, event.text) == ("Player2", 1, text)
-    assert record.findings == []
+    assert record.problems == []
 
 
 def test_a_concord_skin_header_starts_a_hand(tmp_path: Path) -> None:
@@ -486,7 +486,7 @@ def test_a_wrapped_win_line_ends_the_win_above_it() -> None:
     )
     record = parse_record(wrapped, "everleaf")
     assert played(record) == played(parse_record(USD_HAND, "everleaf"))
-    assert record.findings == []
+    assert record.problems == []
     alone = USD_HAND.replace("Player2 folds\n", "Player2 folds\nnines [ 9c, 9d, Ks, 7h, 2c ]\n")
     assert parse_text(alone, "everleaf").outcome is Outcome.ERROR  # only after a win line
 

@@ -112,7 +112,7 @@ def test_unknown_files_are_one_stray_text(tmp_path: Path) -> None:
     path.write_text("\nmy shopping list\n", encoding="utf-8")
     [parsed] = list(parse_file(path))
     assert parsed.hand.room is None and parsed.hand.stray and parsed.hand.source.line == 2
-    assert parsed.problem is not None and parsed.problem.outcome.value == "stray"
+    assert parsed.problem is not None and parsed.outcome.value == "stray"
 
 
 def test_splitting_streams_without_reading_the_whole_file(

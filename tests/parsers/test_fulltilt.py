@@ -61,8 +61,8 @@ def test_every_in_scope_corpus_hand_parses_and_the_rest_is_named() -> None:
                 outcomes[(Outcome.PARSED, str(parsed.record.game))] += 1
                 continue
             assert parsed.problem is not None
-            outcomes[(parsed.outcome, parsed.problem.game_label)] += 1
-            if parsed.problem.game_label in ("td27", None):
+            outcomes[(parsed.outcome, parsed.game_label)] += 1
+            if parsed.game_label in ("td27", None):
                 problems[parsed.room_hand_id] = (parsed.outcome, parsed.problem.message)
     assert outcomes == {
         (Outcome.PARSED, "td27"): 59,
@@ -531,7 +531,7 @@ def test_table_life_lines_are_events(line: str, kind: EventKind) -> None:
     body = RAZZ_BODY.replace("Bob folds\n", f"Bob folds\n{line}\n")
     record = parse_record(f"{RAZZ_HEADER}\n{body}", "fulltilt")
     assert [e.player for e in of_kind(record, kind)] == ["Bob"]
-    assert record.findings == []
+    assert record.problems == []
 
 
 @pytest.mark.parametrize(
@@ -542,7 +542,7 @@ def test_other_games_are_unsupported_not_errors(label: str) -> None:
     header = f"Full Tilt Poker Game #5: Table Zug - $1/$2 - {label} - 01:00:00 ET - 2011/01/01"
     parsed = parse_text(f"{header}\n*** HOLE CARDS ***", "fulltilt")
     assert parsed.outcome is Outcome.UNSUPPORTED
-    assert parsed.problem is not None and parsed.problem.game_label == label
+    assert parsed.problem is not None and parsed.game_label == label
 
 
 @pytest.mark.parametrize(
@@ -557,7 +557,7 @@ def test_a_header_of_another_form(table_and_game: str, outcome: Outcome, label: 
     header = f"Full Tilt Poker Game #5: {table_and_game} - 01:00:00 ET - 2011/01/01"
     parsed = parse_text(f"{header}\n*** HOLE CARDS ***", "fulltilt")
     assert parsed.outcome is outcome
-    assert parsed.problem is not None and parsed.problem.game_label == label
+    assert parsed.problem is not None and parsed.game_label == label
     assert parsed.problem.line == 1
 
 

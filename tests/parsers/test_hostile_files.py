@@ -19,6 +19,7 @@ import pytest
 from studdraw.parsers import files, reader
 from studdraw.parsers.files import MAX_LINE, Encoding, iter_lines
 from studdraw.parsers.model import HandText, Outcome, SourceRef
+from studdraw.parsers.problems import Code, Stage
 from studdraw.parsers.reader import MAX_REASON, open_history, parse_file, parse_hand
 from studdraw.parsers.room import Room
 from studdraw.parsers.rooms import BY_NAME
@@ -81,7 +82,9 @@ def test_a_line_without_end_of_any_length_is_linear(monkeypatch: pytest.MonkeyPa
     [hand] = list(room.hand_texts(io.BytesIO(data), encoding, "nul.txt"))
     assert counter.scanned <= 3 * len(data)
     last_line = FIRST_STARS.count("\n") + 2
-    assert hand.defect is not None and f"line {last_line} is 4,194,304 bytes" in hand.defect
+    assert hand.problem is not None and hand.problem.code is Code.FIL002
+    assert (hand.problem.line, hand.problem.stage) == (last_line, Stage.READ)
+    assert f"line {last_line} is 4,194,304 bytes" in hand.problem.message
     parsed = parse_hand(hand)
     assert parsed.outcome is Outcome.ERROR and parsed.problem is not None
     assert len(parsed.problem.message) <= MAX_REASON
@@ -99,7 +102,7 @@ def test_fast_and_line_splits_agree_on_long_lines(monkeypatch: pytest.MonkeyPatc
         files.split_lines(iter_lines(io.BytesIO(data), encoding), room.hand_start, "p", "s")
     )
     assert fast == slow
-    assert [hand.defect is not None for hand in fast] == [False, True, False]
+    assert [hand.problem is not None for hand in fast] == [False, True, False]
 
 
 def test_hands_after_a_long_preamble_are_found(tmp_path: Path) -> None:
@@ -195,8 +198,8 @@ def test_problem_messages_are_bounded_sentences(monkeypatch: pytest.MonkeyPatch)
     long_line = FIRST_STARS + "\n" + "?" * 200_000
     parsed = parse_hand(HandText(long_line, SourceRef("p", 0, 1), "pokerstars"))
     assert parsed.record is not None
-    assert [finding.code for finding in parsed.record.findings] == ["TXT001"]
-    assert len(parsed.record.findings[0].message) <= MAX_REASON
+    assert [finding.code for finding in parsed.record.problems] == ["TXT001"]
+    assert len(parsed.record.problems[0].message) <= MAX_REASON
     room = BY_NAME["pokerstars"]
 
     def broken(_hand: HandText) -> None:
@@ -240,7 +243,7 @@ def test_a_room_that_tidies_its_hands_is_held_to_the_hand_bound(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Full Tilt blanks lines of the shared splitter's texts; a hand start followed by
-    megabytes of lines still becomes one bounded hand with its defect, and the next hand is
+    megabytes of lines still becomes one bounded hand with its problem, and the next hand is
     read as it is."""
     monkeypatch.setattr(files, "MAX_HAND", 1 << 16)
     junk = "\n".join(f"line {i} of a log pasted into the export" for i in range(20_000))
@@ -248,9 +251,9 @@ def test_a_room_that_tidies_its_hands_is_held_to_the_hand_bound(
     data = "\n\n".join([FIRST_TILT + "\n" + junk, second]).encode()
     room = BY_NAME["fulltilt"]
     first, last = list(room.hand_texts(io.BytesIO(data), Encoding("utf-8", 0), "t.txt"))
-    assert first.defect is not None and "runs over 65,536 characters" in first.defect
+    assert first.problem is not None and "runs over 65,536 characters" in first.problem.message
     assert len(first.text) <= (1 << 16) + 1000
-    assert last.defect is None and last.text == second
+    assert last.problem is None and last.text == second
     assert last.source.line == FIRST_TILT.count("\n") + 20_000 + 3
     assert parse_hand(last).record is not None
 
@@ -260,7 +263,7 @@ def test_a_hand_opening_with_several_hand_starts_is_held_to_the_hand_bound(
 ) -> None:
     """In a file of several rooms each run of hands goes line by line to its room: a Party hand
     whose opening lines are each a hand start, then megabytes of lines, is one hand with its
-    defect (counted from its last opening line), and the next hand is read as it is."""
+    problem (counted from its last opening line), and the next hand is read as it is."""
     monkeypatch.setattr(files, "MAX_HAND", 1 << 16)
     opening = "Game #1 starts.\n\n#Game No : 1\n***** Hand History for Game 1 *****"
     junk = "\n".join(f"line {i} of a log pasted into the export" for i in range(20_000))
@@ -269,7 +272,9 @@ def test_a_hand_opening_with_several_hand_starts_is_held_to_the_hand_bound(
     assert [room.name for room in open_history(path).parts[0].rooms] == ["pokerstars", "partypoker"]
     stars, long, party = list(parse_file(path))
     assert long.hand.source.line == FIRST_STARS.count("\n") + 3
-    assert long.hand.defect == files.long_hand_defect(long.hand.source.line + 3)
+    assert long.hand.problem == files.hand_too_long(
+        long.hand.source.path, long.hand.source.line + 3
+    )
     assert long.outcome is Outcome.ERROR and len(long.hand.text) <= (1 << 16) + 1000
     assert stars.record is not None and party.record is not None
     assert party.hand.source.line == long.hand.source.line + 4 + 1 + 20_000 + 1

@@ -155,7 +155,7 @@ def test_corpus_hands(case: Expected) -> None:
     assert [(e.player, e.amount, e.pot) for e in of_kind(record, EventKind.COLLECT)] == (
         case.collects
     )
-    assert replay(record).violations == []
+    assert replay(record).problems == []
 
 
 def test_cash_header_and_money() -> None:
@@ -249,7 +249,7 @@ def test_raise_by_states_the_raise_over_the_bet_faced() -> None:
 def test_other_games_are_unsupported_with_their_label(gametype: str) -> None:
     parsed = parse_text(hand(gametype=gametype), "ipoker")
     assert parsed.outcome is Outcome.UNSUPPORTED
-    assert parsed.problem is not None and parsed.problem.game_label == gametype
+    assert parsed.problem is not None and parsed.game_label == gametype
     assert parsed.problem.message == f"{gametype} is not a stud or draw game studdraw reads"
 
 

@@ -86,12 +86,12 @@ def test_every_corpus_hand_is_read_or_counted_with_its_game() -> None:
         for parsed in parse_file(path):
             assert parsed.hand.room == "kingsclub", path
             problem = parsed.problem
-            game = str(parsed.record.game) if parsed.record else problem and problem.game_label
+            game = str(parsed.record.game) if parsed.record else parsed.game_label
             name = path.relative_to(root).as_posix()
             seen.add((name, parsed.outcome, game))
             if problem is not None:
-                assert problem.game_label is not None
-                expected = UNSUPPORTED_REASONS.get(name, (NOT_READ.get(problem.game_label), None))
+                assert parsed.game_label is not None
+                expected = UNSUPPORTED_REASONS.get(name, (NOT_READ.get(parsed.game_label), None))
                 assert (problem.message, problem.line if name in UNSUPPORTED_REASONS else None) == (
                     expected
                 )
@@ -125,7 +125,7 @@ def test_rules_engine_errors_are_the_documented_ones(name: str) -> None:
     """docs/rooms/kingsclub.md: the 7-Stud hand's first raise over the completion is 33.16, not
     a full bet of 44 (the room's own short raise); every other hand replays clean."""
     result = replay(corpus_record(*name.split("/")))
-    errors = [(v.code, v.line) for v in result.violations if v.severity == "error"]
+    errors = [(v.code, v.line) for v in result.problems if v.severity == "error"]
     expected = [("SIZ005", 25)] if name.startswith("Stud/7-Stud-") else []
     assert [(str(code), line) for code, line in errors] == expected
 
@@ -285,7 +285,7 @@ Villain wins (254) from pot
 
 def test_all_in_and_split_pot() -> None:
     r = parse_record(HI_LO_ALL_IN, "kingsclub")
-    assert r.findings == []
+    assert r.problems == []
     all_in = next(e for e in r.events if e.all_in)
     assert (all_in.kind, all_in.player, all_in.amount, all_in.street) == (
         EventKind.BET,
@@ -299,7 +299,7 @@ def test_all_in_and_split_pot() -> None:
     ]
     assert net_results(r) == summary_nets(HI_LO_ALL_IN)
     assert of_kind(r, EventKind.UNCALLED) == []
-    assert [v for v in replay(r).violations if v.severity == "error"] == []
+    assert [v for v in replay(r).problems if v.severity == "error"] == []
 
 
 TRIPLE_DRAW = """\
@@ -333,7 +333,7 @@ Hero wins pot (159)
 
 def test_tournament_table_odd_name_and_printed_uncalled_bet() -> None:
     r = parse_record(TRIPLE_DRAW, "kingsclub")
-    assert r.findings == []
+    assert r.problems == []
     assert (r.table, r.currency, r.button) == ("7", "CHIPS", 6)
     assert r.tournament is not None and r.tournament.tournament_id == "1234"
     assert r.players == ["x (y) z", "Hero"]
@@ -405,7 +405,7 @@ def test_other_games_are_unsupported_with_label_and_reason(
     parsed = parse_text(f"#41388325: {header}\n2021-02-13 17:40:45\nTable 'x'", "kingsclub")
     assert parsed.outcome is Outcome.UNSUPPORTED
     assert parsed.problem is not None
-    assert (parsed.problem.game_label, parsed.problem.line) == (label, 1)
+    assert (parsed.game_label, parsed.problem.line) == (label, 1)
     assert parsed.problem.message.startswith(reason)
     assert parsed.room_hand_id == "41388325"
 
@@ -422,7 +422,7 @@ def test_other_games_are_unsupported_with_label_and_reason(
 def test_each_line_form_is_read(line: str, kind: EventKind) -> None:
     text = OLDER_STUD.replace("Player0 folds\n", f"Player0 folds\n{line}\n")
     r = parse_record(text, "kingsclub")
-    assert r.findings == []
+    assert r.problems == []
     event = next(e for e in r.events if e.line == 19)
     assert event.kind is kind
 
@@ -434,7 +434,7 @@ def test_a_summary_seat_without_a_net_repeats_the_roster() -> None:
         "Seat 6: Hero (2,107.40)", "Seat 3: Idle (500)\nSeat 6: Hero (2,107.40)"
     )
     r = parse_record(text, "kingsclub")
-    assert r.findings == [] and r.players == ["Player0", "Hero"]
+    assert r.problems == [] and r.players == ["Player0", "Hero"]
 
 
 def test_corpus_hand_lines_point_into_the_file() -> None:
@@ -507,7 +507,7 @@ running it twice, three-handed: one draw, one showdown."""
 
 def test_single_draw_reads_the_draw_and_replays_clean() -> None:
     r = parse_record(SINGLE_DRAW, "kingsclub")
-    assert r.findings == []
+    assert r.problems == []
     assert (r.game, r.structure, r.hero) == (Game.SD27, Structure.NO, "Hero")
     draws = [(str(e.kind), e.player, e.street, e.cards) for e in r.events if e.street == 1]
     assert draws[1:4] == [
@@ -516,7 +516,7 @@ def test_single_draw_reads_the_draw_and_replays_clean() -> None:
         ("stand_pat", "Player1", 1, ()),
     ]
     assert net_results(r) == summary_nets(SINGLE_DRAW)
-    assert [v.code for v in replay(r).violations if v.severity == "error"] == []
+    assert [v.code for v in replay(r).problems if v.severity == "error"] == []
 
 
 @pytest.mark.parametrize(
@@ -550,4 +550,4 @@ def test_a_hand_run_twice_is_unsupported_at_its_first_sign(
     assert parsed.outcome is Outcome.UNSUPPORTED
     assert parsed.problem is not None
     assert (parsed.problem.message, parsed.problem.line) == (reason, line)
-    assert parsed.problem.game_label == "2-7 Single Draw"
+    assert parsed.game_label == "2-7 Single Draw"

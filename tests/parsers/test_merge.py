@@ -117,7 +117,7 @@ def test_corpus_hands(case: Expected) -> None:
     assert [(x.seat, x.player, x.stack, x.sitting_out) for x in record.seats] == case.seats
     assert net_results(record) == case.net
     assert record.rake == case.rake
-    assert replay(record).violations == []
+    assert replay(record).problems == []
 
 
 def test_header_time_and_table() -> None:
@@ -308,7 +308,7 @@ def test_other_games_are_unsupported_with_their_label(game: str, stakes: str, la
     code = "1" if game == "HORSE" else "47"
     parsed = parse_text(hand(game=game, stakes=stakes, code=code), "merge")
     assert parsed.outcome is Outcome.UNSUPPORTED
-    assert parsed.problem is not None and parsed.problem.game_label == label
+    assert parsed.problem is not None and parsed.game_label == label
 
 
 def test_an_unknown_event_type_is_an_error_with_its_line() -> None:

@@ -4,7 +4,7 @@ The table of each room is its handwritten line-form hands (tests/parsers/forms/<
 together hold every line kind of the room's grammar that names a player (checked first). Each
 seated player of each hand is renamed in turn to each awkward name of `NAMES` (spaces, colons,
 brackets, parentheses, "said,", dots, digits only, other scripts, a verb): the renamed hand must
-read to the same events, seats and findings, with the new name wherever the old one stood.
+read to the same events, seats and problems, with the new name wherever the old one stood.
 """
 
 from __future__ import annotations
@@ -79,6 +79,6 @@ def test_awkward_names_read_on_every_line_kind(room: str, name: str) -> None:
                 name if s.player == old else s.player for s in original.seats
             ], where
             assert played(record, {}) == played(original, {old: name}), where
-            assert record.findings == original.findings, where
+            assert record.problems == original.problems, where
             renamed_somewhere += 1
     assert renamed_somewhere > 0

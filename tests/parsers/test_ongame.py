@@ -92,7 +92,7 @@ def test_stacks_carry_over_from_hand_to_hand(parts: tuple[str, ...]) -> None:
 
 def test_rules_engine_finds_no_error() -> None:
     for _, record in corpus_hands():
-        errors = [v for v in replay(record).violations if v.severity == "error"]
+        errors = [v for v in replay(record).problems if v.severity == "error"]
         assert errors == [], record.room_hand_id
 
 
@@ -148,7 +148,7 @@ def test_equal_blinds_printed_as_big_blinds_are_small_then_big() -> None:
         ("big_blind", "Player3", 100, 100),
         ("raise", "Player1", 300, 300),
     ]
-    assert [v for v in replay(r).violations if v.severity == "error"] == []
+    assert [v for v in replay(r).problems if v.severity == "error"] == []
 
 
 def test_a_draw_printed_without_its_discard_is_inferred_from_the_new_hand() -> None:
@@ -257,7 +257,7 @@ Seat 8: Shorty ($0), net: -$3.10, [Kh, Ks, Kd, 8c, Ah, Qd, 3c] (THREE_OF_A_KIND 
 
 def test_all_in_showdown_from_the_summary() -> None:
     r = parse_record(BIG_BRING_IN_SHOWDOWN, "ongame")
-    assert r.findings == []
+    assert r.problems == []
     [all_in] = [e for e in r.events if e.all_in]
     assert (all_in.kind, all_in.player, all_in.amount, all_in.street) == (
         EventKind.BET,
@@ -271,7 +271,7 @@ def test_all_in_showdown_from_the_summary() -> None:
     ]
     assert net_results(r) == summary_nets(BIG_BRING_IN_SHOWDOWN)
     assert of_kind(r, EventKind.UNCALLED) == []
-    assert [v for v in replay(r).violations if v.severity == "error"] == []
+    assert [v for v in replay(r).problems if v.severity == "error"] == []
 
 
 FOLDED_TO = """\
@@ -304,7 +304,7 @@ Seat 6: Mr (x) y ($79.80), net: +$0.60
 
 def test_an_unprinted_uncalled_bet_is_inferred() -> None:
     r = parse_record(FOLDED_TO, "ongame")
-    assert r.findings == []
+    assert r.problems == []
     assert actions(r, 0)[2:] == [
         ("bring_in", "Hero", 50, 50),
         ("complete", "Mr (x) y", 100, 100),
@@ -315,7 +315,7 @@ def test_an_unprinted_uncalled_bet_is_inferred() -> None:
     assert [(e.player, e.amount) for e in of_kind(r, EventKind.COLLECT)] == [("Mr (x) y", 120)]
     assert net_results(r) == summary_nets(FOLDED_TO)
     assert [e.kind for e in r.events if e.line in (17, 18)] == [EventKind.SIT_OUT, EventKind.NOTE]
-    assert [v for v in replay(r).violations if v.severity == "error"] == []
+    assert [v for v in replay(r).problems if v.severity == "error"] == []
 
 
 def test_end_line_of_another_hand_is_an_error() -> None:
@@ -338,7 +338,7 @@ def test_other_games_are_unsupported_with_their_label(table: str, label: str) ->
     parsed = parse_text(text, "ongame")
     assert parsed.outcome is Outcome.UNSUPPORTED
     assert parsed.problem is not None
-    assert (parsed.problem.game_label, parsed.problem.line) == (label, 3)
+    assert (parsed.game_label, parsed.problem.line) == (label, 3)
     assert parsed.problem.message == f"{label} is not a stud or draw game studdraw reads"
     assert parsed.room_hand_id == "R5-292493407-81"
 

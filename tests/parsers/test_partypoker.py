@@ -372,7 +372,7 @@ def test_informational_lines_are_known(line: str, kind: EventKind, player: str |
     [event] = [e for e in record.events if e.line == number]
     assert event.kind is kind
     assert event.player == player
-    assert record.findings == []
+    assert record.problems == []
 
 
 def test_an_action_may_end_with_a_full_stop() -> None:
@@ -400,7 +400,7 @@ def test_other_games_are_unsupported_with_the_rooms_label(game_line: str, label:
     )
     parsed = parse_text(text, ROOM)
     assert parsed.outcome is Outcome.UNSUPPORTED
-    assert parsed.problem is not None and parsed.problem.game_label == label
+    assert parsed.problem is not None and parsed.game_label == label
     assert parsed.room_hand_id == "1"
 
 

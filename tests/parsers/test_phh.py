@@ -79,7 +79,7 @@ def test_a_phh_hand_written_elsewhere_reads_and_replays_clean() -> None:
     with_winnings = PHH().parse(phh_hand(YOCKEY_ARIEH + "winnings = [0, 0, 0, 2510000]\n"))
     assert with_winnings.record is not None
     result = replay(with_winnings.record)
-    assert [v.code for v in result.violations] == []
+    assert [v.code for v in result.problems] == []
     finals = [p.net for p in sorted(result.players, key=lambda p: p.seat)]
     stacks = [1180000, 4340000, 5910000, 10765000]
     # pokerkit's own test of this hand ends with these stacks
@@ -145,7 +145,7 @@ def test_bad_hands_are_problems_with_their_line(
 ) -> None:
     parsed = PHH().parse(phh_hand(text))
     assert parsed.problem is not None and parsed.record is None
-    assert parsed.problem.outcome is outcome
+    assert parsed.outcome is outcome
     assert message in parsed.problem.message
     assert parsed.problem.line == line
 

@@ -50,7 +50,7 @@ def test_every_in_scope_corpus_hand_parses_and_unsupported_ones_are_named() -> N
             label = (
                 str(parsed.record.game)
                 if parsed.record
-                else str(parsed.problem and parsed.problem.game_label)
+                else str(parsed.problem and parsed.game_label)
             )
             outcomes[(parsed.outcome, label)] += 1
     assert outcomes == {
@@ -497,7 +497,7 @@ def test_other_games_are_unsupported_not_errors(label: str) -> None:
     text = f"{header}\n*** HOLE CARDS ***"
     parsed = parse_text(text)
     assert parsed.outcome is Outcome.UNSUPPORTED
-    assert parsed.problem is not None and parsed.problem.game_label == label
+    assert parsed.problem is not None and parsed.game_label == label
 
 
 CURRENT_STUD = """\

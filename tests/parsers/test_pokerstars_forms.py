@@ -99,7 +99,7 @@ def test_table_life_and_announcement_lines(
     record = parse_record(hand(line))
     [found] = [e for e in record.events if e.line == len(SEATS) + 10]
     assert (found.kind, found.player) == event
-    assert record.findings == []
+    assert record.problems == []
 
 
 SEAT_FORMS = [
@@ -226,7 +226,7 @@ def test_draw_lines_with_and_without_cards() -> None:
     ]
     assert [e.street for e in of_kind(record, EventKind.RESHUFFLE)] == [2]
     assert [e.street for e in of_kind(record, EventKind.CAPPED)] == [1]
-    assert record.findings == []
+    assert record.problems == []
 
 
 STUD8_HAND = """\

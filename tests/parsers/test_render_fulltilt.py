@@ -214,7 +214,7 @@ def test_random_legal_hands_round_trip(game: Game, structure: Structure) -> None
         text = render_fulltilt(record)
         parsed = parse_record(text, "fulltilt")
         result = replay(parsed)
-        assert result.valid, (result.violations, text)
+        assert result.valid, (result.problems, text)
         assert comparable(parsed) == comparable(as_exported(record)), text
 
 

@@ -49,7 +49,7 @@ def test_synthesised_hands_read_back_legal(game: Game) -> None:
     options = SynthOptions(room="ipoker", game=game, hands=60, seed=11)
     for record in synthesize(options):
         again = read_back(render_ipoker(record))
-        assert replay(again).violations == [], record.room_hand_id
+        assert replay(again).problems == [], record.room_hand_id
         assert net_results(again) == net_results(record)
         # iPoker prints no bring-in or ante size: they are read from the posts, when there are
         sizes = (again.stakes.small_bet, again.stakes.big_bet)

@@ -34,7 +34,7 @@ def check(parsed: ParsedHand) -> None:
     if parsed.problem is not None:
         assert parsed.problem.message
         assert parsed.problem.line >= parsed.hand.source.line
-        assert parsed.problem.outcome in (Outcome.ERROR, Outcome.UNSUPPORTED)
+        assert parsed.outcome in (Outcome.ERROR, Outcome.UNSUPPORTED)
 
 
 def damaged(hand: HandText, text: str) -> HandText:

@@ -13,7 +13,8 @@ from lark import Lark
 
 from studdraw.parsers.builder import HandParseError, to_utc, unsupported
 from studdraw.parsers.files import discover_files
-from studdraw.parsers.model import EventKind, Game, HandText, Outcome, SourceRef, Structure
+from studdraw.parsers.model import EventKind, Game, HandText, SourceRef, Structure
+from studdraw.parsers.problems import Code
 from studdraw.parsers.reader import open_history, parse_file
 from studdraw.parsers.rooms import BY_NAME, ROOMS
 from studdraw.parsers.text.line_reader import LineReader
@@ -104,10 +105,10 @@ def test_the_winning_room_opens_the_hands_of_both_its_exports() -> None:
 
 def test_a_game_studdraw_does_not_read_is_said_one_way() -> None:
     failure = unsupported("Hold'em No Limit", 7)
-    assert (failure.message, failure.line, failure.outcome, failure.game_label) == (
+    assert (failure.message, failure.line, failure.code, failure.game_label) == (
         "Hold'em No Limit is not a stud or draw game studdraw reads",
         7,
-        Outcome.UNSUPPORTED,
+        Code.UNS001,
         "Hold'em No Limit",
     )
     assert unsupported("Badacey", 1, "badacey has no game definition").message == (
@@ -145,7 +146,7 @@ def test_the_base_reads_a_room_s_tables() -> None:
         reader.read_game("Hold'em", 3, "Hold'em Limit")
     with pytest.raises(HandParseError) as structure:
         reader.read_structure("No Limit", 4, "Razz No Limit")
-    assert (game.value.game_label, game.value.outcome) == ("Hold'em Limit", Outcome.UNSUPPORTED)
+    assert (game.value.game_label, game.value.code) == ("Hold'em Limit", Code.UNS001)
     assert (structure.value.game_label, structure.value.line) == ("Razz No Limit", 4)
     assert reader.currency_in("$0.50/$1 USD") == "USD"
     assert reader.currency_in("€2/€4") == "EUR"

@@ -80,6 +80,7 @@ def kind_walks(draw: st.DrawFn, name: str) -> list[Token]:
     return tokens
 
 
+@pytest.mark.slow  # 300 mutated hands a room, each also parsed by Lark itself
 @pytest.mark.parametrize("name", ROOM_NAMES)
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
@@ -126,7 +127,7 @@ def real_hands() -> dict[str, list[HandText]]:
     roots = [root for root in (CORPUS, SAMPLES) if root.is_dir()]
     for path in sorted(discover_files(roots)):
         for hand in open_history(path).hand_texts():
-            if hand.room in hands and not hand.stray and hand.defect is None:
+            if hand.room in hands and not hand.stray and hand.problem is None:
                 hands[hand.room].append(hand)
     return hands
 

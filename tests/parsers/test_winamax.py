@@ -189,7 +189,7 @@ def test_raise_by_the_bring_in_reads_the_room_total_plus_the_bring_in() -> None:
     assert put_in == stack  # everything in, nothing behind
     assert (r.total_pot, r.rake) == (7280, 250)
     # Read this way, the hand is legal: a short all-in raise, called.
-    assert replay(r).violations == []
+    assert replay(r).problems == []
 
 
 def test_play_money_stud_export_without_deals() -> None:
@@ -353,7 +353,7 @@ def test_other_games_are_unsupported_not_errors(label: str, outcome: Outcome) ->
     assert parsed.outcome is outcome
     assert parsed.problem is not None
     if outcome is Outcome.UNSUPPORTED:
-        assert parsed.problem.game_label == label
+        assert parsed.game_label == label
 
 
 def test_draw_marker_out_of_order_is_an_error() -> None:

@@ -274,7 +274,7 @@ def test_rules_engine_allows_the_odd_cent_given_to_the_low_half() -> None:
     for parts in (STUD_FILE, STUD8_FILE):
         for parsed in parse_file(corpus_file(*parts)):
             if parsed.record is not None:
-                violations = replay(parsed.record).violations
+                violations = replay(parsed.record).problems
                 findings[parsed.record.room_hand_id] = [(v.code, v.line) for v in violations]
     assert findings == {
         "693977667": [],
@@ -288,7 +288,7 @@ def test_rules_engine_allows_the_odd_cent_given_to_the_low_half() -> None:
         for p in parse_file(corpus_file(*STUD8_FILE))
         if p.record is not None and p.record.room_hand_id == "693975843"
     )
-    strict = replay(split, house_rules_for("default")).violations
+    strict = replay(split, house_rules_for("default")).problems
     assert [(v.code, v.line) for v in strict] == [("SHW003", 1)]
 
 
@@ -482,7 +482,7 @@ def test_other_games_are_unsupported_with_their_label(label: str) -> None:
     parsed = parse_text(text, "winning")
     assert parsed.outcome is Outcome.UNSUPPORTED
     assert parsed.problem is not None
-    assert (parsed.problem.game_label, parsed.problem.line) == (label, 3)
+    assert (parsed.game_label, parsed.problem.line) == (label, 3)
     assert parsed.room_hand_id == "741631166"
 
 
@@ -504,7 +504,7 @@ def test_one_collects_figure_is_shared_over_the_main_and_the_side_pot() -> None:
     assert parsed.record is not None, parsed.problem
     collects = [(e.player, e.pot, e.amount) for e in of_kind(parsed.record, EventKind.COLLECT)]
     assert collects == [("Hero", "main", 960), ("Hero", "side1", 775)]
-    assert replay(parsed.record).violations == []
+    assert replay(parsed.record).problems == []
 
 
 # --- awkward names on every kind of line -------------------------------------------------------
@@ -602,7 +602,7 @@ def test_the_2019_export_is_read_by_its_own_grammar() -> None:
     [collect] = of_kind(r, EventKind.COLLECT)
     assert (collect.player, collect.amount, collect.pot) == ("Hero", 131, "main")
     assert (r.total_pot, r.rake) == (133, 2)
-    assert replay(r).violations == []
+    assert replay(r).problems == []
 
 
 def test_the_2019_pot_is_printed_after_the_rake_and_the_jackpot_fee() -> None:
@@ -630,7 +630,7 @@ def test_other_2019_games_are_unsupported_with_their_label(label: str) -> None:
     header = f"Hand #1 - {label} - $0.05/$0.10 - 2019/06/28 02:38:17 UTC"
     parsed = parse_text(f"{header}\nGorham 6-max Seat #1 is the button", "winning")
     assert parsed.outcome is Outcome.UNSUPPORTED
-    assert parsed.problem is not None and parsed.problem.game_label == label
+    assert parsed.problem is not None and parsed.game_label == label
 
 
 def test_a_2019_tournament_hand_is_in_chips() -> None:

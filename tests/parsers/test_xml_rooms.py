@@ -82,7 +82,7 @@ def test_the_corpus_outcomes_per_room() -> None:
                 game = (
                     str(parsed.record.game)
                     if parsed.record
-                    else (parsed.problem.game_label if parsed.problem else None)
+                    else (parsed.game_label if parsed.problem else None)
                 )
                 seen[(room, str(parsed.outcome), str(game))] += 1
     assert seen == {
@@ -106,7 +106,7 @@ def test_every_unsupported_hand_has_its_game_label_and_reason() -> None:
             for parsed in parse_file(path):
                 if parsed.outcome is Outcome.UNSUPPORTED:
                     assert parsed.problem is not None
-                    assert parsed.problem.game_label, (path, parsed.problem)
+                    assert parsed.game_label, (path, parsed.problem)
                     assert parsed.problem.message, (path, parsed.problem)
 
 

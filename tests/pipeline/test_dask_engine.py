@@ -32,6 +32,8 @@ from studdraw.pipeline.store.schema import BATCH_TABLES
 from studdraw.pipeline.synth import SynthOptions, render, synthesize
 from tests.conftest import SAMPLES
 
+pytestmark = pytest.mark.slow  # every test starts a Dask LocalCluster: `make test` runs them
+
 TASK_BYTES = 64 << 10  # small tasks: big files cut in ranges, small ones bundled
 COUNTS = ("stored", "duplicates", "rejected", "unsupported")
 

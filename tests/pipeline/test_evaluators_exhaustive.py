@@ -3,7 +3,11 @@
 from collections import Counter
 from itertools import combinations, pairwise
 
+import pytest
+
 from studdraw.pipeline.evaluators import badugi, describe, high, low8, low27, low_a5
+
+pytestmark = pytest.mark.slow  # 2.6 million hands an evaluator: `make test` runs them
 
 DECK = [rank + suit for rank in "23456789TJQKA" for suit in "cdhs"]
 FIVE_CARD_HANDS = 2_598_960

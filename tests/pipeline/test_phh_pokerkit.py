@@ -53,7 +53,7 @@ def pokerkit_gap(record: HandRecord, result: ReplayResult) -> str | None:
     """Why pokerkit cannot replay the hand as the room played it, or None."""
     if variant_code(record.game, record.structure) not in SPEC_VARIANTS:
         return "no PHH variant code"
-    if any(v.severity == "error" for v in result.violations):
+    if any(v.severity == "error" for v in result.problems):
         return "illegal hand"
     if record.stakes.small_bet == 0:
         return "no bet sizes in the export"

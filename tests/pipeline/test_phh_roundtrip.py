@@ -91,7 +91,7 @@ def facts(record: HandRecord, house: str) -> dict[str, Any]:
         "showed": {e.player for e in record.events if e.kind is EventKind.SHOW},
         "money": money,
         "results": [(p.player, p.invested, p.collected, p.net) for p in result.players],
-        "violations": sorted((v.code, v.street) for v in result.violations),
+        "violations": sorted((v.code, v.street) for v in result.problems),
     }
 
 

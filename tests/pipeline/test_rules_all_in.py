@@ -80,7 +80,7 @@ Total pot $0.06 | Rake $0
 
 
 def codes(text: str) -> list[str]:
-    return [str(violation.code) for violation in replay(parse_record(text)).violations]
+    return [str(violation.code) for violation in replay(parse_record(text)).problems]
 
 
 @pytest.mark.parametrize(

@@ -91,7 +91,7 @@ class Audit:
 def codes_of(text: str, rules: str | None = None) -> list[str]:
     record = parse_record(text)
     profile = house_rules_for(rules) if rules else None
-    return [v.code for v in replay(record, profile).violations]
+    return [v.code for v in replay(record, profile).problems]
 
 
 BLINDS = """
@@ -446,7 +446,7 @@ def test_an_odd_ante_is_blamed_on_its_poster() -> None:
             ("$0.01", "$0.03", "$0.01") if stakes == "$0.04/$0.08" else ("$0.02", "$0.03", "$0.02")
         )
         text = stud(stakes=stakes, antes=antes, body=folded_to("$0.05", "$0.07"))
-        flagged = [v.message for v in replay(parse_record(text)).violations if v.code == "SIZ012"]
+        flagged = [v.message for v in replay(parse_record(text)).problems if v.code == "SIZ012"]
         assert flagged == [f"P2 antes 3, the ante is {antes[0][-1]}"]
 
 
@@ -480,4 +480,4 @@ def test_any_seat_count_replays_with_positions(text: str, first: str, last: str)
     positions = [player.position for player in result.players]
     assert (positions[0], positions[-1]) == (first, last)
     assert len(set(positions)) == len(positions)
-    assert [v.code for v in result.violations] == ["STR009"]
+    assert [v.code for v in result.problems] == ["STR009"]

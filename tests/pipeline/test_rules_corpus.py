@@ -71,7 +71,7 @@ def hand(parts: tuple[str, ...], hand_id: str, rules: HouseRules | None = None) 
 
 
 def codes(result: ReplayResult) -> list[str]:
-    return [v.code for v in result.violations]
+    return [v.code for v in result.problems]
 
 
 @pytest.mark.parametrize("path", stars_files(), ids=lambda p: p.name)
@@ -83,7 +83,7 @@ def test_every_stars_hand_replays_without_errors(path: Path) -> None:
         if record is None or record.room_hand_id in anomalies:
             continue
         result = replay(record)
-        errors = [v for v in result.violations if v.severity == "error"]
+        errors = [v for v in result.problems if v.severity == "error"]
         assert errors == [], (record.room_hand_id, errors)
         assert len(result.pot_before) == len(record.events)
         replayed += 1
@@ -109,7 +109,7 @@ def test_other_rooms_replay_without_errors(path: Path) -> None:
         if record is None:
             continue
         result = replay(record)
-        errors = [v.code for v in result.violations if v.severity == "error"]
+        errors = [v.code for v in result.problems if v.severity == "error"]
         assert errors == OTHER_ANOMALIES.get(record.room_hand_id, []), record.room_hand_id
 
 
@@ -122,7 +122,7 @@ def test_salm_side_pot_and_nets() -> None:
     """Spacemasa is all-in on 4th street for 11 cents: main pot 44 (42 after rake), side pot
     64 (61 after rake), both won by ranchim's straight; the room raked 5 of 108."""
     result = hand(SALM, "60974484959")
-    assert result.valid and result.violations == []
+    assert result.valid and result.problems == []
     main, side = result.pots
     assert (main.name, main.amount, main.collected, main.winners) == ("main", 44, 42, ("ranchim",))
     assert set(main.eligible) == {"ranchim", "Tumim", "Spacemasa"}

@@ -128,7 +128,7 @@ def play_in_pokerkit(record: HandRecord) -> list[int]:
 def test_pokerkit_agrees_on_legal_stud_hands(game: Game) -> None:
     for record in agreeing_hands(game):
         result = replay(record, NO_RAKE)
-        assert result.violations == []
+        assert result.problems == []
         ours = [
             seat.stack + player.net
             for seat, player in zip(

@@ -16,7 +16,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from studdraw.parsers.model import Event, EventKind, Game, HandRecord, Structure
-from studdraw.pipeline.rules import Code, HandState, replay, start_state
+from studdraw.parsers.problems import Code
+from studdraw.pipeline.rules import HandState, replay, start_state
 from studdraw.pipeline.rules.generate import random_hand
 
 HANDS_PER_EXAMPLE: Final = 10
@@ -46,7 +47,7 @@ def test_random_hands_replay_clean(
     for _ in range(HANDS_PER_EXAMPLE):
         record = random_hand(game, structure, players, rng)
         result = replay(record)
-        assert result.violations == [], (record.room_hand_id, result.violations)
+        assert result.problems == [], (record.room_hand_id, result.problems)
         assert sum(p.net for p in result.players) == -result.rake
         assert result.total_pot == record.total_pot
 
@@ -343,7 +344,7 @@ def test_every_mutation_is_caught_with_its_code(
         mutant = mutate(record, rng)
         if mutant is None:
             continue
-        errors = [v.code for v in replay(mutant).violations if v.severity == "error"]
+        errors = [v.code for v in replay(mutant).problems if v.severity == "error"]
         assert errors, (name, record.room_hand_id, seed)
         assert errors[0] in expected_codes(name, record, mutant), (name, seed, errors)
 

@@ -25,7 +25,7 @@ def test_a_single_draw_game_is_dealt_with_one_draw(game: Game, structure: Struct
     for _ in range(60):
         record = random_hand(game, structure, rng.randint(2, 6), rng)
         result = replay(record)
-        assert result.violations == [], (record.room_hand_id, result.violations)
+        assert result.problems == [], (record.room_hand_id, result.problems)
         assert len(result.streets) <= 2
         draws_seen += any(e.kind is EventKind.DISCARD for e in record.events)
         streets = {e.street for e in record.events if e.kind is EventKind.STREET}
@@ -90,4 +90,4 @@ def test_a_return_may_include_the_ante_no_one_can_match(returned: str, codes: li
     text = text.replace("Player0 collected 2 from pot", f"Player0 collected {collected} from pot")
     text = text.replace("Total pot 2 |", f"Total pot {collected} |")
     result = replay(parse_record(text))
-    assert [v.code for v in result.violations if v.code == "MNY004"] == codes
+    assert [v.code for v in result.problems if v.code == "MNY004"] == codes

@@ -8,7 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from studdraw.cli.commands import app
-from studdraw.pipeline.rules import Code
+from studdraw.parsers.problems import Code
 from studdraw.pipeline.rules.explain import explanations
 
 runner = CliRunner()
@@ -85,7 +85,8 @@ def test_jsonl_has_the_contract_keys(tmp_path: Path) -> None:
         "room_hand_id": "1000001701",
         "code": "SIZ001",
         "severity": "error",
-        "family": "play",
+        "origin": "play",
+        "stage": "replay",
         "street": 1,
         "message": "Carol bets 6, the bet is 4",
     }
@@ -97,14 +98,14 @@ def test_explain_prints_the_codes_section() -> None:
     result = runner.invoke(app, ["validate", "--explain", "crd001"])
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("## CRD001 — Duplicate card\n")
-    assert "- **Family:** export" in result.stdout
+    assert "- **Origin:** export" in result.stdout
     assert doc_hand("CRD001") in result.stdout
 
 
 def test_explain_of_an_unknown_code_exits_two() -> None:
     result = runner.invoke(app, ["validate", "--explain", "XYZ999"])
     assert result.exit_code == 2
-    assert "no violation code 'XYZ999'" in result.stderr
+    assert "no problem code 'XYZ999'" in result.stderr
 
 
 def test_validate_without_paths_exits_two() -> None:

@@ -1,5 +1,5 @@
 """Hostile files and paths through `ingest`: every path problem is reported per path and the
-import goes on; junk, stray text, huge lines and huge amounts are findings or rejects with a
+import goes on; junk, stray text, huge lines and huge amounts are problems or rejects with a
 reason, never a crash nor a phantom hand; a full disk leaves the store as it was."""
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ def assert_identity(summary: IngestSummary) -> None:
 
 
 def split_count(paths: list[Path]) -> int:
-    """Hand texts the reader cuts from the files (stray texts are findings, not hands), counted
+    """Hand texts the reader cuts from the files (stray texts are problems, not hands), counted
     independently of the store."""
     return sum(
         sum(1 for hand in open_history(path).hand_texts() if not hand.stray)
@@ -72,7 +72,7 @@ def test_corpus_nothing_lost(corpus_store: tuple[Path, IngestSummary]) -> None:
         assert (seen["stored"], seen["unsupported"], seen["rejected"]) == (stored, unsupported, 0)
     tables = counts(db)
     assert tables["hands"] == summary.stored
-    # stray texts (text before a file's first hand) are findings kept in rejects, not hands
+    # stray texts (text before a file's first hand) are problems kept in rejects, not hands
     assert tables["rejects"] == summary.rejected + summary.stray_texts
     assert tables["unsupported"] == summary.unsupported
     con = duckdb.connect(str(db), read_only=True)
@@ -170,7 +170,11 @@ def test_parquet_holds_the_duckdb_rows(corpus_store: tuple[Path, IngestSummary])
 
 @pytest.mark.parametrize(
     ("batch_size", "piece", "part"),
-    [(64, None, None), (100, 7, None), (100, 7, 30)],
+    [
+        (64, None, None),
+        pytest.param(100, 7, None, marks=pytest.mark.slow),  # the same, in more pieces
+        (100, 7, 30),
+    ],
     ids=["batches-in-one-piece", "batches-of-many-pieces", "transactions-of-many-parts"],
 )
 def test_same_store_whatever_the_workers(
@@ -374,6 +378,7 @@ def test_a_transaction_travels_in_parts_only_with_workers(
         store.close()
 
 
+@pytest.mark.slow  # a crash drill: an import stopped between its parts
 def test_a_stop_between_parts_keeps_only_committed_transactions(
     corpus_store: tuple[Path, IngestSummary], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from studdraw.parsers.model import HandRecord, HandText, SourceRef, Tournament
+from studdraw.parsers.problems import Code, Problem, Stage
 from studdraw.parsers.reader import open_history, parse_hand
 from studdraw.pipeline.importer import process as process_module
 from studdraw.pipeline.importer.process import (
@@ -159,7 +160,7 @@ def test_parse_warnings_become_violation_rows_before_the_rules_ones() -> None:
     lines.insert(4, "The dealer smiles")
     record = parse_hand(replace(pending.hand, text="\n".join(lines))).record
     assert record is not None
-    [finding] = record.findings
+    [finding] = record.problems
     tables = normalize_hands([Replayed(record, replay(record), 1, 7)])
     rows = tables["violations"].to_pylist()
     assert rows[0] == {
@@ -241,7 +242,7 @@ def test_a_pending_hand_travels_to_a_worker_whole(stray: bool) -> None:
         "text": "PokerStars Hand #1: Razz ($1/$2 USD)\nTable 'X' 8-max",
         "source": SourceRef("/histories/a b.txt", 123_456_789_012, 4321),
         "room": "pokerstars",
-        "defect": "line 3 is 2,000,000 bytes long",
+        "problem": Problem(Code.FIL002, Stage.READ, "/histories/a b.txt", 4323, "too long"),
         "stray": stray,
     }
     assert set(values) == {field.name for field in fields(HandText)}

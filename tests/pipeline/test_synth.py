@@ -72,6 +72,7 @@ def test_the_same_seed_gives_the_same_file() -> None:
     assert text_of(options) != text_of(replace(options, seed=12))
 
 
+@pytest.mark.slow  # 2,400 hands dealt, rendered, parsed and replayed
 @settings(max_examples=400, deadline=None)
 @given(
     game=st.sampled_from(list(Game)),
@@ -89,7 +90,7 @@ def test_every_synthesised_hand_parses_and_validates_clean(
     for record in synthesize(options):
         parsed = parse_record(render(record, "pokerstars"))
         result = replay(parsed)
-        assert result.valid, [v for v in result.violations if v.severity == "error"]
+        assert result.valid, [v for v in result.problems if v.severity == "error"]
         assert visible(parsed, options.hero) == visible(record, options.hero)
         assert parsed.hero == options.hero
 

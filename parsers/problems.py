@@ -1,69 +1,77 @@
-"""Violation codes, one source per code as in ruff: the `Code` enum names every code with its
-headline, severity and family, and the prose of each (what it means, why it matters, a hand that
-triggers it) sits beside it in `codes.toml`, from which `explain.py` writes docs/violations.md,
-`studdraw validate --explain CODE` and the dashboard's codes page.
+"""Problems: what studdraw finds wrong in what it reads, as data, and the one catalogue of codes.
 
-Severity "error" means the sequence is impossible under the rules of the game and the room;
-"warning" means some room allows it, or the engine cannot check it from what the export shows.
+A problem is one type wherever it is found, located like a linter message (beancount's errors):
+its code, the stage that found it, the source file and line, a one-line message, and for what
+the replay finds, the street and the event. Its code comes from `Code`, the catalogue of every
+code, as in ruff: each code's headline, severity and origin here, its prose (what it means, why
+it matters, an example hand) beside it in problems.toml, from which
+`studdraw.pipeline.rules.explain` writes docs/violations.md, `studdraw validate --explain CODE`
+and the dashboard's codes page. Codes are stable: stores and users' scripts keep them.
 
-Family "play" means the play broke the rules (an action, a forced bet, a deal or an award that
-the rules of the game and the room forbid); "export" means the room printed something that
-cannot have happened at any table (a card twice, a player acting after folding or while all-in,
-amounts that do not add up, text that cannot be parsed): the export is broken, not the play.
+Severity "error" means the hand is impossible as printed, under the rules of the game and the
+room or as a text (it cannot be read); "warning" means some room allows it, the export does not
+show enough to check it, or nothing is lost (an unknown line with neither money nor cards).
+
+Where a problem goes: a warning the reader found stays on the hand's record
+(`HandRecord.problems`); what stops a text from becoming a record is its
+`ParsedHand.problem`; the replay's are `ReplayResult.problems`. In the store, the problems of a
+stored hand are rows of `violations`; a hand that could not be stored is a row of `rejects`,
+with its problem's message and line (`kind` says which kind of problem); a hand of a game
+outside scope is a row of `unsupported`. (A record's `notes` are not problems: they say what
+the reader assumed, such as an unprinted time zone, or which skin printed the hand.)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Final, Literal
-
-from studdraw.parsers.findings import (
-    HAND_ENDS_EARLY,
-    LINE_OUT_OF_PLACE,
-    UNKNOWN_LINE,
-    UNKNOWN_MONEY_LINE,
-    Finding,
-    FindingCode,
-)
-from studdraw.parsers.findings import Severity as FindingSeverity
-
-Severity = Literal["error", "warning"]
-
-ERROR: Final = "error"
-WARNING: Final = "warning"
+from typing import Final
 
 
-class Family(StrEnum):
-    """What a violation tells about the hand."""
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+class Origin(StrEnum):
+    """What a problem tells about the hand: where the wrong comes from."""
 
     PLAY = "play"  # the play broke the rules of the game or the room
     EXPORT = "export"  # the room printed something impossible: a defect of the export
+    SCOPE = "scope"  # a game, hand kind, room or text studdraw does not read: counted, not replayed
+    INTERNAL = "internal"  # studdraw failed on the hand: its bug, never blamed on the hand
 
 
-PLAY: Final = Family.PLAY
-EXPORT: Final = Family.EXPORT
+class Stage(StrEnum):
+    """Which stage found a problem."""
+
+    READ = "read"  # cutting a file into hands (studdraw.parsers.files, reader)
+    PARSE = "parse"  # a room's reader (studdraw.parsers.rooms)
+    REPLAY = "replay"  # the rules engine (studdraw.pipeline.rules)
+    IMPORT = "import"  # the import into the store (studdraw.pipeline.importer, store)
 
 
-def _text(finding: FindingCode) -> tuple[str, str, Severity, Family]:
-    """A reader's finding code as a violation code: its identity stays in parsers/findings.py."""
-    severity: Severity = ERROR if finding.severity is FindingSeverity.ERROR else WARNING
-    return finding.code, finding.title.capitalize(), severity, EXPORT
+ERROR: Final = Severity.ERROR
+WARNING: Final = Severity.WARNING
+PLAY: Final = Origin.PLAY
+EXPORT: Final = Origin.EXPORT
+SCOPE: Final = Origin.SCOPE
+INTERNAL: Final = Origin.INTERNAL
 
 
 class Code(StrEnum):
-    """Every violation code. The value is the code itself (`Code.SIZ001 == "SIZ001"`)."""
+    """Every problem code. The value is the code itself (`Code.SIZ001 == "SIZ001"`)."""
 
     headline: str
     severity: Severity
-    family: Family
+    origin: Origin
 
-    def __new__(cls, code: str, headline: str, severity: Severity, family: Family) -> Code:
+    def __new__(cls, code: str, headline: str, severity: Severity, origin: Origin) -> Code:
         member = str.__new__(cls, code)
         member._value_ = code
         member.headline = headline
         member.severity = severity
-        member.family = family
+        member.origin = origin
         return member
 
     # structure of the hand
@@ -133,37 +141,59 @@ class Code(StrEnum):
     SHW003 = "SHW003", "Odd chip to the low half", ERROR, PLAY
     SHW004 = "SHW004", "Winner not checkable", WARNING, EXPORT
     SHW005 = "SHW005", "Tied hands split unevenly", ERROR, PLAY
-    # the text of the export, as the room's reader found it (parsers/findings.py)
-    TXT001 = _text(UNKNOWN_LINE)
-    TXT002 = _text(UNKNOWN_MONEY_LINE)
-    TXT003 = _text(LINE_OUT_OF_PLACE)
-    TXT004 = _text(HAND_ENDS_EARLY)
-    # parsing (reported by validate, never by replay)
+    # the text of the export, as the room's reader found it
+    TXT001 = "TXT001", "Unknown line", WARNING, EXPORT
+    TXT002 = "TXT002", "Unknown line with money or cards", ERROR, EXPORT
+    TXT003 = "TXT003", "Line out of place", ERROR, EXPORT
+    TXT004 = "TXT004", "Hand ends early", ERROR, EXPORT
+    # parsing
     PRS001 = "PRS001", "Hand could not be parsed", ERROR, EXPORT
+    # the file around the hands, as it is cut into hands
+    FIL001 = "FIL001", "Text that starts no room's hand", WARNING, SCOPE
+    FIL002 = "FIL002", "Text too long to read", ERROR, EXPORT
+    # outside what studdraw reads
+    UNS001 = "UNS001", "Game, hand kind or room not read", WARNING, SCOPE
+    # the import into the store
+    IMP001 = "IMP001", "Amount beyond what the store holds", ERROR, EXPORT
+    # studdraw itself
+    INT001 = "INT001", "Studdraw failed on this hand", ERROR, INTERNAL
 
 
 @dataclass(frozen=True, slots=True)
-class Violation:
-    """One finding of the rules engine, located like a linter message.
+class Problem:
+    """One problem, located like a linter message.
 
-    street: index of the betting round in play (as on `Event.street`), None for hand-level checks.
-    event_index: position in `HandRecord.events`, None for hand-level checks (pot totals, rake).
-    line: the source line of the event, or of the hand's first line for hand-level checks.
+    path and line: the source file and the line the problem is at (the hand's first line for a
+    problem of the whole hand). street: the betting round in play (as on `Event.street`) and
+    event_index: the position in `HandRecord.events`, for what the replay finds at an event;
+    None for the rest (the hand's totals, and every problem found before the replay).
     """
 
     code: Code
-    severity: Severity
-    street: int | None
-    event_index: int | None
+    stage: Stage
+    path: str
     line: int
     message: str
+    street: int | None = None
+    event_index: int | None = None
 
     @property
-    def family(self) -> Family:
-        return self.code.family
+    def severity(self) -> Severity:
+        return self.code.severity
+
+    @property
+    def origin(self) -> Origin:
+        return self.code.origin
 
 
-def from_finding(finding: Finding) -> Violation:
-    """A reader's finding on a parsed hand as a violation of the hand (no street, no event)."""
-    code = Code[finding.code]  # the member of that name (names are the codes)
-    return Violation(code, code.severity, None, None, finding.line, finding.message)
+MAX_EXCERPT: Final = 200
+"""Characters of a line quoted in a problem's message."""
+
+
+def quoting(code: Code, text: str) -> str:
+    """A message naming a line by its text: the code's headline and the line cut to an excerpt
+    (a message is a sentence, even when the line is a megabyte of junk)."""
+    text = text.strip()
+    if len(text) > MAX_EXCERPT:
+        text = text[: MAX_EXCERPT - 1] + "…"
+    return f"{code.headline.lower()}: {text!r}"
