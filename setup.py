@@ -13,16 +13,33 @@ import contextlib
 import importlib.util
 import io
 import os
+import re
 import shlex
 import shutil
 import sys
 import sysconfig
 from pathlib import Path
+from typing import Final
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
+TEXT_ROOM: Final = re.compile(r"^class \w+\(TextRoom\):", re.MULTILINE)
+
+
+def text_room_modules() -> tuple[str, ...]:
+    """The module of every text room: each module of parsers/rooms that defines a class on
+    `TextRoom` (a room's own reader is in its module). A new room is compiled with no list to
+    keep; tests/parsers/test_room_declarations.py checks this against the registry."""
+    modules = sorted((ROOT / "parsers" / "rooms").glob("*.py"))
+    return tuple(
+        f"parsers/rooms/{module.name}"
+        for module in modules
+        if TEXT_ROOM.search(module.read_text(encoding="utf-8"))
+    )
+
+
 # What replay spends its time in (benchmarks/replay.py): the state's layers, the showdown, the
 # house rules and stakes it reads, and the evaluators it calls; the PHH exporter's walk over
 # a hand's events (benchmarks/export.py: a third less time compiled); and what an import spends
@@ -33,7 +50,8 @@ ROOT = Path(__file__).resolve().parent
 # interpreter than through a compiled class's setters), base.py (the XML and PHH rooms and the
 # tests subclass its `Room`), tokens.py and lines.py (a subclass of `str`; a syntax pickled to
 # the grammar cache) and the modules mypyc cannot compile as they are (codes.py's enum with its
-# own __new__, specs.py's slice-typed field). This list is the one place that says what is compiled.
+# own __new__, specs.py's slice-typed field). This list is the one place that says what is
+# compiled, and it names no room: every text room's module is (`text_room_modules`).
 COMPILED = (
     "pipeline/rules/betting.py",
     "pipeline/rules/boards.py",
@@ -52,17 +70,7 @@ COMPILED = (
     "parsers/builder.py",
     "parsers/text/line_reader.py",
     "parsers/text/order.py",
-    "parsers/rooms/pokerstars.py",
-    "parsers/rooms/fulltilt.py",
-    "parsers/rooms/winamax.py",
-    "parsers/rooms/partypoker.py",
-    "parsers/rooms/bovada.py",
-    "parsers/rooms/everleaf.py",
-    "parsers/rooms/winning.py",
-    "parsers/rooms/winning2019.py",
-    "parsers/rooms/kingsclub.py",
-    "parsers/rooms/ongame.py",
-    "parsers/rooms/absolute.py",
+    *text_room_modules(),
     "pipeline/store/normalize.py",
 )
 COMPLETE = ROOT / "build" / "compiled.ok"

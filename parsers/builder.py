@@ -7,7 +7,7 @@ import bisect
 import functools
 import re
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Final
 from zoneinfo import ZoneInfo
 
@@ -54,6 +54,19 @@ class HandParseError(Exception):
         """The failure as the hand's problem, at its line (or at `line`)."""
         at = self.line if line is None else line
         return Problem(self.code, Stage.PARSE, path, at, self.message)
+
+
+NOT_READ: Final = "is not a stud or draw game studdraw reads"
+"""What every room says of a hand of a game outside the stud and draw games it reads."""
+
+
+def unsupported(label: str | None, line: int, reason: str | None = None) -> HandParseError:
+    """The one way a room says that a hand deals a game studdraw does not read: the hand is
+    counted unsupported under its game's label as the room prints it (None when it prints
+    none), with `reason` where the room knows more than that (a stud or draw game without a
+    definition yet, a betting structure that is not modelled)."""
+    message = reason or f"{label or 'an unnamed game'} {NOT_READ}"
+    return HandParseError(message, line, Outcome.UNSUPPORTED, game_label=label or None)
 
 
 _MONEY_NOISE: Final = re.compile(r"[^\d.,\-]")
@@ -167,8 +180,19 @@ ZONES: Final[dict[str, str]] = {
 """Zone abbreviations rooms print, mapped to IANA zones (DST applied by zoneinfo)."""
 
 
+_OFFSET: Final = re.compile(r"GMT(?P<sign>[+-])(?P<hours>\d{2})(?P<minutes>\d{2})")
+"""A zone printed as its offset from UTC ("GMT+0100", "GMT-0500")."""
+
+
 def to_utc(local: datetime, zone: str) -> datetime:
-    """A room's naive local time in its printed zone, as an aware UTC time."""
+    """A room's naive local time in its printed zone (an abbreviation `ZONES` knows, or an
+    offset: "GMT+0100"), as an aware UTC time."""
+    offset = _OFFSET.fullmatch(zone)
+    if offset:
+        delta = timedelta(hours=int(offset["hours"]), minutes=int(offset["minutes"]))
+        return local.replace(
+            tzinfo=timezone(delta if offset["sign"] == "+" else -delta)
+        ).astimezone(UTC)
     try:
         tz = ZoneInfo(ZONES[zone.upper()])
     except KeyError:
@@ -257,6 +281,19 @@ class HandBuilder:
             return parse_amount(text, self.scale, self.decimal_mark)
         except ValueError as error:
             raise HandParseError(str(error), line) from None
+
+    def header_stakes(self, small: int, big: int, limit_blind: bool = False) -> None:
+        """The two stakes a header prints, once the game and structure are known: the small
+        and the big bet in fixed and spread limit (with `limit_blind`, a limit draw game's big
+        blind is its small bet; else the posts tell the blinds), the blinds in pot and no
+        limit, whose smallest bet is the big blind."""
+        if self.structure is Structure.FIXED or self.structure is Structure.SPREAD:
+            self.small_bet, self.big_bet = small, big
+            if limit_blind and self.game is not None and self.game.is_draw:
+                self.big_blind = small
+        else:
+            self.small_blind, self.big_blind = small, big
+            self.small_bet = self.big_bet = big
 
     def cards(self, text: str, line: int) -> tuple[Card | None, ...]:
         try:

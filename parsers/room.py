@@ -31,15 +31,21 @@ class Room:
     texts, read a hand's id cheaply from its first line, and parse a hand (never raising)."""
 
     name: ClassVar[str]
-    hand_start: ClassVar[re.Pattern[str]]
-    """Matches at the start of a hand's first line; must not match line ends (no bare \\s)."""
-    hand_id_pattern: ClassVar[re.Pattern[str]]
+    title: ClassVar[str | None] = None
+    """The room as its players name it ("PokerStars"): a PHH export's `venue`. None for the
+    PHH room, whose hands name their own."""
     whole_files: ClassVar[bool] = False
     """Whether the room's files hold its hands only, in a form of their own (XML, PHH): a file
     it sniffs goes to it whole, never searched for other rooms' hand starts line by line."""
     tidy_per_hand: ClassVar[bool] = True
     """Whether `tidy` reads each text on its own (never joins texts): then the hands of a file
     cut at any hand start are those of the whole file (the Dask engine's byte ranges)."""
+
+    @property
+    def hand_start(self) -> re.Pattern[str]:
+        """Matches at the start of a hand's first line; must not match line ends (no bare \\s).
+        A text room's comes from its grammar; the others name theirs."""
+        raise NotImplementedError
 
     def sniff(self, head: str) -> bool:
         """Whether a file whose decoded start is `head` was written by this room."""
@@ -48,11 +54,10 @@ class Room:
     def hand_id(self, head: str) -> str | None:
         """The room's hand id read from the start of a hand's text, without parsing the hand.
 
-        `head` is the hand text, or at least its first lines; only its first few hundred
+        `head` is the hand text, or at least its first lines; only its first `HAND_ID_SPAN`
         characters are searched, since rooms print the id in the header.
         """
-        found = self.hand_id_pattern.search(head, 0, HAND_ID_SPAN)
-        return found.group("hand_id") if found else None
+        raise NotImplementedError
 
     def split(self, lines: Iterable[Line], path: str) -> Iterator[HandText]:
         """Cut a file's lines into hand texts (the line path, which a file of several rooms
@@ -78,9 +83,3 @@ class Room:
 
     def parse(self, hand: HandText) -> ParsedHand:
         raise NotImplementedError
-
-
-def hand_start_pattern(*prefixes: str) -> re.Pattern[str]:
-    """A hand-start matcher for headers beginning with one of the given literal prefixes,
-    tolerating a stray byte-order mark left at the start of a line."""
-    return re.compile("\ufeff?(?:" + "|".join(re.escape(prefix) for prefix in prefixes) + ")")

@@ -32,15 +32,6 @@ from studdraw.pipeline.rules.specs import GAME_SPECS
 HAND_SIZE: Final = {
     game: spec.hand_size for game, spec in GAME_SPECS.items() if spec.family == "draw"
 }
-VENUES: Final = {
-    "pokerstars": "PokerStars",
-    "fulltilt": "Full Tilt Poker",
-    "bovada": "Bovada",
-    "everleaf": "Everleaf",
-    "partypoker": "PartyPoker",
-    "winamax": "Winamax",
-    "winning": "Winning Poker Network",
-}
 _FORCED_LIVE: Final = frozenset({EventKind.SMALL_BLIND, EventKind.BIG_BLIND, EventKind.POST})
 _WAGERS: Final = frozenset({EventKind.BET, EventKind.RAISE, EventKind.COMPLETE})
 _PLAY: Final = frozenset(
@@ -385,8 +376,9 @@ def _optional_fields(
     hand_id = record.room_hand_id
     numeric = hand_id.isdigit() and str(int(hand_id)) == hand_id and int(hand_id) < 2**63
     fields.append(("hand", hand_id if numeric else toml_string(hand_id)))
-    if record.room in VENUES:
-        fields.append(("venue", toml_string(VENUES[record.room])))
+    venue = _venue(record.room)
+    if venue is not None:
+        fields.append(("venue", toml_string(venue)))
     if record.tournament is not None:
         fields.append(("event", toml_string(f"Tournament {record.tournament.tournament_id}")))
         level = record.tournament.level or ""
@@ -512,3 +504,11 @@ def dumps_all(hands: Iterable[tuple[HandRecord, Sequence[str]]]) -> Iterable[str
     """Hands as the successive pieces of a `.phhs` file: one `[N]` table per hand, N from 1."""
     for number, (record, violations) in enumerate(hands, 1):
         yield f"[{number}]\n{dumps(record, violations)}\n"
+
+
+def _venue(room: str) -> str | None:
+    """The room's title, as its registry entry gives it (none for a room it does not name)."""
+    from studdraw.parsers.rooms import BY_NAME  # noqa: PLC0415 (the registry loads every room)
+
+    entry = BY_NAME.get(room)
+    return entry.title if entry is not None else None

@@ -56,7 +56,7 @@ def test_jsonl_has_the_contract_keys(tmp_path: Path) -> None:
         "amount": 2,
     }
     assert unsupported["line"] == 56 and unsupported["game"] is None
-    assert unsupported["error"] == "Hold'em No Limit is not a stud or triple-draw game"
+    assert unsupported["error"] == "Hold'em No Limit is not a stud or draw game studdraw reads"
     assert (unsupported["error_code"], unsupported["outcome"]) == ("UNS001", "unsupported")
     assert parsed["problems"] == []
 

@@ -11,17 +11,15 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from studdraw.parsers.builder import HandParseError, parse_local_time, stud_faces, to_utc
+from studdraw.parsers.builder import HandParseError, stud_faces, unsupported
 from studdraw.parsers.model import (
     Card,
     EventKind,
     Game,
     HandText,
-    Outcome,
     Structure,
     Tournament,
 )
-from studdraw.parsers.room import hand_start_pattern
 from studdraw.parsers.text.line_reader import (
     BET,
     CALL,
@@ -35,23 +33,16 @@ from studdraw.parsers.text.room import TextRoom
 from studdraw.parsers.text.tokens import LineToken
 
 GAMES: Final = {
-    "Seven Card Stud": Game.STUD,
-    "Seven Card Hi/Lo": Game.STUD8,
-    "Razz": Game.RAZZ,
+    "seven card stud": Game.STUD,
+    "seven card hi/lo": Game.STUD8,
+    "razz": Game.RAZZ,
 }
-"""The room's game label -> the game it deals; any other label is out of scope."""
+"""The room's game label, in any case -> the game it deals; any other label is out of scope."""
 STRUCTURES: Final = {
     "normal": Structure.FIXED,
     "pot limit": Structure.POT,
     "no limit": Structure.NO,
 }
-_GAME_STAKES: Final = re.compile(
-    r"(?:Tourney ID (?P<tid>\d+) +)?(?P<game>.+?) +"
-    r"(?:\(1 on 1\) +|Single Tournament +|Multi Normal Tournament +)?"
-    r"(?P<limit>No Limit|Pot Limit|Normal) *(?P<stakes>.*)",
-    re.IGNORECASE,
-)
-_STAKES: Final = re.compile(r"(?P<small>[^\s/]+)/(?P<big>[^\s/]+)")
 CURRENCIES: Final = {"$": "USD", "€": "EUR", "£": "GBP"}
 STUD_STREETS: Final = {
     "3rd STREET": 0,
@@ -60,7 +51,6 @@ STUD_STREETS: Final = {
     "6TH STREET": 3,
     "RIVER": 4,
 }
-_TIME_FORMATS: Final = ("%Y-%m-%d %H:%M:%S",)
 _HIDDEN: Final = re.compile(r"(?<!\S)H(?!\S)")
 
 VERBS: Final = {
@@ -82,6 +72,11 @@ class AbsoluteReader(LineReader):
     verbs = VERBS
     posts = POSTS
     stud_streets = STUD_STREETS
+    games = GAMES
+    any_case = True
+    structures = STRUCTURES
+    currencies = CURRENCIES
+    time_formats = ("%Y-%m-%d %H:%M:%S",)
 
     def begin(self, hand: HandText) -> None:
         super().begin(hand)
@@ -90,39 +85,28 @@ class AbsoluteReader(LineReader):
     def on_header(self, token: LineToken) -> None:
         found = token.field
         b = self.b
+        line = token.number
         b.room_hand_id = found("id") or ""
-        rest = " ".join((found("rest") or "").split())
-        parts = _GAME_STAKES.fullmatch(rest)
-        label = parts["game"] if parts else rest
-        game = next((g for name, g in GAMES.items() if name.lower() == label.lower()), None)
-        if parts is None or game is None:
-            raise HandParseError(
-                f"{label} is not a stud or triple-draw game",
-                token.number,
-                Outcome.UNSUPPORTED,
-                game_label=label,
-            )
-        b.game = game
-        b.structure = STRUCTURES[parts["limit"].lower()]
-        stakes = _STAKES.match(parts["stakes"])
-        if stakes is None:
-            raise HandParseError(f"unreadable stakes {parts['stakes']!r}", token.number)
-        if parts["tid"]:
-            b.tournament = Tournament(parts["tid"])
+        label = " ".join((found("game") or found("rest") or "").split())
+        if found("game") is None:
+            raise unsupported(label, line)
+        b.game = self.read_game(label, line)
+        b.structure = self.read_structure(found("limit") or "", line, label)
+        small, big = found("small"), found("big")
+        if small is None or big is None:
+            raise HandParseError(f"unreadable stakes {found('stakes')!r}", line)
+        if found("tid"):
+            b.tournament = Tournament(found("tid") or "")
             b.currency, b.scale = "CHIPS", 1
         else:
-            sign = stakes["small"][0]
-            if sign not in CURRENCIES:
-                raise HandParseError(f"no currency in the stakes {stakes[0]}", token.number)
-            b.currency = CURRENCIES[sign]
-        b.small_bet = b.money(stakes["small"], token.number)
-        b.big_bet = b.money(stakes["big"], token.number)
+            sign = found("sign")
+            if sign is None:
+                raise HandParseError(f"no currency in the stakes {small}/{big}", line)
+            b.currency = self.currencies[sign]
+        b.small_bet, b.big_bet = b.money(small, line), b.money(big, line)
         zone = found("zone") or ""
         b.room_time = f"{found('time')} ({zone})"
-        try:
-            b.started_at = to_utc(parse_local_time(found("time") or "", _TIME_FORMATS), zone)
-        except ValueError as error:
-            raise HandParseError(str(error), token.number) from None
+        self.read_time(found("time") or "", zone, line)
 
     def on_table(self, token: LineToken) -> None:
         self.b.table = token.field("table") or ""
@@ -182,7 +166,6 @@ class AbsoluteReader(LineReader):
 
 class Absolute(TextRoom):
     name = "absolute"
+    title = "Absolute Poker"
     grammar_file = "absolute.lark"
-    hand_start = hand_start_pattern("Stage #")
-    hand_id_pattern = re.compile(r"Stage #(?P<hand_id>\d+)")
     reader_class = AbsoluteReader

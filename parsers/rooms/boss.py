@@ -12,8 +12,8 @@ import re
 from datetime import UTC, datetime
 from typing import Final
 
-from studdraw.parsers.builder import HandBuilder, HandParseError
-from studdraw.parsers.model import RANKS, Card, EventKind, Game, Outcome, Structure, Tournament
+from studdraw.parsers.builder import NOT_READ, HandBuilder, HandParseError, unsupported
+from studdraw.parsers.model import RANKS, Card, EventKind, Game, Structure, Tournament
 from studdraw.parsers.xml.room import Node, XmlRoom
 
 GAME_NAMES: Final[dict[str, str]] = {
@@ -54,6 +54,7 @@ mucked hand)."""
 
 class Boss(XmlRoom):
     name = "boss"
+    title = "Boss Media"
     hand_tag = "HISTORY"
     hand_start = re.compile(r'[ \t]*<HISTORY ID="\d+" SESSION=')
     hand_id_pattern = re.compile(r'<HISTORY ID="(?P<hand_id>\d+)"')
@@ -88,14 +89,12 @@ def _read_game(element: Node, b: HandBuilder) -> None:
     game = GAMES.get(code)
     if game is None or limit not in STRUCTURES:
         name = GAME_NAMES.get(code, "an unknown Boss Media game")
-        raise HandParseError(
-            f"{label}: {name} is not a stud or draw game in scope"
+        reason = (
+            f"{label}: {name} {NOT_READ}"
             if game is None
-            else f"{label}: the betting structure {limit!r} is unknown",
-            element.line,
-            Outcome.UNSUPPORTED,
-            game_label=label or None,
+            else f"{label}: the betting structure {limit!r} is unknown"
         )
+        raise unsupported(label, element.line, reason)
     b.game, b.structure = game, STRUCTURES[limit]
     b.table = element.get("TABLE")
     if element.get("GAMEKIND") == "GAMEKIND_TOURNAMENT":

@@ -12,7 +12,7 @@ import re
 from dataclasses import replace
 from typing import Any, Final
 
-from studdraw.parsers.builder import HandParseError, parse_local_time, to_utc
+from studdraw.parsers.builder import HandParseError, unsupported
 from studdraw.parsers.model import (
     Card,
     Event,
@@ -20,11 +20,9 @@ from studdraw.parsers.model import (
     Game,
     HandRecord,
     HandText,
-    Outcome,
     Structure,
     Tournament,
 )
-from studdraw.parsers.room import hand_start_pattern
 from studdraw.parsers.text.line_reader import (
     CALL,
     CHECK,
@@ -53,14 +51,7 @@ STREETS: Final = {
 }
 STREET_NAMES: Final = ("3rd street", "4th street", "5th street", "6th street", "7th street")
 
-_GAME: Final = re.compile(
-    r"(?:(?:Zone Poker ID|TBL)#(?P<table>\S+) +)?(?P<game>[A-Z0-9_]+(?: HiLo)?(?:ZonePoker)?)"
-    r"(?: +Tournament #(?P<tid>\d+) +TBL#(?P<ttable>\d+),)?(?: +1 on 1)?"
-    r"(?: +(?P<limit>No Limit|Fixed Limit|Pot Limit))?(?: ?Normal)?"
-    r"(?: ?- Level (?P<level>\d+) \([^)]*\))?"
-)
 _HALF: Final = re.compile(r"\b(?P<half>HI|LO) (?P<amt>\$?[\d,.]+)")
-_TIME_FORMATS: Final = ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d-%H:%M:%S")
 _RAISING: Final = frozenset({EventKind.BET, EventKind.RAISE, EventKind.COMPLETE})
 
 
@@ -90,6 +81,10 @@ class BovadaReader(LineReader):
     verbs = VERBS
     posts = POSTS
     stud_streets = STREETS
+    games = GAMES
+    structures = STRUCTURES
+    time_formats = ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d-%H:%M:%S")
+    zone = "ET"  # the room prints no zone in most exports
 
     def begin(self, hand: HandText) -> None:
         super().begin(hand)
@@ -134,38 +129,29 @@ class BovadaReader(LineReader):
         b = self.b
         line = token.number
         b.room_hand_id = found("id") or ""
-        rest = (found("rest") or "").strip()
-        header = _GAME.fullmatch(rest)
-        game = GAMES.get(header["game"]) if header else None
-        if header is None or game is None:
-            if any(name in rest for name in GAMES):
+        rest, name = (found("rest") or "").strip(), found("game")
+        game = self.games.get(name or "")
+        if game is None:
+            if any(label in rest for label in self.games):
                 raise HandParseError(f"unreadable game: {rest!r}", line)
-            label = f"{header['game']} {header['limit'] or ''}".strip() if header else rest
-            raise HandParseError(
-                f"{label} is not a stud game", line, Outcome.UNSUPPORTED, game_label=label
-            )
+            raise unsupported(f"{name} {found('limit') or ''}".strip() if name else rest, line)
         b.game = game
-        if header["limit"] is None:
+        if found("limit") is None:
             raise HandParseError(f"no betting structure in {rest!r}", line)
-        b.structure = STRUCTURES[header["limit"]]
-        if header["tid"]:
+        b.structure = self.read_structure(found("limit") or "", line, rest)
+        if found("tid"):
             b.currency, b.scale = "CHIPS", 1
-            level = f"Level {header['level']}" if header["level"] else None
+            level = f"Level {found('level')}" if found("level") else None
             # The buy-in is only in the export's file name, never in the hand.
-            b.tournament = Tournament(header["tid"], level=level)
-            b.table = header["ttable"]
+            b.tournament = Tournament(found("tid") or "", level=level)
+            b.table = found("tournament_table") or ""
         else:
-            b.table = header["table"] or ""
+            b.table = found("table") or ""
         if found("room") != "Bovada":
             b.notes.append(f"exported as {found('room')}")
         text, zone = found("time") or "", found("zone")
         b.room_time = f"{text} {zone}" if zone else text
-        try:
-            b.started_at = to_utc(parse_local_time(text, _TIME_FORMATS), zone or "ET")
-        except ValueError as error:
-            raise HandParseError(str(error), line) from None
-        if zone is None:
-            b.notes.append("no time zone printed; ET assumed")
+        self.read_time(text, zone, line)
 
     def on_seat(self, token: LineToken) -> None:
         found = token.field
@@ -353,14 +339,6 @@ def _bet_sizes(events: list[Event], opener: int | None) -> tuple[int, int]:
 
 class Bovada(TextRoom):
     name = "bovada"
+    title = "Bovada"
     grammar_file = "bovada.lark"
-    hand_start = hand_start_pattern(
-        "Bovada Hand #",
-        "Bodog Hand #",
-        "Bodog UK Hand #",
-        "Bodog Canada Hand #",
-        "Bodog88 Hand #",
-        "Ignition Hand #",
-    )
-    hand_id_pattern = re.compile(r"Hand #C?(?P<hand_id>\d+)")
     reader_class = BovadaReader

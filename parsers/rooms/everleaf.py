@@ -4,17 +4,16 @@ docs/rooms/everleaf.md.
 
 The room prints no uncalled-bet line and no pot or rake summary: a bet nobody called goes back
 silently (the next hand's stacks prove it), so the reader adds the return as an UNCALLED event,
-marked as inferred, on the line where the room starts settling the pot.
+marked as inferred (`LineReader.infer_uncalled`), on the line where the room starts settling
+the pot.
 """
 
 from __future__ import annotations
 
-import re
-from datetime import datetime
 from typing import Final
 
-from studdraw.parsers.builder import HandParseError, stud_faces, to_utc
-from studdraw.parsers.model import EventKind, Game, HandText, Outcome
+from studdraw.parsers.builder import HandParseError, stud_faces
+from studdraw.parsers.model import EventKind, Game
 from studdraw.parsers.text.line_reader import (
     CALL,
     CHECK,
@@ -31,17 +30,6 @@ GAMES: Final = {"7 Card Stud": Game.STUD, "Razz": Game.RAZZ}
 CURRENCIES: Final = {"$": "USD", "€": "EUR"}
 STUD_STREETS: Final = {"4th street": 1, "5th street": 2, "6th street": 3, "river": 4}
 STREET_NAMES: Final = ("3rd street", "4th street", "5th street", "6th street", "7th street")
-_TIME_FORMAT: Final = "%Y/%m/%d - %H:%M:%S"
-ZONE: Final = "UTC"
-"""Everleaf prints no zone; FPDB's Everleaf importer treats the times as GMT/UTC (see notes)."""
-
-
-def _local_time(text: str, line: int) -> datetime:
-    try:
-        return datetime.strptime(text, _TIME_FORMAT)
-    except ValueError as error:
-        raise HandParseError(str(error), line) from None
-
 
 VERBS: Final = {
     " folds": FOLD,
@@ -61,11 +49,10 @@ _OPENING: Final = frozenset({EventKind.COMPLETE, EventKind.BET, EventKind.RAISE}
 
 class EverleafReader(LineReader):
     verbs = VERBS
-
-    def begin(self, hand: HandText) -> None:
-        super().begin(hand)
-        self._settled = False  # the uncalled bet, if any, has been returned
-        self._last_round: dict[str, int] = {}  # contributions of the last round with wagers
+    games = GAMES
+    currencies = CURRENCIES
+    time_formats = ("%Y/%m/%d - %H:%M:%S",)
+    zone = "UTC"  # Everleaf prints no zone; FPDB's Everleaf importer reads UTC (see notes)
 
     # --- header and seats -------------------------------------------------------------------
     def on_header(self, token: LineToken) -> None:
@@ -83,19 +70,10 @@ class EverleafReader(LineReader):
     def on_game(self, token: LineToken) -> None:
         found = token.field
         b = self.b
-        label = found("game") or ""
-        game = GAMES.get(label)
-        if game is None:
-            raise HandParseError(
-                f"{label} is not a stud or triple-draw game",
-                token.number,
-                Outcome.UNSUPPORTED,
-                game_label=label,
-            )
-        b.game = game
+        b.game = self.read_game(found("game") or "", token.number)
         symbol = found("currency")
         if symbol:
-            b.currency = CURRENCIES[symbol]
+            b.currency = self.currencies[symbol]
         else:
             b.currency, b.scale = "CHIPS", 1
             b.notes.append("no currency in the header: tournament chips, tournament not named")
@@ -103,8 +81,7 @@ class EverleafReader(LineReader):
         b.big_bet = self.amount(token, "big")
         b.max_seats = int(found("max") or 0) or None
         b.room_time = found("time") or ""
-        b.started_at = to_utc(_local_time(b.room_time, token.number), ZONE)
-        b.notes.append(f"no time zone printed; {ZONE} assumed")
+        self.read_time(b.room_time, None, token.number)
 
     def on_table(self, token: LineToken) -> None:
         self.b.table = token.field("table") or ""
@@ -132,8 +109,6 @@ class EverleafReader(LineReader):
 
     def on_street(self, token: LineToken) -> None:
         b = self.b
-        if b.contributed:
-            self._last_round = b.contributed
         index = STUD_STREETS[(token.field("street") or "").lower()]
         b.new_street(index, token.number, STREET_NAMES[index])
 
@@ -163,30 +138,9 @@ class EverleafReader(LineReader):
         kind = EventKind.COMPLETE if b.street == 0 and not opened else EventKind.BET
         b.wager(kind, token.number, self.player(token), amount=self.amount(token))
 
-    # --- settling the pot -------------------------------------------------------------------
-    def _return_uncalled(self, line: int) -> None:
-        """Return the part of the last bet nobody matched, which the room never prints."""
-        if self._settled:
-            return
-        self._settled = True
-        b = self.b
-        bets = b.contributed or self._last_round
-        if not bets:
-            return
-        ranked = sorted(bets.items(), key=lambda item: item[1], reverse=True)
-        top_player, top = ranked[0]
-        second = ranked[1][1] if len(ranked) > 1 else 0
-        if top > second:
-            b.add(
-                EventKind.UNCALLED,
-                line,
-                top_player,
-                amount=top - second,
-                text="inferred: the room does not print uncalled bets",
-            )
-
+    # --- settling the pot: the room's lines that award it return the uncalled bet first ---
     def on_shows(self, token: LineToken) -> None:
-        self._return_uncalled(token.number)
+        self.infer_uncalled(token.number)
         found = token.field
         cards = self.b.cards((found("cards") or "").replace(",", " "), token.number)
         self.b.add(
@@ -198,17 +152,17 @@ class EverleafReader(LineReader):
         )
 
     def on_mucks(self, token: LineToken) -> None:
-        self._return_uncalled(token.number)
+        self.infer_uncalled(token.number)
         found = token.field
         cards = self.b.cards((found("cards") or "").replace(",", " "), token.number)
         self.b.add(EventKind.MUCK, token.number, self.player(token), cards=cards)
 
     def on_no_show(self, token: LineToken) -> None:
-        self._return_uncalled(token.number)
+        self.infer_uncalled(token.number)
         self.b.add(EventKind.NOTE, token.number, self.player(token), text="does not show cards")
 
     def on_collect(self, token: LineToken) -> None:
-        self._return_uncalled(token.number)
+        self.infer_uncalled(token.number)
         super().on_collect(token)
 
     def on_win_wrapped(self, token: LineToken) -> None:
@@ -218,7 +172,6 @@ class EverleafReader(LineReader):
 
 class Everleaf(TextRoom):
     name = "everleaf"
+    title = "Everleaf"
     grammar_file = "everleaf.lark"
-    hand_start = re.compile(r"\ufeff?Everleaf Gaming (?:- [^-\n]+ - )?Game #")
-    hand_id_pattern = re.compile(r"Game #(?P<hand_id>\d+)")
     reader_class = EverleafReader

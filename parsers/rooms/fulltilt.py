@@ -10,15 +10,9 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Final
 
-from studdraw.parsers.builder import (
-    HandParseError,
-    parse_amount,
-    parse_local_time,
-    to_utc,
-)
+from studdraw.parsers.builder import HandParseError, parse_amount, unsupported
 from studdraw.parsers.files import without_blank_tail
 from studdraw.parsers.model import EventKind, Game, HandText, Outcome, Structure, Tournament
-from studdraw.parsers.room import hand_start_pattern
 from studdraw.parsers.text.line_reader import (
     BET,
     BRING_IN,
@@ -71,35 +65,10 @@ DRAW_STREETS: Final = {
     "THIRD DRAW": 3,
 }
 CURRENCY_SYMBOLS: Final = {"$": "USD", "€": "EUR", "£": "GBP"}
-MIXED_GAMES: Final = frozenset(
-    {"HORSE", "HOSE", "HA", "HO", "HOE", "OA", "OE", "SE", "HEROS", "7-Game", "8-Game", "9-Game"}
-)
 
-_TABLE_PART: Final = re.compile(
-    r"(?:(?P<tname>.+?) \((?P<tid>\d+)\), )?(?:Table |Match )?(?P<table>.+?)"
-    r"(?: \((?P<attrs>[^()]*)\))? - (?P<pieces>.+)"
-)
-_STAKES: Final = re.compile(
-    r"(?P<symbol>[$€£]?)(?P<small>\d[\d,.]*)/[$€£]?(?P<big>\d[\d,.]*)"
-    r"(?: Ante [$€£]?(?P<ante>\d[\d,.]*))?"
-)
-_LIMIT_PREFIX: Final = re.compile(
-    r"(?P<limit>Fixed Limit|Pot Limit|No Limit|Limit|FL|PL|NL) (?P<name>.+)", re.IGNORECASE
-)
-_MAX_SEATS: Final = re.compile(r"(\d+) max|(heads up)", re.IGNORECASE)
-_BUY_IN: Final = re.compile(
-    r"(?P<symbol>[$€£])(?P<buyin>\d[\d,.]*)(?: ?\+ ?[$€£]?(?P<fee>\d[\d,.]*))?"
-)
 _SUMMARY_MUCKED: Final = re.compile(r" mucked \[(?P<cards>[^\]]*)\]")
 _SITTING_OUT: Final = re.compile(r".* is sitting out")
 _ARCHIVE_SEPARATOR: Final = re.compile(r"^\*+ # \d+ \*+$", re.MULTILINE)
-_TIME_FORMATS: Final = (
-    "%Y/%m/%d %H:%M:%S",
-    "%Y/%m/%d %H:%M",
-    "%A, %B %d, %Y %H:%M",  # 2010: "9:05 ET - Tuesday, June 1, 2010"
-    "%a, %B %d, %Y %H:%M",  # July 2010: "15:13 ET - Wed, July 21, 2010"
-)
-
 
 VERBS: Final = {
     "folds": FOLD,
@@ -125,6 +94,16 @@ class FullTiltReader(LineReader):
     stud_streets = STUD_STREETS
     draw_streets = DRAW_STREETS
     counts_known_draws = True
+    games = GAMES
+    any_case = True
+    structures = STRUCTURES
+    currencies = CURRENCY_SYMBOLS
+    time_formats = (
+        "%Y/%m/%d %H:%M:%S",
+        "%Y/%m/%d %H:%M",
+        "%A, %B %d, %Y %H:%M",  # 2010: "9:05 ET - Tuesday, June 1, 2010"
+        "%a, %B %d, %Y %H:%M",  # July 2010: "15:13 ET - Wed, July 21, 2010"
+    )
 
     def begin(self, hand: HandText) -> None:
         super().begin(hand)
@@ -136,19 +115,12 @@ class FullTiltReader(LineReader):
         b = self.b
         line = token.number
         b.room_hand_id = found("id") or ""
-        rest = found("rest") or ""
-        parts = _TABLE_PART.fullmatch(rest)
-        if parts is None:
-            raise HandParseError(f"unreadable table and game: {rest!r}", line)
-        stakes, label = None, None
-        for piece in parts["pieces"].split(" - "):
-            if stakes is None and (pair := _STAKES.fullmatch(piece)):
-                stakes = pair
-            elif piece in MIXED_GAMES:
-                b.mixed = piece
-            else:
-                label = piece
-        self._game(label, line)
+        label, name, limit = found("label") or "", found("name"), found("limit")
+        if name is None or limit is None:
+            raise unsupported(label, line)
+        b.game = self.read_game(name, line, label)
+        b.structure = self.read_structure(limit, line, label)
+        b.mixed = found("mixed")
         if found("partial"):
             # FTP marks hands its client saved only in part: here, only the summary.
             raise HandParseError(
@@ -156,70 +128,54 @@ class FullTiltReader(LineReader):
                 line,
                 game_label=str(self.b.game),
             )
-        if parts["tid"]:
-            self._tournament(parts["tname"], parts["tid"], line)
-        if stakes is None:
-            raise HandParseError(f"no stakes in {rest!r}", line)
-        self._stakes(stakes, line)
-        b.table = parts["table"]
-        self._table_attributes(parts["attrs"], parts["tname"])
+        if found("tid"):
+            self._tournament(found, line)
+        elif found("symbol"):
+            b.currency = self.currencies[found("symbol") or ""]
+        else:
+            b.currency = "PLAY"
+        if found("ante"):
+            b.ante = self.amount(token, "ante")
+        b.header_stakes(self.amount(token, "small"), self.amount(token, "big"))
+        b.table = found("table") or ""
+        self._table_attributes(found)
         self._time(found, line)
 
-    def _game(self, label: str | None, line: int) -> None:
-        limit = _LIMIT_PREFIX.fullmatch(label) if label else None
-        game = GAMES.get(limit["name"].lower()) if limit else None
-        if limit is None or game is None:
-            raise HandParseError(
-                f"{label} is not a stud or triple-draw game",
-                line,
-                Outcome.UNSUPPORTED,
-                game_label=label,
-            )
-        self.b.game = game
-        self.b.structure = STRUCTURES[limit["limit"].lower()]
+    def on_header_game_first(self, token: LineToken) -> None:
+        """The same parts, the game named before the stakes; or a header of no form the grammar
+        knows (`rest`): a game studdraw does not read, unless it names one that it does."""
+        rest = token.field("rest")
+        if rest is None:
+            self.on_header(token)
+        elif any(label in rest.lower() for label in self.games):
+            raise HandParseError(f"unreadable table and game: {rest!r}", token.number)
+        else:
+            raise unsupported(rest, token.number)
 
-    def _tournament(self, name: str, tournament_id: str, line: int) -> None:
+    def _tournament(self, found: Callable[[str], str | None], line: int) -> None:
         b = self.b
         b.scale, b.currency = 1, "CHIPS"
         buy_in = fee = None
-        currency = None
-        price = _BUY_IN.match(name)
-        if price:
-            currency = CURRENCY_SYMBOLS[price["symbol"]]
-            # Only "$3 + $0.30" itemises the fee; a lone "$10" is the whole price.
-            if price["fee"]:
-                try:
-                    buy_in = parse_amount(price["buyin"], 100)
-                    fee = parse_amount(price["fee"], 100)
-                except ValueError as error:
-                    raise HandParseError(str(error), line) from None
-        b.tournament = Tournament(tournament_id, buy_in, fee, currency)
-        b.notes.append(f"tournament {name!r}")
+        currency = self.currencies.get(found("price_symbol") or "")
+        # Only "$3 + $0.30" itemises the fee; a lone "$10" is the whole price.
+        if currency and found("fee"):
+            try:
+                buy_in = parse_amount(found("buyin") or "", 100)
+                fee = parse_amount(found("fee") or "", 100)
+            except ValueError as error:
+                raise HandParseError(str(error), line) from None
+        b.tournament = Tournament(found("tid") or "", buy_in, fee, currency)
+        b.notes.append(f"tournament {found('tournament')!r}")
 
-    def _stakes(self, pair: re.Match[str], line: int) -> None:
+    def _table_attributes(self, found: Callable[[str], str | None]) -> None:
         b = self.b
-        if b.tournament is None:
-            symbol = pair["symbol"]
-            b.currency = CURRENCY_SYMBOLS[symbol] if symbol else "PLAY"
-        small, big = b.money(pair["small"], line), b.money(pair["big"], line)
-        if pair["ante"]:
-            b.ante = b.money(pair["ante"], line)
-        if b.structure is Structure.FIXED:
-            b.small_bet, b.big_bet = small, big
-        else:
-            # Pot- and no-limit headers give the blinds; the minimum bet is the big blind.
-            b.small_blind, b.big_blind = small, big
-            b.small_bet = b.big_bet = big
-
-    def _table_attributes(self, attrs: str | None, tournament: str | None) -> None:
-        b = self.b
-        seats = _MAX_SEATS.search(attrs or "")
-        if seats:
-            b.max_seats = int(seats[1]) if seats[1] else 2
-        elif tournament and "heads-up" in tournament.lower():
+        attributes, tournament = found("attributes"), found("tournament")
+        if found("max"):
+            b.max_seats = int(found("max") or 0)
+        elif found("heads_up") or (tournament and "heads-up" in tournament.lower()):
             b.max_seats = 2
-        if attrs and not seats:
-            b.notes.append(f"table attributes: {attrs}")
+        if attributes and not (found("max") or found("heads_up")):
+            b.notes.append(f"table attributes: {attributes}")
 
     def _time(self, found: Callable[[str], str | None], line: int) -> None:
         b = self.b
@@ -227,10 +183,7 @@ class FullTiltReader(LineReader):
         suffix = "2" if found("time2") else ""
         clock, zone, date = (found(f"{part}{suffix}") or "" for part in ("time", "zone", "date"))
         b.room_time = f"{clock} {zone} - {date}"
-        try:
-            b.started_at = to_utc(parse_local_time(f"{date} {clock}", _TIME_FORMATS), zone)
-        except ValueError as error:
-            raise HandParseError(str(error), line) from None
+        self.read_time(f"{date} {clock}", zone, line)
 
     def on_button(self, token: LineToken) -> None:
         self.b.button = int(token.field("seat") or 0)
@@ -278,9 +231,8 @@ class FullTiltReader(LineReader):
 
 class FullTilt(TextRoom):
     name = "fulltilt"
+    title = "Full Tilt Poker"
     grammar_file = "fulltilt.lark"
-    hand_start = hand_start_pattern("Full Tilt Poker Game #", "FullTiltPoker Game #")
-    hand_id_pattern = re.compile(r"Game #(?P<hand_id>\d+):")
     reader_class = FullTiltReader
 
     def tidy(self, hands: Iterator[HandText]) -> Iterator[HandText]:

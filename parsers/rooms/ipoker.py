@@ -19,8 +19,9 @@ from studdraw.parsers.builder import (
     parse_amount,
     parse_card,
     stud_faces,
+    unsupported,
 )
-from studdraw.parsers.model import Card, EventKind, Game, Outcome, Seat, Structure, Tournament
+from studdraw.parsers.model import Card, EventKind, Game, Seat, Structure, Tournament
 from studdraw.parsers.xml.room import Node, XmlRoom
 
 GAMES: Final[dict[str, Game]] = {
@@ -66,6 +67,7 @@ _PASSIVE: Final = frozenset({NO_ACTION, SITTING_OUT})
 
 class IPoker(XmlRoom):
     name = "ipoker"
+    title = "iPoker"
     hand_tag = "game"
     context_tags = frozenset({"general"})
     context_fields = frozenset(
@@ -100,12 +102,7 @@ def _read_game(label: str, session: Node, b: HandBuilder) -> None:
     found = _GAMETYPE.fullmatch(label.strip())
     game = GAMES.get(found["game"]) if found else None
     if found is None or game is None:
-        raise HandParseError(
-            f"{label or 'an unnamed game'} is not a stud or draw game in scope",
-            session.line,
-            Outcome.UNSUPPORTED,
-            game_label=label or None,
-        )
+        raise unsupported(label, session.line)
     b.game = game
     b.structure = STRUCTURES[found["limit"]]
     if any(session.find(tag) is not None for tag in ("tournamentname", "tournamentcode")):

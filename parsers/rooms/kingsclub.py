@@ -19,14 +19,11 @@ The room's habits that shape this module:
 
 from __future__ import annotations
 
-import re
 from typing import Any, Final
 
 from studdraw.parsers.builder import (
     HandParseError,
-    parse_local_time,
     stud_faces,
-    to_utc,
 )
 from studdraw.parsers.model import (
     Event,
@@ -38,7 +35,6 @@ from studdraw.parsers.model import (
     Structure,
     Tournament,
 )
-from studdraw.parsers.room import hand_start_pattern
 from studdraw.parsers.text.line_reader import (
     BET,
     CHECK,
@@ -99,12 +95,8 @@ STUD_MARKERS: Final = {
 DRAW_STREETS: Final = {"1ST DRAW": 1, "2ND DRAW": 2, "3RD DRAW": 3}
 FIRST_ROUND: Final = "1ST BETTING ROUND"
 """Printed before the draw games' antes and blinds: the round itself opens with the deal."""
-ZONE: Final = "ET"
-"""The room prints no zone; FPDB's converter reads the times as Eastern time (see the docs)."""
-_TIME_FORMATS: Final = ("%Y-%m-%d %H:%M:%S",)
 _BLINDS: Final = frozenset(kind for kind in EventKind if kind.is_forced) - {EventKind.ANTE}
 _PAID_OUT: Final = frozenset({EventKind.COLLECT, EventKind.UNCALLED})
-_TOURNAMENT_TABLE: Final = re.compile(r"T(?P<tid>\d+) \[(?P<table>\d+)\]")
 
 VERBS: Final = {
     "folds": FOLD,
@@ -130,6 +122,12 @@ class KingsClubReader(LineReader):
     verbs = VERBS
     posts = POSTS
     draw_streets = DRAW_STREETS
+    games = GAMES
+    limit_blind = True  # a limit draw game's big blind is the small bet
+    not_read = NOT_READ
+    structures = STRUCTURES
+    time_formats = ("%Y-%m-%d %H:%M:%S",)
+    zone = "ET"  # the room prints no zone; FPDB's converter reads its times as Eastern time
 
     def begin(self, hand: HandText) -> None:
         super().begin(hand)
@@ -144,44 +142,25 @@ class KingsClubReader(LineReader):
         found = token.field
         b = self.b
         b.room_hand_id = found("id") or ""
-        label = found("game") or ""
-        self._label = label
-        game = GAMES.get(label)
-        if game is None:
-            reason = NOT_READ.get(label, f"{label} is not a stud or triple-draw game")
-            raise HandParseError(reason, token.number, Outcome.UNSUPPORTED, game_label=label)
-        b.game = game
-        b.structure = STRUCTURES[found("limit") or ""]
-        small, big = self.amount(token, "small"), self.amount(token, "big")
-        if b.structure is Structure.FIXED:
-            b.small_bet, b.big_bet = small, big
-            if game.is_draw:
-                b.big_blind = small  # limit draw: the big blind is the small bet
-        else:
-            b.small_blind, b.big_blind = small, big
-            b.small_bet = b.big_bet = big
+        label = self._label = found("game") or ""
+        b.game = self.read_game(label, token.number)
+        b.structure = self.read_structure(found("limit") or "", token.number, label)
+        b.header_stakes(self.amount(token, "small"), self.amount(token, "big"), self.limit_blind)
 
     def on_time(self, token: LineToken) -> None:
         b = self.b
         b.room_time = token.field("time") or ""
-        try:
-            b.started_at = to_utc(parse_local_time(b.room_time, _TIME_FORMATS), ZONE)
-        except ValueError as error:
-            raise HandParseError(str(error), token.number) from None
-        b.notes.append(f"no time zone printed; {ZONE} assumed")
+        self.read_time(b.room_time, None, token.number)
 
     def on_table(self, token: LineToken) -> None:
         found = token.field
         b = self.b
-        table = found("table") or ""
-        tournament = _TOURNAMENT_TABLE.fullmatch(table)
-        if tournament:
-            b.tournament = Tournament(tournament["tid"])
+        if found("tid"):
+            b.tournament = Tournament(found("tid") or "")
             b.currency = "CHIPS"
-            table = tournament["table"]
         elif found("play"):
             b.currency = "PLAY"
-        b.table = table
+        b.table = found("tournament_table") or found("table") or ""
         b.max_seats = int(found("max") or 0) or None
         b.button = int(found("button") or 0) or None
 
@@ -346,9 +325,6 @@ class KingsClubReader(LineReader):
 
 class KingsClub(TextRoom):
     name = "kingsclub"
+    title = "KingsClub"
     grammar_file = "kingsclub.lark"
-    hand_start = re.compile(
-        hand_start_pattern("#").pattern + r"\d+: +(?:Limit|No Limit|Pot Limit|Fixed Limit) "
-    )
-    hand_id_pattern = re.compile(r"#(?P<hand_id>\d+):")
     reader_class = KingsClubReader

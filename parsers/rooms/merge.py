@@ -14,7 +14,7 @@ import re
 from datetime import datetime
 from typing import Final
 
-from studdraw.parsers.builder import HandBuilder, HandParseError, parse_card, to_utc
+from studdraw.parsers.builder import HandBuilder, HandParseError, parse_card, to_utc, unsupported
 from studdraw.parsers.model import Card, EventKind, Game, Outcome, Structure, Tournament
 from studdraw.parsers.xml.room import Node, XmlRoom
 
@@ -84,6 +84,7 @@ _NOTES: Final = frozenset({"RECONNECTED", "DISCONNECTED", "TIME_BANK", "SIT_IN_R
 
 class Merge(XmlRoom):
     name = "merge"
+    title = "Merge Gaming"
     hand_tag = "game"
     context_tags = frozenset({"description"})
     hand_start = re.compile(r'[ \t]*<description type=|[ \t]*<game id="\d+-\d+"')
@@ -117,13 +118,11 @@ def _read_game(element: Node, description: Node, b: HandBuilder) -> None:
         label = f"{label} (gametype {code})"
     found = _STAKES.fullmatch(stakes)
     if game is None or found is None or found["limit"] not in STRUCTURES:
-        what = "is not a stud or draw game in scope" if game is None else "has a betting structure"
-        raise HandParseError(
-            f"{label} {stakes} {what}" + ("" if game is None else " studdraw does not model"),
-            description.line,
-            Outcome.UNSUPPORTED,
-            game_label=f"{label} {stakes}".strip(),
+        shown = f"{label} {stakes}".strip()
+        modelled = (
+            None if game is None else f"{shown} has a betting structure studdraw does not model"
         )
+        raise unsupported(shown, description.line, modelled)
     b.game = game
     b.structure = STRUCTURES[found["limit"]]
     if tournament:

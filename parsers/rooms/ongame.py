@@ -15,20 +15,17 @@ Habits of the room that shape this module:
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime, timedelta, timezone
 from typing import Final
 
-from studdraw.parsers.builder import HandParseError, parse_amount, to_utc
+from studdraw.parsers.builder import HandParseError, parse_amount
 from studdraw.parsers.model import (
     Card,
     EventKind,
     Game,
     HandText,
-    Outcome,
     Structure,
     Tournament,
 )
-from studdraw.parsers.room import hand_start_pattern
 from studdraw.parsers.text.line_reader import (
     BET,
     CALL,
@@ -64,9 +61,6 @@ STUD_STREETS: Final = {
 }
 DRAW_STREETS: Final = {"pocket cards": 0}
 """The draw rounds have no marker: the first draw after a betting round opens the next."""
-_TIME_FORMAT: Final = "%a %b %d %H:%M:%S %Y"
-_OFFSET: Final = re.compile(r"GMT(?P<sign>[+-])(?P<hours>\d{2})(?P<minutes>\d{2})")
-_TOURNAMENT: Final = re.compile(r'"(?P<name>.*)", (?P<tid>[\w-]+), buy-in: (?P<buyin>\S+)')
 _WINNER: Final = re.compile(r" \((?P<amount>[^()\s]+)(?: (?P<half>High|Low))?\)(?:, |$)")
 """One winner's share after the name: "($1.37)", "($1.37 High)", then ", " or the end."""
 
@@ -99,6 +93,10 @@ class OnGameReader(LineReader):
     stud_streets = STUD_STREETS
     draw_streets = DRAW_STREETS
     """The draw rounds have no marker: the first draw after a betting round opens the next."""
+    games = GAMES
+    structures = STRUCTURES
+    currencies = CURRENCIES
+    time_formats = ("%a %b %d %H:%M:%S %Y",)
 
     def begin(self, hand: HandText) -> None:
         super().begin(hand)
@@ -111,22 +109,20 @@ class OnGameReader(LineReader):
     def on_header(self, token: LineToken) -> None:
         """ "***** History for hand T5-17631959-1 (TOURNAMENT: "Freeroll", R-274-69, buy-in:
         €0) *****": a tournament hand names its tournament (or nothing) and the buy-in."""
+        found = token.field
         b = self.b
-        b.room_hand_id = token.field("id") or ""
-        tournament = token.field("tournament")
-        if tournament is None:
+        b.room_hand_id = found("id") or ""
+        if found("tournament") is None:
             return
-        found = _TOURNAMENT.fullmatch(tournament)
-        if found is None:  # "(TOURNAMENT: )": the hand id's middle part is the tournament's
+        if found("tid") is None:  # "(TOURNAMENT: )": the hand id's middle part is the tournament's
             b.tournament = Tournament(b.room_hand_id.split("-")[1])
             return
-        buy_in = found["buyin"]
-        currency = next((iso for sign, iso in CURRENCIES.items() if buy_in.startswith(sign)), None)
+        sign = found("sign")
         try:
-            cents = parse_amount(buy_in, 100)
+            cents = parse_amount(found("buyin") or "", 100)
         except ValueError as error:
             raise HandParseError(str(error), token.number) from None
-        b.tournament = Tournament(found["tid"], cents, None, currency)
+        b.tournament = Tournament(found("tid") or "", cents, None, self.currencies.get(sign or ""))
 
     def on_end(self, token: LineToken) -> None:
         if token.field("id") != self.b.room_hand_id:
@@ -143,51 +139,32 @@ class OnGameReader(LineReader):
         zone = found("zone") or ""
         b.room_time = f"{found('time')} {zone} {found('year')}"
         try:
-            local = datetime.strptime(f"{found('time')} {found('year')}", _TIME_FORMAT)
-            offset = _OFFSET.fullmatch(zone)
-            if offset:
-                delta = timedelta(hours=int(offset["hours"]), minutes=int(offset["minutes"]))
-                fixed = timezone(delta if offset["sign"] == "+" else -delta)
-                b.started_at = local.replace(tzinfo=fixed).astimezone(UTC)
-            else:
-                b.started_at = to_utc(local, zone)
-        except ValueError as error:
-            self._time_error = HandParseError(str(error), token.number)
+            self.read_time(f"{found('time')} {found('year')}", zone, token.number)
+        except HandParseError as error:
+            self._time_error = error
 
     def on_table(self, token: LineToken) -> None:
         found = token.field
         b = self.b
-        label = found("game") or ""
-        game = GAMES.get(label)
-        if game is None:
-            reason = f"{label} is not a stud or draw game"
-            raise HandParseError(reason, token.number, Outcome.UNSUPPORTED, game_label=label)
+        game = self.read_game(found("game") or "", token.number)
         if self._time_error is not None:
             raise self._time_error
         b.game = game
         b.table = found("table") or ""
-        structure = STRUCTURES.get(found("limit") or "")
+        structure = self.structures.get(found("limit") or "")
         if structure is None:
             raise HandParseError(f"unknown betting structure {found('limit')}", token.number)
         b.structure = structure
-        small = found("small") or ""
         money = found("money")
         if money == "Play money":
             b.currency, b.scale = "PLAY", 1
         elif money in ("TC", "Chips"):  # tournament chips
             b.currency, b.scale = "CHIPS", 1
+        elif found("sign") is None:
+            raise HandParseError(f"no currency in the stakes {found('small')}", token.number)
         else:
-            signs = (iso for sign, iso in CURRENCIES.items() if small.startswith(sign))
-            currency = next(signs, None)
-            if currency is None:
-                raise HandParseError(f"no currency in the stakes {small}", token.number)
-            b.currency = currency
-        low, high = self.amount(token, "small"), self.amount(token, "big")
-        if structure is Structure.FIXED:
-            b.small_bet, b.big_bet = low, high
-        else:
-            b.small_blind, b.big_blind = low, high
-            b.small_bet = b.big_bet = high
+            b.currency = self.currencies[found("sign") or ""]
+        b.header_stakes(self.amount(token, "small"), self.amount(token, "big"))
         if found("ante"):
             b.ante = self.amount(token, "ante")
 
@@ -359,7 +336,6 @@ class OnGameReader(LineReader):
 
 class OnGame(TextRoom):
     name = "ongame"
+    title = "OnGame"
     grammar_file = "ongame.lark"
-    hand_start = hand_start_pattern("***** History for hand ")
-    hand_id_pattern = re.compile(r"History for hand (?P<hand_id>[\w-]+)")
     reader_class = OnGameReader

@@ -5,17 +5,11 @@ uncalled bet, which the reader splits back out. Notes are in docs/rooms/partypok
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any, Final
 
-from studdraw.parsers.builder import (
-    HandParseError,
-    parse_amount,
-    parse_local_time,
-    to_utc,
-)
+from studdraw.parsers.builder import HandParseError, parse_amount, unsupported
 from studdraw.parsers.files import without_blank_tail
 from studdraw.parsers.model import (
     Card,
@@ -23,7 +17,6 @@ from studdraw.parsers.model import (
     Game,
     HandRecord,
     HandText,
-    Outcome,
     Structure,
     Tournament,
 )
@@ -39,12 +32,9 @@ from studdraw.parsers.text.room import TextRoom
 from studdraw.parsers.text.tokens import LineToken
 
 GAMES: Final = {"7 Card Stud": Game.STUD, "7 Card Stud Hi-Lo": Game.STUD8}
-LIMITS: Final = {
-    None: Structure.FIXED,
-    "FL": Structure.FIXED,
-    "PL": Structure.POT,
-    "NL": Structure.NO,
-}
+STRUCTURES: Final = {"FL": Structure.FIXED, "PL": Structure.POT, "NL": Structure.NO}
+"""The structure a game line names before the game; a line naming none is fixed limit."""
+FIXED: Final = Structure.FIXED
 STREETS: Final = {
     None: (0, "3rd street"),
     "Fourth street": (1, "4th street"),
@@ -52,29 +42,7 @@ STREETS: Final = {
     "Sixth street": (3, "6th street"),
     "River": (4, "7th street"),
 }
-CURRENCY_CODES: Final = ("USD", "EUR", "GBP")
 CURRENCY_SYMBOLS: Final = {"$": "USD", "€": "EUR", "£": "GBP"}
-
-_CASH: Final = re.compile(
-    r"(?P<small>[$€£]?[\d.,]+)/(?P<big>[$€£]?[\d.,]+)(?: (?P<iso>USD|EUR|GBP))? +"
-    r"(?:(?P<limit>NL|PL|FL) +)?(?P<game>.+)"
-)
-_TOURNAMENT: Final = re.compile(
-    r"(?:(?P<limit>NL|PL|FL) +)?(?P<game>.+?) +(?:(?P<buyin>[$€£]? ?[\d.,]+)"
-    r"(?: (?P<iso>USD|EUR|GBP))? Buy-in +)?Trny: ?(?P<tid>\d+) +Level: ?(?P<level>\d+) +"
-    r"(?:Blinds|Stakes)(?:-Antes)?\((?P<small>[\d, ]+)/(?P<big>[\d, ]+)"
-    r"(?: ?- ?(?P<ante>[\d, ]+))?\)"
-)
-_TIME: Final = re.compile(
-    r"(?:\w+, ?|\w+ )?(?P<month>\w+) (?P<day>\d{1,2}),? (?P<clock>\d{1,2}:\d{2}:\d{2})"
-    r"(?: (?P<zone>[A-Z]{2,5}))? +(?P<year>\d{4})"
-)
-ZONE_UNPRINTED: Final = "ET"
-"""The zone of a time printed without one (2013 tournaments), as FPDB's Party reader assumes."""
-_SIDE_POT: Final = re.compile(r"side pot(?: #?(\d+))?")
-_INTRO: Final = re.compile(
-    r"Game #\d+ starts\.|#Game No : \d+|\*{5} Hand History [Ff]or Game \d+ \*{5}"
-)
 _INTRO_RANK: Final = {"G": 0, "#": 1, "*": 2}  # the order of a hand's three opening lines
 _TABLE_LIFE: Final = frozenset(
     {
@@ -105,6 +73,11 @@ VERBS: Final = {
 
 class PartyPokerReader(LineReader):
     verbs = VERBS
+    games = GAMES
+    structures = STRUCTURES
+    currencies = CURRENCY_SYMBOLS
+    time_formats = ("%Y %B %d %H:%M:%S", "%Y %b %d %H:%M:%S")
+    zone = "ET"  # of the 2013 tournaments' times, printed without one, as FPDB's reader assumes
 
     def begin(self, hand: HandText) -> None:
         super().begin(hand)
@@ -148,79 +121,58 @@ class PartyPokerReader(LineReader):
     def on_history(self, token: LineToken) -> None:
         self._hand_id(token.field("id") or "", token.number)
 
-    def on_game(self, token: LineToken) -> None:
+    def on_tournament_game(self, token: LineToken) -> None:
         b = self.b
-        text, line = (token.field("game") or "").strip(), token.number
-        tournament = _TOURNAMENT.fullmatch(text)
-        found = tournament or _CASH.fullmatch(text)
-        if found is None:
-            if any(name in text for name in GAMES):
-                raise HandParseError(f"unreadable game and stakes: {text!r}", line)
-            raise HandParseError(
-                f"{text} is not a stud game", line, Outcome.UNSUPPORTED, game_label=text
-            )
-        name, limit = found["game"].strip(), found["limit"]
-        game = GAMES.get(name)
-        if game is None:
-            label = f"{limit} {name}" if limit else name
-            raise HandParseError(
-                f"{label} is not a stud game", line, Outcome.UNSUPPORTED, game_label=label
-            )
-        b.game, b.structure = game, LIMITS[limit]
-        if tournament:
-            self._tournament(tournament, line)
-        else:
-            symbol = next((s for s in CURRENCY_SYMBOLS if s in text), None)
-            if found["iso"]:
-                b.currency = found["iso"]
-            elif symbol:
-                b.currency = CURRENCY_SYMBOLS[symbol]
-            else:
-                b.currency, b.scale = "PLAY", 1
-        self._stakes(found["small"], found["big"], found["ante"] if tournament else None, line)
-        self._time(token.field("time") or "", line)
-
-    def _tournament(self, found: re.Match[str], line: int) -> None:
-        b = self.b
+        found, line = token.field, token.number
+        self._game(token)
         b.currency, b.scale = "CHIPS", 1
-        buyin, currency = found["buyin"], found["iso"]
-        if buyin and currency is None:
-            currency = next((CURRENCY_SYMBOLS[s] for s in CURRENCY_SYMBOLS if s in buyin), None)
+        buyin = found("buyin")
+        currency = found("iso") or (self.currency_in(buyin) if buyin else None)
         try:
             buy_in = parse_amount(buyin, 100) if buyin else None
         except ValueError as error:
             raise HandParseError(str(error), line) from None
         # Party prints one buy-in amount, the fee included and not given apart.
-        b.tournament = Tournament(found["tid"], buy_in, None, currency, f"Level {found['level']}")
+        level = f"Level {found('level')}"
+        b.tournament = Tournament(found("tournament") or "", buy_in, None, currency, level)
+        self._stakes(token)
+        self._time(token)
 
-    def _stakes(self, small: str, big: str, ante: str | None, line: int) -> None:
+    def on_cash_game(self, token: LineToken) -> None:
         b = self.b
-        small_bet, big_bet = b.money(small, line), b.money(big, line)
-        if b.structure is Structure.FIXED:
-            b.small_bet, b.big_bet = small_bet, big_bet
+        self._game(token)
+        currency = token.field("iso") or self.currency_in(token)
+        if currency is None:
+            b.currency, b.scale = "PLAY", 1
         else:
-            b.small_blind, b.big_blind = small_bet, big_bet
-            b.small_bet = b.big_bet = big_bet
-        if ante:
-            b.ante = b.money(ante, line)
+            b.currency = currency
+        self._stakes(token)
+        self._time(token)
 
-    def _time(self, text: str, line: int) -> None:
-        b = self.b
-        found = _TIME.fullmatch(text)
-        if found is None:
-            raise HandParseError(f"unreadable date/time {text!r}", line)
-        b.room_time = text
-        stamp = f"{found['year']} {found['month']} {found['day']} {found['clock']}"
-        zone = found["zone"]
-        if zone is None:
-            zone = ZONE_UNPRINTED
-            b.notes.append(f"no time zone printed; {ZONE_UNPRINTED} assumed")
-        try:
-            # "Monday, April 25, 14:20:12 EDT 2011" or "Mon Jul 12 13:38:32 EDT 2010"
-            local = parse_local_time(stamp, ("%Y %B %d %H:%M:%S", "%Y %b %d %H:%M:%S"))
-            b.started_at = to_utc(local, zone)
-        except ValueError as error:
-            raise HandParseError(str(error), line) from None
+    def on_game(self, token: LineToken) -> None:
+        """A game line of another form than the tournaments' and the cash tables'."""
+        text = (token.field("game") or "").strip()
+        if any(name in text for name in self.games):
+            raise HandParseError(f"unreadable game and stakes: {text!r}", token.number)
+        raise unsupported(text, token.number)
+
+    def _game(self, token: LineToken) -> None:
+        name, limit = (token.field("game") or "").strip(), token.field("limit")
+        label = f"{limit} {name}" if limit else name
+        self.b.game = self.read_game(name, token.number, label)
+        self.b.structure = self.read_structure(limit, token.number, label) if limit else FIXED
+
+    def _stakes(self, token: LineToken) -> None:
+        self.b.header_stakes(self.amount(token, "small"), self.amount(token, "big"))
+        if token.field("ante"):
+            self.b.ante = self.amount(token, "ante")
+
+    def _time(self, token: LineToken) -> None:
+        """ "Monday, April 25, 14:20:12 EDT 2011" or "Mon Jul 12 13:38:32 EDT 2010"."""
+        found = token.field
+        self.b.room_time = found("time") or ""
+        stamp = f"{found('year')} {found('month')} {found('day')} {found('clock')}"
+        self.read_time(stamp, found("zone"), token.number)
 
     def on_table(self, token: LineToken) -> None:
         found = token.field
@@ -244,8 +196,7 @@ class PartyPokerReader(LineReader):
 
     def on_level(self, token: LineToken) -> None:
         """The level line repeats the header's stakes; it is the one in force for the hand."""
-        found = token.field
-        self._stakes(found("small") or "", found("big") or "", found("ante"), token.number)
+        self._stakes(token)
 
     # --- streets --------------------------------------------------------------------------
     def on_street(self, token: LineToken) -> None:
@@ -329,8 +280,7 @@ class PartyPokerReader(LineReader):
         player, line = self.player(token), token.number
         low = found("low")
         amount = b.money(low or found("amount") or "", line)
-        side = _SIDE_POT.fullmatch(found("pot") or "")
-        pot = f"side{side.group(1) or 1}" if side else "main"
+        pot = f"side{found('side') or 1}" if found("side_pot") else "main"
         if low:
             pot += ":lo"
         if not self._settled:
@@ -377,10 +327,8 @@ class PartyPokerReader(LineReader):
 
 class PartyPoker(TextRoom):
     name = "partypoker"
+    title = "PartyPoker"
     grammar_file = "partypoker.lark"
-    hand_start = re.compile(r"\x00*(?:" + _INTRO.pattern + r")\x00*(?![^\r\n])")
-    """A whole opening line (its NUL padding aside): what the room's readers take as one."""
-    hand_id_pattern = re.compile(r"Game (?:#|No : )?(?P<hand_id>\d+)")
     reader_class = PartyPokerReader
     tidy_per_hand = False  # a hand's opening lines are texts of their own, joined here
 

@@ -20,13 +20,12 @@ from decimal import Decimal
 from typing import Any, Final
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from studdraw.parsers.builder import HandParseError
+from studdraw.parsers.builder import NOT_READ, HandParseError, unsupported
 from studdraw.parsers.files import Line
 from studdraw.parsers.model import (
     Game,
     HandRecord,
     HandText,
-    Outcome,
     ParsedHand,
     Seat,
     SourceRef,
@@ -155,12 +154,7 @@ def _game(fields: dict[str, Any]) -> tuple[Game, Structure]:
     try:
         return Game(str(game)), Structure(str(structure))
     except ValueError:
-        raise HandParseError(
-            f"PHH variant {code} is not a stud or draw game studdraw reads",
-            0,
-            Outcome.UNSUPPORTED,
-            code,
-        ) from None
+        raise unsupported(code, 0, f"PHH variant {code} {NOT_READ}") from None
 
 
 def _scale(fields: dict[str, Any], currency: str) -> int:

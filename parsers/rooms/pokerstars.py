@@ -9,20 +9,13 @@ import re
 from collections.abc import Callable
 from typing import Final
 
-from studdraw.parsers.builder import (
-    HandParseError,
-    parse_amount,
-    parse_local_time,
-    to_utc,
-)
+from studdraw.parsers.builder import HandParseError, parse_amount, unsupported
 from studdraw.parsers.model import (
     EventKind,
     Game,
-    Outcome,
     Structure,
     Tournament,
 )
-from studdraw.parsers.room import hand_start_pattern
 from studdraw.parsers.text.line_reader import (
     BET,
     CALL,
@@ -67,34 +60,14 @@ STUD_STREETS: Final = {
     "RIVER": 4,
 }
 DRAW_STREETS: Final = {"DEALING HANDS": 0, "FIRST DRAW": 1, "SECOND DRAW": 2, "THIRD DRAW": 3}
-CURRENCY_CODES: Final = ("USD", "EUR", "GBP", "CAD", "INR", "CNY", "FPP", "SC")
-"""ISO codes of the cash tables, and the room's own points (FPP, StarsCoin) of tournament
-buy-ins."""
-CURRENCY_SYMBOLS: Final = {"$": "USD", "€": "EUR", "£": "GBP", "₹": "INR", "Rs.": "INR", "¥": "CNY"}
+CURRENCIES: Final = {
+    **{code: code for code in ("USD", "EUR", "GBP", "CAD", "INR", "CNY", "FPP", "SC")},
+    **{"$": "USD", "€": "EUR", "£": "GBP", "₹": "INR", "Rs.": "INR", "¥": "CNY"},
+}
+"""ISO codes of the cash tables and the room's own points (FPP, StarsCoin) of tournament
+buy-ins, then the signs: a text's code is its currency before any sign it holds."""
 
-_TOURNAMENT: Final = re.compile(
-    r"(?:Zoom |Rush )?Tournament #(?P<tid>\d+), (?:Table #\d+, )?"
-    r"(?P<buyin>Freeroll|[^\s]+(?: (?:USD|EUR|GBP|CAD|INR|CNY|FPP|SC))?) +(?P<rest>.+)",
-    re.IGNORECASE,
-)
-_LEVELLED: Final = re.compile(
-    r"(?P<game>.+?) - (?P<level>(?:Match Round [IVXLC\d]+, )?Level [IVXLC\d]+)"
-    r" \((?P<stakes>[^)]*)\)",
-    re.IGNORECASE,
-)
-_GAME_STAKES: Final = re.compile(r"(?P<game>.+?) \((?P<inner>[^)]*)\)")
-_LIMIT_SUFFIX: Final = re.compile(
-    r"(?P<name>.+?) (?P<limit>fixed limit|pot limit|no limit|spread limit|limit)", re.IGNORECASE
-)
-_STAKE_PAIR: Final = re.compile(
-    r"(?P<small>(?:Rs\. )?[^\s/]+)/(?P<big>(?:Rs\. )?[^\s/]+)"
-    r"(?: - [^\s]+ Cap -)?(?: (?P<iso>[A-Z]{3}))?"
-)
-_HAS_STAKES: Final = re.compile(r"\d/\S*\d")  # "$0.50/$1", not "Hi/Lo"
-_BUYIN_PART: Final = re.compile(r"[^\d.,]*([\d.,]+)")
-_PLAY_BUYIN: Final = re.compile(r"[\d+]+")
 _SUMMARY_CARDS: Final = re.compile(r" (?P<verb>showed|mucked) \[(?P<cards>[^\]]*)\]")
-_TIME_FORMATS: Final = ("%Y/%m/%d %H:%M:%S", "%Y/%m/%d %H:%M")
 
 
 VERBS: Final = {
@@ -124,103 +97,74 @@ class PokerStarsReader(LineReader):
     posts = POSTS
     stud_streets = STUD_STREETS
     draw_streets = DRAW_STREETS
+    games = GAMES
+    limit_blind = True  # a limit draw game's big blind is the small bet
+    any_case = True
+    structures = STRUCTURES
+    currencies = CURRENCIES
+    time_formats = ("%Y/%m/%d %H:%M:%S", "%Y/%m/%d %H:%M")
+    zone = "ET"  # the room's reference clock, of the few headers printed without a zone
 
     # --- header and seats -------------------------------------------------------------------
     def on_header(self, token: LineToken) -> None:
         found = token.field
         b = self.b
+        line = token.number
         b.room_hand_id = found("id") or ""
-        rest = found("rest") or ""
-        tournament = _TOURNAMENT.fullmatch(rest)
-        if tournament:
-            rest = tournament["rest"]
-        levelled = _LEVELLED.fullmatch(rest)
-        if levelled:
-            game_text, stakes_text = levelled["game"], levelled["stakes"]
-        else:
-            plain = _GAME_STAKES.fullmatch(rest)
-            if plain is None:
-                raise HandParseError(f"unreadable game and stakes: {rest!r}", token.number)
-            game_text, stakes_text = plain["game"], plain["inner"]
-        # Mixed games name the rotation and put the hand's own game in parentheses:
-        # "HORSE (Razz Limit, $2/$4 USD)", "8-Game (Razz Limit) - Level IV (200/400)".
-        rotation = _GAME_STAKES.fullmatch(game_text)
-        if rotation:
-            b.mixed, game_text = rotation["game"], rotation["inner"]
-        elif ", " in stakes_text:
-            inner_game, _, inner_stakes = stakes_text.partition(", ")
-            if not _HAS_STAKES.search(inner_game):
-                b.mixed, game_text, stakes_text = game_text, inner_game, inner_stakes
-        self._game(game_text, token.number)
-        if tournament:
-            self._tournament(tournament, levelled["level"] if levelled else None, token.number)
-        self._stakes(stakes_text, token.number)
+        if found("rest") is not None:
+            raise HandParseError(f"unreadable game and stakes: {found('rest')!r}", line)
+        b.mixed = found("mixed")
+        label, name, limit = found("label") or "", found("name"), found("limit")
+        if name is None or limit is None:
+            raise unsupported(label, line)
+        b.game = self.read_game(name, line, label)
+        b.structure = self.read_structure(limit, line, label)
+        if found("tid"):
+            self._tournament(found, line)
+        if found("small") is None or found("big") is None:
+            raise HandParseError(f"unreadable stakes {found('stakes')!r}", line)
+        if b.tournament is None:
+            currency = found("iso") or self.currency_in(found("stakes") or "")
+            if currency is None:
+                b.currency, b.scale = "PLAY", 1
+            else:
+                b.currency = currency
+        b.header_stakes(self.amount(token, "small"), self.amount(token, "big"), self.limit_blind)
         if found("club"):
             b.notes.append(f"home game club {found('club')}")
-        self._time(found, token.number)
+        self._time(found, line)
 
-    def _game(self, text: str, line: int) -> None:
-        limit = _LIMIT_SUFFIX.fullmatch(text.strip())
-        name = limit["name"] if limit else text
-        game = GAMES.get(name.lower())
-        if game is None or limit is None:
-            raise HandParseError(
-                f"{text} is not a stud or triple-draw game",
-                line,
-                Outcome.UNSUPPORTED,
-                game_label=text,
-            )
-        self.b.game = game
-        self.b.structure = STRUCTURES[limit["limit"].lower()]
+    def on_header_mixed(self, token: LineToken) -> None:
+        """The same parts, the game beside the stakes."""
+        self.on_header(token)
 
-    def _tournament(self, found: re.Match[str], level: str | None, line: int) -> None:
+    def on_header_rotation(self, token: LineToken) -> None:
+        """The same parts, the game in its rotation's parentheses."""
+        self.on_header(token)
+
+    def _tournament(self, found: Callable[[str], str | None], line: int) -> None:
         b = self.b
         b.scale = 1
         b.currency = "CHIPS"
-        buyin = found["buyin"]
-        amounts = _BUYIN_PART.findall(buyin.replace("Rs.", ""))
-        currency = next((iso for iso in CURRENCY_CODES if iso in buyin), None)
-        if currency is None:
-            currency = next((CURRENCY_SYMBOLS[s] for s in CURRENCY_SYMBOLS if s in buyin), None)
-        if currency is None and amounts and _PLAY_BUYIN.fullmatch(buyin):
+        buyin = found("buyin") or ""
+        currency = self.currency_in(buyin)
+        if currency is None and found("play") is not None:
             currency = "PLAY"  # "1000+100": a play-money tournament
         buy_in = fee = None
         if buyin.lower() == "freeroll":
             buy_in = fee = 0
-        elif amounts and currency:
-            cents = [self._cents(amount, line) for amount in amounts]
+        elif found("price") and currency:
+            parts = [found(part) for part in ("price", "bounty", "fee")]
+            cents = [self._cents(part, line) for part in parts if part is not None]
             buy_in = sum(cents[:-1]) if len(cents) > 1 else cents[0]
             fee = cents[-1] if len(cents) > 1 else 0
-        b.tournament = Tournament(found["tid"], buy_in, fee, currency, level)
+        b.tournament = Tournament(found("tid") or "", buy_in, fee, currency, found("level"))
 
     def _cents(self, amount: str, line: int) -> int:
         try:
             return parse_amount(amount, 100)
         except ValueError as error:
             raise HandParseError(str(error), line) from None
-
-    def _stakes(self, text: str, line: int) -> None:
-        b = self.b
-        pair = _STAKE_PAIR.search(text)
-        if pair is None:
-            raise HandParseError(f"unreadable stakes {text!r}", line)
-        if b.tournament is None:
-            symbol = next((s for s in CURRENCY_SYMBOLS if s in text), None)
-            if pair["iso"]:
-                b.currency = pair["iso"]
-            elif symbol:
-                b.currency = CURRENCY_SYMBOLS[symbol]
-            else:
-                b.currency, b.scale = "PLAY", 1
-        small, big = b.money(pair["small"], line), b.money(pair["big"], line)
-        if b.structure in (Structure.FIXED, Structure.SPREAD):
-            b.small_bet, b.big_bet = small, big
-            if b.game is not None and b.game.is_draw:
-                b.big_blind = small  # limit draw: the big blind is the small bet
-        else:
-            # Pot- and no-limit headers give the blinds; the minimum bet is the big blind.
-            b.small_blind, b.big_blind = small, big
-            b.small_bet = b.big_bet = big
 
     def _time(self, found: Callable[[str], str | None], line: int) -> None:
         b = self.b
@@ -231,12 +175,7 @@ class PokerStarsReader(LineReader):
             else ((found("time") or "").replace(" - ", " "), found("zone") or found("pzone"))
         )
         b.room_time = f"{text} {zone}" if zone else text
-        try:
-            b.started_at = to_utc(parse_local_time(text, _TIME_FORMATS), zone or "ET")
-        except ValueError as error:
-            raise HandParseError(str(error), line) from None
-        if zone is None:
-            b.notes.append("no time zone printed; ET assumed")
+        self.read_time(text, zone, line)
 
     def on_table(self, token: LineToken) -> None:
         found = token.field
@@ -298,18 +237,6 @@ class PokerStarsReader(LineReader):
 
 class PokerStars(TextRoom):
     name = "pokerstars"
+    title = "PokerStars"
     grammar_file = "pokerstars.lark"
-    hand_start = hand_start_pattern(
-        "PokerStars Game #",
-        "PokerStars Hand #",
-        "PokerStars GAME #",
-        "PokerStars Home Game #",
-        "PokerStars Home Game Hand #",
-        "PokerStars Zoom Hand #",
-        "PokerStars Rush Hand #",
-        "POKERSTARS Game #",
-        "POKERSTARS GAME #",
-        "POKERSTARS Hand #",
-    )
-    hand_id_pattern = re.compile(r"#(?P<hand_id>\d+):")
     reader_class = PokerStarsReader

@@ -5,18 +5,15 @@ tournaments. Notes on the format, its time zone and its quirks are in docs/rooms
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Callable
 from typing import Final
 
 from studdraw.parsers.builder import (
     HandParseError,
     parse_amount,
-    parse_local_time,
-    to_utc,
+    unsupported,
 )
-from studdraw.parsers.model import EventKind, Game, Outcome, Structure, Tournament
-from studdraw.parsers.room import hand_start_pattern
+from studdraw.parsers.model import EventKind, Game, Structure, Tournament
 from studdraw.parsers.text.line_reader import (
     BET,
     BRING_IN,
@@ -77,11 +74,6 @@ POSTS: Final = {
     "big blind": EventKind.BIG_BLIND,
 }
 
-_GAME_LIMIT: Final = re.compile(r"(?P<name>.+) (?P<limit>fixed limit|pot limit|no limit)")
-_BUY_IN: Final = re.compile(r"(?P<buyin>\d[\d.,]*)€? ?\+ ?(?P<fee>\d[\d.,]*)")
-_TOURNAMENT_TABLE: Final = re.compile(r".*\((?P<tid>\d+)\)#\d+")
-_TIME_FORMAT: Final = ("%Y/%m/%d %H:%M:%S",)
-
 
 class WinamaxReader(LineReader):
     verbs = VERBS
@@ -89,6 +81,10 @@ class WinamaxReader(LineReader):
     stud_streets = STUD_STREETS
     draw_streets = DRAW_STREETS
     counts_known_draws = True
+    games = GAMES
+    any_case = True
+    structures = STRUCTURES
+    time_formats = ("%Y/%m/%d %H:%M:%S",)
 
     # --- header, table and seats ------------------------------------------------------------
     def on_header(self, token: LineToken) -> None:
@@ -96,63 +92,37 @@ class WinamaxReader(LineReader):
         b = self.b
         line = token.number
         b.room_hand_id = found("id") or ""
-        self._game(found("game") or "", line)
+        label, name = found("game") or "", found("name")
+        if name is None or (name.lower() in FIXED_LIMIT_ONLY and found("limit") != "fixed limit"):
+            raise unsupported(label, line)
+        b.game = self.read_game(name, line, label)
+        b.structure = self.read_structure(found("limit") or "", line, label)
         if found("tournament") is not None:
             self._tournament(found, line)
-        self._stakes(found("stakes") or "", line)
+        if found("stakes") is not None:
+            raise HandParseError(f"unreadable stakes {found('stakes')!r}", line)
+        if found("ante") is not None:
+            b.ante = self.amount(token, "ante")
+        b.header_stakes(self.amount(token, "small"), self.amount(token, "big"))
         b.room_time = f"{found('time')} {found('zone')}"
-        try:
-            local = parse_local_time(found("time") or "", _TIME_FORMAT)
-            b.started_at = to_utc(local, found("zone") or "")
-        except ValueError as error:
-            raise HandParseError(str(error), line) from None
-
-    def _game(self, text: str, line: int) -> None:
-        limit = _GAME_LIMIT.fullmatch(text)
-        name = limit["name"].lower() if limit else ""
-        game = GAMES.get(name)
-        if name in FIXED_LIMIT_ONLY and limit and limit["limit"] != "fixed limit":
-            game = None
-        if limit is None or game is None:
-            raise HandParseError(
-                f"{text} is not a stud or triple-draw game",
-                line,
-                Outcome.UNSUPPORTED,
-                game_label=text,
-            )
-        self.b.game = game
-        self.b.structure = STRUCTURES[limit["limit"]]
+        self.read_time(found("time") or "", found("zone"), line)
 
     def _tournament(self, found: Callable[[str], str | None], line: int) -> None:
         b = self.b
         b.scale, b.currency = 1, "CHIPS"
         buy_in = fee = None
-        price = _BUY_IN.match(found("buyin") or "")
-        if price:
+        if found("buyin"):
             try:
-                buy_in, fee = parse_amount(price["buyin"], 100), parse_amount(price["fee"], 100)
+                buy_in, fee = (
+                    parse_amount(found("buyin") or "", 100),
+                    parse_amount(found("fee") or "", 100),
+                )
             except ValueError as error:
                 raise HandParseError(str(error), line) from None
-        currency = "EUR" if price else None
+        currency = "EUR" if found("buyin") else None
         # The id is printed in the table's name: set by `on_table`.
         b.tournament = Tournament("", buy_in, fee, currency, found("level"))
         b.notes.append(f"tournament {found('tournament')!r}")
-
-    def _stakes(self, text: str, line: int) -> None:
-        """The header's "(0.50/1)" gives the bets of a fixed-limit game (the blinds of a pot-
-        or no-limit one); stud puts the ante first: "(5€/25€/50€)"."""
-        b = self.b
-        amounts = [b.money(part, line) for part in text.split("/")]
-        if len(amounts) == 3:
-            b.ante = amounts.pop(0)
-        if len(amounts) != 2:
-            raise HandParseError(f"unreadable stakes {text!r}", line)
-        small, big = amounts
-        if b.structure is Structure.FIXED:
-            b.small_bet, b.big_bet = small, big
-        else:
-            b.small_blind, b.big_blind = small, big
-            b.small_bet = b.big_bet = big
 
     def on_table(self, token: LineToken) -> None:
         found = token.field
@@ -162,10 +132,9 @@ class WinamaxReader(LineReader):
         if b.tournament is None:
             b.currency = "EUR" if found("money") == "real" else "PLAY"
         else:  # "Table: 'Freeroll(17060078)#004'": the tournament's id, then the table's number
-            numbered = _TOURNAMENT_TABLE.fullmatch(b.table)
-            if numbered is None:
+            if found("tid") is None:
                 raise HandParseError(f"no tournament id in table {b.table!r}", token.number)
-            b.tournament = dataclasses.replace(b.tournament, tournament_id=numbered["tid"])
+            b.tournament = dataclasses.replace(b.tournament, tournament_id=found("tid") or "")
         # Stud tables print "Seat #0 is the button": there is no seat 0.
         b.button = int(found("button") or 0) or None
 
@@ -229,7 +198,6 @@ class WinamaxReader(LineReader):
 
 class Winamax(TextRoom):
     name = "winamax"
+    title = "Winamax"
     grammar_file = "winamax.lark"
-    hand_start = hand_start_pattern("Winamax Poker - ")
-    hand_id_pattern = re.compile(r"HandId: #(?P<hand_id>\d+-\d+-\d+)")
     reader_class = WinamaxReader

@@ -16,18 +16,17 @@ import re
 from collections.abc import Callable
 from typing import Final
 
-from studdraw.parsers.builder import HandParseError, parse_local_time, to_utc
+from studdraw.parsers.builder import HandParseError
 from studdraw.parsers.model import (
     Card,
     Event,
     EventKind,
     Game,
     HandText,
-    Outcome,
     ParsedHand,
     Tournament,
 )
-from studdraw.parsers.rooms.winning2019 import HAND_START, Winning2019
+from studdraw.parsers.rooms.winning2019 import Winning2019
 from studdraw.parsers.text.line_reader import (
     BET,
     CALL,
@@ -36,7 +35,7 @@ from studdraw.parsers.text.line_reader import (
     LineReader,
     Verb,
 )
-from studdraw.parsers.text.lines import LineSyntax
+from studdraw.parsers.text.lines import LineSyntax, Opening
 from studdraw.parsers.text.room import TextRoom
 from studdraw.parsers.text.tokens import LineToken
 
@@ -46,11 +45,7 @@ MARKERS: Final = {"Third": 1, "Fourth": 2, "Fifth": 3, "Sixth": 4}
 """Each marker opens the street after the one it names (see the module docstring)."""
 UP_CARDS: Final = ((False, False, True), (True,), (True,), (True,), (False,))
 """Which cards of each stud street are dealt face up, in the order the room deals them."""
-ZONE: Final = "ET"
-"""The room prints no zone; WPN runs on Eastern time (see docs/rooms/winning.md)."""
-_TIME_FORMATS: Final = ("%Y/%m/%d %H:%M:%S",)
 _TOURNAMENT_FILE: Final = re.compile(r"HH\d{8} T(?P<tid>\d+)-G\d+")
-_GAME_ID: Final = re.compile(r"(?:Game ID: |Hand #)(?P<hand_id>\d+)")
 
 
 VERBS: Final = {
@@ -71,6 +66,9 @@ POSTS: Final = {
 class WinningReader(LineReader):
     verbs = VERBS
     posts = POSTS
+    games = GAMES
+    time_formats = ("%Y/%m/%d %H:%M:%S",)
+    zone = "ET"  # the room prints no zone; WPN runs on Eastern time (docs/rooms/winning.md)
 
     def begin(self, hand: HandText) -> None:
         super().begin(hand)
@@ -98,27 +96,13 @@ class WinningReader(LineReader):
     def on_header(self, token: LineToken) -> None:
         b = self.b
         b.room_time = token.field("time") or ""
-        try:
-            local = parse_local_time(b.room_time, _TIME_FORMATS)
-        except ValueError as error:
-            raise HandParseError(str(error), token.number) from None
-        b.started_at = to_utc(local, ZONE)
-        b.notes.append(f"no time zone printed; {ZONE} assumed")
+        self.read_time(b.room_time, None, token.number)
 
     def on_game(self, token: LineToken) -> None:
         found = token.field
         b = self.b
         b.room_hand_id = found("id") or ""
-        label = found("game") or ""
-        game = GAMES.get(label)
-        if game is None:
-            raise HandParseError(
-                f"{label} is not a stud or triple-draw game",
-                token.number,
-                Outcome.UNSUPPORTED,
-                game_label=label,
-            )
-        b.game = game
+        b.game = self.read_game(found("game") or "", token.number)
         b.table = found("table") or ""
         # Tournament hands say nothing of their tournament: only the file name has its id.
         tournament = _TOURNAMENT_FILE.search(b.hand.source.path)
@@ -313,16 +297,19 @@ class Winning(TextRoom):
     hand by its own header."""
 
     name = "winning"
+    title = "Winning Poker Network"
     grammar_file = "winning.lark"
-    hand_start = re.compile(r"\ufeff?(?:Game started at: |(?:Game )?Hand #\d+ - )")
-    hand_id_pattern = _GAME_ID
     reader_class = WinningReader
 
     def __init__(self) -> None:
         super().__init__()
         self._newer = Winning2019()
 
+    def openings(self) -> list[Opening]:
+        """Either export's: a file of the room holds one or the other."""
+        return [*super().openings(), *self._newer.openings()]
+
     def parse(self, hand: HandText) -> ParsedHand:
-        if HAND_START.match(hand.text):
+        if self._newer.hand_start.match(hand.text):
             return self._newer.parse(hand)
         return super().parse(hand)

@@ -9,9 +9,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from studdraw.parsers.builder import HandParseError, parse_local_time, to_utc
-from studdraw.parsers.model import EventKind, Game, Outcome, Structure, Tournament
-from studdraw.parsers.room import hand_start_pattern
+from studdraw.parsers.builder import HandParseError
+from studdraw.parsers.model import EventKind, Game, Structure, Tournament
 from studdraw.parsers.text.line_reader import (
     BET,
     BRING_IN,
@@ -30,6 +29,8 @@ STRUCTURES: Final = {
     "Pot Limit": Structure.POT,
     "No Limit": Structure.NO,
 }
+CURRENCIES: Final = {"$": "USD"}
+"""Cash tables print dollars; play money prints bare numbers."""
 STUD_STREETS: Final = {
     "3rd STREET": 0,
     "4th STREET": 1,
@@ -53,8 +54,6 @@ POSTS: Final = {
     "the big blind": EventKind.BIG_BLIND,
     "dead": EventKind.DEAD,
 }
-HAND_START: Final = re.compile(r"\ufeff?(?:Game )?Hand #\d+ - ")
-_TIME_FORMATS: Final = ("%Y/%m/%d %H:%M:%S",)
 _SUMMARY_WON: Final = re.compile(
     r"(?: \((?:button|small blind|big blind|bring-in)\))*"
     r" (?:did not show and won|(?:showed|mucked) \[[^\]]*\] and (?:won|collected))"
@@ -66,6 +65,10 @@ class Winning2019Reader(LineReader):
     verbs = VERBS
     posts = POSTS
     stud_streets = STUD_STREETS
+    games = GAMES
+    structures = STRUCTURES
+    currencies = CURRENCIES
+    time_formats = ("%Y/%m/%d %H:%M:%S",)
 
     def on_header(self, token: LineToken) -> None:
         found = token.field
@@ -73,33 +76,18 @@ class Winning2019Reader(LineReader):
         line = token.number
         b.room_hand_id = found("id") or ""
         label = f"{found('game')}({found('limit')})"
-        game, structure = GAMES.get(found("game") or ""), STRUCTURES.get(found("limit") or "")
-        if game is None or structure is None:
-            raise HandParseError(
-                f"{label} is not a stud or triple-draw game",
-                line,
-                Outcome.UNSUPPORTED,
-                game_label=label,
-            )
-        b.game, b.structure = game, structure
+        b.game = self.read_game(found("game") or "", line, label)
+        b.structure = self.read_structure(found("limit") or "", line, label)
         small, big = found("small") or "", found("big") or ""
         if found("tid"):
             b.currency, b.scale = "CHIPS", 1
             b.tournament = Tournament(found("tid") or "", level=found("level"))
-        elif "$" not in small:
-            b.currency = "PLAY"
-        small_bet, big_bet = b.money(small, line), b.money(big, line)
-        if structure is Structure.FIXED:
-            b.small_bet, b.big_bet = small_bet, big_bet
-        else:  # pot and no limit name the blinds; the smallest bet is the big one
-            b.small_blind, b.big_blind = small_bet, big_bet
-            b.small_bet = b.big_bet = big_bet
+        else:
+            b.currency = self.currency_in(small) or "PLAY"
+        b.header_stakes(b.money(small, line), b.money(big, line))
         text, zone = found("time") or "", found("zone") or ""
         b.room_time = f"{text} {zone}"
-        try:
-            b.started_at = to_utc(parse_local_time(text, _TIME_FORMATS), zone)
-        except ValueError as error:
-            raise HandParseError(str(error), line) from None
+        self.read_time(text, zone, line)
 
     def on_table(self, token: LineToken) -> None:
         b = self.b
@@ -147,6 +135,4 @@ class Winning2019(TextRoom):
 
     name = "winning"
     grammar_file = "winning2019.lark"
-    hand_start = hand_start_pattern("Hand #", "Game Hand #")
-    hand_id_pattern = re.compile(r"Hand #(?P<hand_id>\d+)")
     reader_class = Winning2019Reader

@@ -5,7 +5,9 @@ process paid for the first hand of each room: most of `studdraw parse` on a smal
 again in every worker of an import (issue 15). Lark can save what it built and load it back
 (`cache=`, which checks that the file was built from the same grammar and options); the line
 syntax, which is read from the grammar's rules that a loaded parser no longer has, is saved
-beside it. Where and how: `studdraw.parsers.cache`. The names carry a digest of the room's
+beside it, and so is the room's opening (its hand start and hand id patterns), apart: every
+process reads every room's opening to sniff its first file, and only some rooms' parsers.
+Where and how: `studdraw.parsers.cache`. The names carry a digest of the room's
 grammar and the grammars it imports, the line syntax's code and module path, and the Lark
 version: code that moved to another package names new files rather than meeting pickles of
 classes it no longer has. Lark reads back a parser file that another process is still writing
@@ -23,36 +25,53 @@ from lark.lexer import Lexer
 
 from studdraw.parsers import cache
 from studdraw.parsers.text import lines
-from studdraw.parsers.text.lines import LineSyntax
+from studdraw.parsers.text.lines import STARTS, LineSyntax, Opening
 
 COMMON: Final = Path(__file__).with_name("common.lark")
 """The shared pieces of every room grammar's line terminals."""
 
 
-def load_parser(grammar: Path, lexer: type[Lexer]) -> tuple[Lark, LineSyntax]:
-    """The room's LALR parser and its line syntax, from the cache when it holds them."""
+def load_parser(grammar: Path, lexer: type[Lexer]) -> tuple[Lark, LineSyntax, Opening]:
+    """The room's LALR parser, its line syntax and its opening, from the cache when it holds
+    them."""
     folder = cache.cache_folder("grammars")
     if folder is None:
-        parser = _open(grammar, lexer, None)
-        return parser, LineSyntax.from_grammar(parser)
-    stem = folder / f"{grammar.stem}-{grammar_digest(grammar)}"
-    parser_file, syntax_file = stem.with_suffix(".lark"), stem.with_suffix(".syntax")
-    loaded = cache.load(syntax_file)
-    if isinstance(loaded, LineSyntax):
+        return _built(grammar, lexer, None)
+    stem = _stem(folder, grammar)
+    loaded, opening = cache.load(stem.with_suffix(".syntax")), load_opening(grammar)
+    if isinstance(loaded, LineSyntax) and opening is not None:
         # Lark loads its file, or builds from the grammar when the file is missing or damaged.
-        return _open(grammar, lexer, parser_file), loaded
+        return _open(grammar, lexer, stem.with_suffix(".lark")), loaded, opening
     # No syntax saved: build the parser from the grammar (a parser loaded from a file has no
-    # rules to read the syntax from), let Lark save it, and save the syntax beside it.
+    # rules to read the syntax from), let Lark save it, and save the syntax and opening beside.
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        parser_file.unlink(missing_ok=True)
+        stem.with_suffix(".lark").unlink(missing_ok=True)
     except OSError:
-        parser = _open(grammar, lexer, None)
-        return parser, LineSyntax.from_grammar(parser)
-    parser = _open(grammar, lexer, parser_file)
-    syntax = LineSyntax.from_grammar(parser)
-    cache.save(syntax_file, syntax)
-    return parser, syntax
+        return _built(grammar, lexer, None)
+    parser, syntax, opening = _built(grammar, lexer, stem.with_suffix(".lark"))
+    cache.save(stem.with_suffix(".syntax"), syntax)
+    cache.save(stem.with_suffix(".opening"), opening)
+    return parser, syntax, opening
+
+
+def load_opening(grammar: Path) -> Opening | None:
+    """The room's opening from the cache, or None when it is not there (`load_parser` builds
+    and saves it)."""
+    folder = cache.cache_folder("grammars")
+    loaded = None if folder is None else cache.load(_stem(folder, grammar).with_suffix(".opening"))
+    return loaded if isinstance(loaded, Opening) else None
+
+
+def _stem(folder: Path, grammar: Path) -> Path:
+    return folder / f"{grammar.stem}-{grammar_digest(grammar)}"
+
+
+def _built(
+    grammar: Path, lexer: type[Lexer], saved: Path | None
+) -> tuple[Lark, LineSyntax, Opening]:
+    parser = _open(grammar, lexer, saved)
+    return parser, LineSyntax.from_grammar(parser), Opening.from_grammar(parser)
 
 
 def _open(grammar: Path, lexer: type[Lexer], saved: Path | None) -> Lark:
@@ -64,6 +83,7 @@ def _open(grammar: Path, lexer: type[Lexer], saved: Path | None) -> Lark:
         str(grammar),
         parser="lalr",
         lexer=lexer,
+        start=list(STARTS),
         import_paths=[str(COMMON.parent)],
         cache=str(saved) if saved else False,
     )

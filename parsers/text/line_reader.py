@@ -16,8 +16,14 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar, Final
 
-from studdraw.parsers.builder import HandBuilder, HandParseError
-from studdraw.parsers.model import EventKind, HandRecord, HandText, Outcome
+from studdraw.parsers.builder import (
+    HandBuilder,
+    HandParseError,
+    parse_local_time,
+    to_utc,
+    unsupported,
+)
+from studdraw.parsers.model import EventKind, Game, HandRecord, HandText, Outcome, Structure
 from studdraw.parsers.problems import Code, Problem, Stage, quoting
 from studdraw.parsers.text.lines import LineSyntax
 from studdraw.parsers.text.tokens import LineToken
@@ -137,6 +143,25 @@ class LineReader:
     counts_known_draws: ClassVar[bool] = False
     """Whether a draw whose cards are shown also states their `count` (Full Tilt's records do,
     as its "is dealt 2 cards" lines for the opponents do)."""
+    games: ClassVar[dict[str, Game]] = {}
+    """Game label as printed (the header's `game` part) -> the game; a hand of any other label
+    deals a game studdraw does not read (`read_game`)."""
+    not_read: ClassVar[dict[str, str]] = {}
+    """Labels of the room's stud and draw games that studdraw does not read yet -> why: the
+    reason such a hand is unsupported with (every other label's is `builder.NOT_READ`)."""
+    structures: ClassVar[dict[str, Structure]] = {}
+    """Betting structure as printed (the `limit` part) -> the structure."""
+    any_case: ClassVar[bool] = False
+    """Whether the room's labels read whatever their case (the tables' keys are lower case)."""
+    currencies: ClassVar[dict[str, str]] = {}
+    """Currency code or sign as printed -> ISO code (or the room's own points); `currency_in`
+    takes the first one a text holds, in the table's order."""
+    time_formats: ClassVar[tuple[str, ...]] = ()
+    """How the room prints a hand's local time (strptime's formats, the most common first)."""
+    zone: ClassVar[str] = ""
+    """The zone of the times a room prints without one."""
+    limit_blind: ClassVar[bool] = False
+    """Whether a limit draw game's big blind is the header's small bet (else the posts tell)."""
 
     __deletable__ = ("b",)  # mypyc: a parse drops its builder when it ends (`TextRoom`)
 
@@ -157,6 +182,41 @@ class LineReader:
     def start(self, _: list[Any]) -> HandRecord:
         """The finished record (rooms that settle something at the end override this)."""
         return self.b.finish()
+
+    # --- the header: the room's tables ------------------------------------------------------
+    def read_game(self, label: str, line: int, shown: str | None = None) -> Game:
+        """The game of a label in the room's `games`; any other is unsupported, counted under
+        `shown` (the game as the header prints it, when it says more than the label)."""
+        key = label.lower() if self.any_case else label
+        game = self.games.get(key)
+        if game is None:
+            raise unsupported(shown or label, line, self.not_read.get(key))
+        return game
+
+    def read_structure(self, label: str, line: int, shown: str) -> Structure:
+        """The betting structure of a label in the room's `structures`; a game in any other
+        structure is one studdraw does not read, counted under `shown`."""
+        structure = self.structures.get(label.lower() if self.any_case else label)
+        if structure is None:
+            raise unsupported(shown, line)
+        return structure
+
+    def currency_in(self, text: str) -> str | None:
+        """The ISO code of the first currency of the room's `currencies` that `text` holds."""
+        return next((iso for printed, iso in self.currencies.items() if printed in text), None)
+
+    def read_time(self, text: str, zone: str | None, line: int) -> None:
+        """The hand's start from its local time as printed (read by the room's
+        `time_formats`) in `zone`; a time printed without one is in the room's `zone`, and
+        the record says so."""
+        b = self.b
+        if not zone:
+            zone = self.zone
+            b.notes.append(f"no time zone printed; {zone} assumed")
+        try:
+            b.started_at = to_utc(parse_local_time(text, self.time_formats), zone)
+        except ValueError as error:
+            raise HandParseError(str(error), line) from None
 
     # --- names and unknown lines ------------------------------------------------------------
     def pin(self, token: LineToken) -> str:
@@ -445,23 +505,24 @@ class LineReader:
         """Return the part of the last round's top bet nobody matched, for a room that pays it
         back without printing it (its summary nets prove the return): an UNCALLED event, marked
         as inferred, on `line`. A room calls it where a betting round is over (the next street,
-        the showdown, the summary); the last round with a wager counts, as a room may print
-        street markers after the betting stopped (all-in players dealt out), and a round
-        already settled is left alone."""
+        the showdown, the summary, the lines that award the pot), as often as it likes: the
+        last round with a wager counts, as a room may print street markers after the betting
+        stopped (all-in players dealt out), and a round already settled (by a return on it or
+        on a later street) is left alone."""
         b = self.b
         last: int | None = None  # the last round with a wager, read in one pass (a hot path)
         bets: dict[str, int] = {}  # its players' totals
-        settled: set[int] = set()  # the rounds already returned
+        settled = -1  # the last street with a return
         uncalled = EventKind.UNCALLED  # looked up once: an enum member costs a class look-up
         for event in b.events:
             if event.kind is uncalled:
-                settled.add(event.street)
+                settled = max(settled, event.street)
             elif event.to is not None:
                 if last is None or event.street > last:
                     last, bets = event.street, {}
                 if event.street == last and event.player is not None:
                     bets[event.player] = event.to
-        if last is None or last in settled:
+        if last is None or settled >= last:
             return
         ranked = sorted(bets.items(), key=lambda item: -item[1])
         top_player, top = ranked[0]

@@ -9,7 +9,8 @@ non-capturing (which also makes it faster: capture groups cost), and the line is
 its kind's own pattern, whose groups the handler reads by their plain names.
 
 Which kinds the reader may check once per run when they repeat is read from the grammar's
-rules too (`repeating_kinds`), so nothing about the grammar is kept by hand outside it.
+rules too (`repeating_kinds`), and so is how a hand opens (`Opening`: the grammar's `hand_start`
+and `hand_id` rules), so nothing about the grammar is kept by hand outside it.
 """
 
 from __future__ import annotations
@@ -21,7 +22,18 @@ from typing import Any, Final
 
 from lark import Lark, Tree
 from lark.grammar import NonTerminal, Terminal
+from lark.lexer import TerminalDef
 
+START: Final = "start"
+"""The rule of a hand's lines: its terminals are the line kinds."""
+HAND_START: Final = "hand_start"
+"""The rule naming the line prefixes that open a hand (terminals of parts, never line kinds)."""
+HAND_ID: Final = "hand_id"
+"""The rule naming the parts of a hand's first lines whose part `id` is the hand's id."""
+STARTS: Final = (START, HAND_START, HAND_ID)
+"""Every room grammar's start rules."""
+ID_PART: Final = "id"
+ID_GROUP: Final = f"(?P<{ID_PART}>"
 PLAYER_GROUP: Final = "(?P<player>"
 SEAT_KIND: Final = "SEAT"
 """The kind that seats players: its player part defines a name, so it is never pinned."""
@@ -66,9 +78,10 @@ class LineSyntax:
 
     @classmethod
     def from_grammar(cls, lark: Lark) -> LineSyntax:
-        """The syntax of a built Lark parser: its terminals in declaration order."""
-        kinds = [(t.name, t.pattern.to_regexp()) for t in lark.terminals]
-        return cls(kinds, repeating_kinds(lark))
+        """The syntax of a built Lark parser: the terminals of its hands' lines (the `start`
+        rule's), in declaration order."""
+        kinds = rule_terminals(lark, START)
+        return cls([(t.name, t.pattern.to_regexp()) for t in kinds], repeating_kinds(lark))
 
     def pinned(self, kind: str, player: str) -> Matcher:
         """The kind's pattern with its player part fixed to one name. Cached: the same
@@ -81,6 +94,68 @@ class LineSyntax:
             source = _pin_player(self.kinds[kind].pattern, player)
             matcher = self._pinned[key] = re.compile(f"(?:{source})$").match
         return matcher
+
+
+@dataclass(frozen=True, slots=True)
+class Opening:
+    """How a room's hands open, read from its grammar's `hand_start` and `hand_id` rules: the
+    splitter cuts a file where `hand_start` matches at a line's start, and a hand's id is read
+    from its first lines by `hand_id` without parsing the hand. Plain patterns, no compiled
+    ones: a process loads every room's opening to sniff a file (`grammar_cache`), so it must
+    cost next to nothing to load."""
+
+    hand_start: str
+    """The alternation of the `hand_start` terminals, their groups made non-capturing (the
+    splitters join the hand starts of all rooms into one pattern)."""
+    hand_ids: tuple[str, ...]
+    """The `hand_id` terminals, each with one group left: its part `id`."""
+
+    @classmethod
+    def from_grammar(cls, lark: Lark) -> Opening:
+        starts = [t.pattern.to_regexp() for t in rule_terminals(lark, HAND_START)]
+        ids = []
+        for terminal in rule_terminals(lark, HAND_ID):
+            pattern = terminal.pattern.to_regexp()
+            if ID_PART not in _GROUP.findall(pattern):
+                raise ValueError(f"{terminal.name}, a {HAND_ID} terminal, has no part {ID_PART!r}")
+            ids.append(_GROUP.sub(_id_only, pattern))
+        if not starts or not ids:
+            raise ValueError(f"a room grammar names its {HAND_START} and its {HAND_ID}")
+        return cls("|".join(f"(?:{_GROUP.sub('(?:', start)})" for start in starts), tuple(ids))
+
+    def hand_id_pattern(self, first: int = 0) -> str:
+        """The alternation of the `hand_id` patterns, their parts numbered apart from `first`
+        on (`id0`, `id1`, ...: one pattern cannot name a group twice)."""
+        return "|".join(
+            f"(?:{pattern.replace(ID_GROUP, f'(?P<{ID_PART}{first + number}>')})"
+            for number, pattern in enumerate(self.hand_ids)
+        )
+
+
+def _id_only(group: re.Match[str]) -> str:
+    return ID_GROUP if group[1] == ID_PART else "(?:"
+
+
+def rule_terminals(lark: Lark, rule: str) -> list[TerminalDef]:
+    """The terminals a rule reaches (through the rules it names), in declaration order."""
+    expansions: dict[str, list[Sequence[Any]]] = {}
+    for compiled in lark.rules:
+        expansions.setdefault(compiled.origin.name, []).append(compiled.expansion)
+    reached: set[str] = set()
+    seen: set[str] = set()
+    pending = [rule]
+    while pending:
+        name = pending.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        for expansion in expansions.get(name, []):
+            for symbol in expansion:
+                if symbol.is_term:
+                    reached.add(symbol.name)
+                else:
+                    pending.append(symbol.name)
+    return [t for t in lark.terminals if t.name in reached]
 
 
 def _pin_player(pattern: str, player: str) -> str:

@@ -21,6 +21,7 @@ becomes a record or a `Problem`.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -35,10 +36,10 @@ from lark.lexer import Lexer
 from studdraw.parsers.builder import HandParseError
 from studdraw.parsers.model import HandRecord, HandText, ParsedHand
 from studdraw.parsers.problems import Code, Problem, Stage
-from studdraw.parsers.room import Room
-from studdraw.parsers.text.grammar_cache import load_parser
+from studdraw.parsers.room import HAND_ID_SPAN, Room
+from studdraw.parsers.text.grammar_cache import load_opening, load_parser
 from studdraw.parsers.text.line_reader import LineReader, read_lines
-from studdraw.parsers.text.lines import LineSyntax
+from studdraw.parsers.text.lines import LineSyntax, Opening
 from studdraw.parsers.text.order import END, SectionOrder
 from studdraw.parsers.text.tokens import LineToken
 
@@ -61,22 +62,24 @@ class TokenFeed(Lexer):
 @dataclass(frozen=True, slots=True)
 class RoomGrammar:
     """What a room's `.lark` file defines, read once: the Lark parser (its tables), the line
-    kinds and the order of the sections."""
+    kinds, the order of the sections and how a hand opens."""
 
     lark: Lark
     syntax: LineSyntax
     order: SectionOrder
+    opening: Opening
 
     @classmethod
     def open(cls, path: Path) -> RoomGrammar:
         """The room's grammar, from the per-machine cache when it holds it (grammar_cache)."""
-        lark, syntax = load_parser(path, TokenFeed)
-        return cls(lark, syntax, SectionOrder(lark))
+        lark, syntax, opening = load_parser(path, TokenFeed)
+        return cls(lark, syntax, SectionOrder(lark), opening)
 
 
 class TextRoom(Room):
     """A room whose hands are lines read with a Lark grammar (the XML and PHH rooms are plain
-    `Room`s): subclasses name the grammar file and the reader class (a `LineReader`).
+    `Room`s): subclasses name the grammar file and the reader class (a `LineReader`). The
+    grammar declares everything about the room's text, its hand start and hand id included.
 
     The grammar is read once per room and shared; the reader holds one hand's state while it is
     read, so each thread has its own.
@@ -88,7 +91,36 @@ class TextRoom(Room):
     def __init__(self) -> None:
         self._local = threading.local()
         self._grammar: RoomGrammar | None = None
+        self._opening: tuple[re.Pattern[str], re.Pattern[str]] | None = None
         self._loading = threading.Lock()
+
+    @property
+    def hand_start(self) -> re.Pattern[str]:
+        """The grammar's `hand_start`: where the splitters cut the room's files."""
+        return (self._opening or self._open())[0]
+
+    def hand_id(self, head: str) -> str | None:
+        """The part `id` of the grammar's `hand_id` terminals, searched in the start of a hand's
+        text without parsing the hand."""
+        found = (self._opening or self._open())[1].search(head, 0, HAND_ID_SPAN)
+        if found is None:
+            return None
+        return next((part for part in found.groupdict().values() if part is not None), None)
+
+    def openings(self) -> list[Opening]:
+        """How the room's hands open: its grammar's opening (from the cache when it holds it,
+        without loading the parser: sniffing a file needs every room's hand start)."""
+        opening = None if self._grammar else load_opening(GRAMMAR_DIR / self.grammar_file)
+        return [opening or self.grammar.opening]
+
+    def _open(self) -> tuple[re.Pattern[str], re.Pattern[str]]:
+        starts, ids, numbered = [], [], 0
+        for opening in self.openings():
+            starts.append(f"(?:{opening.hand_start})")
+            ids.append(opening.hand_id_pattern(numbered))
+            numbered += len(opening.hand_ids)
+        self._opening = (re.compile("|".join(starts)), re.compile("|".join(ids)))
+        return self._opening
 
     @property
     def grammar(self) -> RoomGrammar:

@@ -249,6 +249,8 @@ class XmlRoom(Room):
     and turn a hand's element tree into a record with `build`."""
 
     hand_tag: ClassVar[str]
+    hand_id_pattern: ClassVar[re.Pattern[str]]
+    """Finds the hand element's id (the group `hand_id`) in a hand's text."""
     context_tags: ClassVar[frozenset[str]] = frozenset()
     context_fields: ClassVar[frozenset[str]] = frozenset()
     """The children of a context element that the room reads (the rest is left out)."""

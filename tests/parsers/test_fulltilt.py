@@ -447,6 +447,27 @@ HEADERS: list[tuple[str, Expected]] = [
         "01:00:00 ET - 2011/07/01",
         Expected(Game.STUD8, "EUR", 50, 100, "Zog", datetime(2011, 7, 1, 5, tzinfo=UTC), 2),
     ),
+    # the game named before the stakes, at a table and in a tournament
+    (
+        "Full Tilt Poker Game #8: Table Zap (New to the Game) - FL Razz - $1/$2 - "
+        "01:00:00 ET - 2011/07/01",
+        Expected(Game.RAZZ, "USD", 100, 200, "Zap", datetime(2011, 7, 1, 5, tzinfo=UTC)),
+    ),
+    (
+        "Full Tilt Poker Game #9: $2 + $0.20 Heads-Up Sit & Go (77), Table 3 - Limit Razz - "
+        "15/30 - 01:00:00 ET - 2011/07/01",
+        Expected(
+            Game.RAZZ,
+            "CHIPS",
+            15,
+            30,
+            "3",
+            datetime(2011, 7, 1, 5, tzinfo=UTC),
+            max_seats=2,
+            buy_in=200,
+            fee=20,
+        ),
+    ),
 ]
 
 
@@ -522,6 +543,22 @@ def test_other_games_are_unsupported_not_errors(label: str) -> None:
     parsed = parse_text(f"{header}\n*** HOLE CARDS ***", "fulltilt")
     assert parsed.outcome is Outcome.UNSUPPORTED
     assert parsed.problem is not None and parsed.game_label == label
+
+
+@pytest.mark.parametrize(
+    ("table_and_game", "outcome", "label"),
+    [
+        # a header of no form the grammar knows: unsupported, unless it names a game read here
+        ("Table Zug - Hold'em", Outcome.UNSUPPORTED, "Table Zug - Hold'em"),
+        ("Table Zug - Limit Razz", Outcome.ERROR, None),
+    ],
+)
+def test_a_header_of_another_form(table_and_game: str, outcome: Outcome, label: str | None) -> None:
+    header = f"Full Tilt Poker Game #5: {table_and_game} - 01:00:00 ET - 2011/01/01"
+    parsed = parse_text(f"{header}\n*** HOLE CARDS ***", "fulltilt")
+    assert parsed.outcome is outcome
+    assert parsed.problem is not None and parsed.game_label == label
+    assert parsed.problem.line == 1
 
 
 HI_LO_SHOWDOWN = """\

@@ -19,7 +19,7 @@ from studdraw.parsers.rooms import ROOMS
 from studdraw.parsers.serialize import parsed_hand_to_dict
 from studdraw.parsers.text import grammar_cache
 from studdraw.parsers.text.grammar_cache import grammar_digest
-from studdraw.parsers.text.lines import LineSyntax
+from studdraw.parsers.text.lines import LineSyntax, Opening
 from studdraw.parsers.text.room import GRAMMAR_DIR, TextRoom
 from tests.conftest import CORPUS
 
@@ -63,6 +63,7 @@ def no_grammar_build(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     with monkeypatch.context() as patch:
         patch.setattr(lark.lark, "load_grammar", refuse)
         patch.setattr(LineSyntax, "from_grammar", refuse)
+        patch.setattr(Opening, "from_grammar", refuse)
         yield
 
 
@@ -75,7 +76,8 @@ def test_a_room_loaded_from_the_cache_reads_hands_as_one_built_from_its_grammar(
     built = read(room, hands)
     monkeypatch.setenv(CACHE_DIR_ENV, str(tmp_path))
     assert read(room, hands) == built  # builds and saves
-    assert sorted(path.suffix for path in (tmp_path / "grammars").iterdir()) == [".lark", ".syntax"]
+    suffixes = sorted(path.suffix for path in (tmp_path / "grammars").iterdir())
+    assert suffixes == sorted([".lark", ".opening", ".syntax"] * len(room.openings()))
     request.getfixturevalue("no_grammar_build")
     assert read(room, hands) == built  # loads
 

@@ -250,7 +250,7 @@ def test_other_games_are_unsupported_with_their_label(gametype: str) -> None:
     parsed = parse_text(hand(gametype=gametype), "ipoker")
     assert parsed.outcome is Outcome.UNSUPPORTED
     assert parsed.problem is not None and parsed.game_label == gametype
-    assert "not a stud or draw game in scope" in parsed.problem.message
+    assert parsed.problem.message == f"{gametype} is not a stud or draw game studdraw reads"
 
 
 def test_an_unknown_action_type_is_an_error_with_its_line() -> None:

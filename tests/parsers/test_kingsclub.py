@@ -396,7 +396,7 @@ def test_older_markers_name_their_own_street() -> None:
         ("Limit A-5 Single Draw - 50/100", "A-5 Single Draw", "A-5 single draw has no game"),
         ("Limit 5 Card Draw - 1/2", "5 Card Draw", "five-card draw as KingsClub prints it"),
         ("Limit Badeucey - 22/44", "Badeucey", "badeucey (badugi and 2-7 split)"),
-        ("No Limit Holdem - 1/2", "Holdem", "Holdem is not a stud or triple-draw game"),
+        ("No Limit Holdem - 1/2", "Holdem", "Holdem is not a stud or draw game studdraw reads"),
     ],
 )
 def test_other_games_are_unsupported_with_label_and_reason(

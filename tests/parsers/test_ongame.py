@@ -339,7 +339,7 @@ def test_other_games_are_unsupported_with_their_label(table: str, label: str) ->
     assert parsed.outcome is Outcome.UNSUPPORTED
     assert parsed.problem is not None
     assert (parsed.game_label, parsed.problem.line) == (label, 3)
-    assert parsed.problem.message == f"{label} is not a stud or draw game"
+    assert parsed.problem.message == f"{label} is not a stud or draw game studdraw reads"
     assert parsed.room_hand_id == "R5-292493407-81"
 
 

@@ -121,7 +121,7 @@ def test_sniffing(head: str, is_phh: bool) -> None:
             'variant = "NT"\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n'
             "starting_stacks = [200, 200]\nactions = []\n",
             Outcome.UNSUPPORTED,
-            "PHH variant NT is not a stud or draw game",
+            "PHH variant NT is not a stud or draw game studdraw reads",
             1,
         ),
         (

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
-from functools import cache
+from functools import cache, partial
 from typing import Any, cast
 
 import pytest
@@ -25,6 +25,7 @@ from studdraw.parsers.files import discover_files
 from studdraw.parsers.model import HandText, ParsedHand
 from studdraw.parsers.reader import open_history
 from studdraw.parsers.rooms import ROOMS
+from studdraw.parsers.text.lines import START
 from studdraw.parsers.text.order import END, SectionOrder
 from studdraw.parsers.text.room import RoomGrammar, TextRoom
 from tests.conftest import CORPUS, SAMPLES
@@ -50,7 +51,7 @@ def outcome(check: Callable[[list[Any]], object], tokens: list[Any]) -> Outcome:
 
 def lark_check(grammar: RoomGrammar) -> Callable[[Iterable[Any]], object]:
     """Plain Lark parsing of the tokens (the reference)."""
-    return grammar.lark.parse  # type: ignore[return-value]
+    return partial(grammar.lark.parse, start=START)
 
 
 @cache
@@ -63,7 +64,7 @@ def kinds_of(name: str) -> list[str]:
 def kind_walks(draw: st.DrawFn, name: str) -> list[Token]:
     """A sequence of line kinds: mostly a move Lark's parser accepts, sometimes any kind."""
     grammar = BY_ROOM[name].grammar
-    parser = grammar.lark.parse_interactive(iter(()))
+    parser = grammar.lark.parse_interactive(iter(()), start=START)
     tokens: list[Token] = []
     for _ in range(draw(st.integers(0, 80))):
         accepted = sorted(kind for kind in parser.accepts() if kind != END)
