@@ -181,8 +181,9 @@ class OptionalBuildExt(build_ext):
             shutil.copyfile(regular_file, aside)
             shutil.copymode(regular_file, aside)
             aside.replace(target)
-        COMPLETE.parent.mkdir(parents=True, exist_ok=True)
-        COMPLETE.write_text("\n".join(ext.name for ext in self.extensions) + "\n")
+        if self.extensions:  # the pure package (none compiled) marks nothing as built
+            COMPLETE.parent.mkdir(parents=True, exist_ok=True)
+            COMPLETE.write_text("\n".join(ext.name for ext in self.extensions) + "\n")
 
     def in_place(self) -> bool:
         return bool(self.inplace or getattr(self, "editable_mode", False))
