@@ -256,8 +256,8 @@ class ForcedBetState(DrawState):
         (when there are antes), and a blind game has its big blind."""
         table = self._table_ante()
         if table >= 0:  # dead money, as a dead blind: the main pot's, whoever is all-in
-            posted = [event.amount for event, _ in self.antes_at_stake]
-            self.dead[table] += sum(posted) + sum(event.amount for event, _, _ in self.ante_posts)
+            at_stake = sum([ante.amount for ante, _ in self.antes_at_stake])
+            self.dead[table] += at_stake + sum([ante.amount for ante, _, _ in self.ante_posts])
         if self.ante_posts:
             self._judge_antes()
         if self.stakes.ante and table < 0:
