@@ -241,8 +241,12 @@ def _record(fields: dict[str, Any], hand: HandText, hand_id: str) -> HandRecord:
     dead = [units(value) for value in fields.get("_dead_blinds") or [0] * count]
     started, room_time, notes = _started(fields)
     tournament = _tournament(fields, currency)
-    if tournament is None and isinstance(fields.get("event"), str) and "_room" not in fields:
-        notes.append(f"event: {fields['event']}")
+    if "_room" not in fields:  # PHH from elsewhere: what the store has no column for
+        said = {"event": fields.get("event") if tournament is None else None}
+        said |= {key: fields.get(key) for key in ("hand", "venue", "author")}
+        notes.extend(
+            f"PHH {key}: {value}" for key, value in said.items() if value not in (None, "")
+        )
     play = Play(
         game,
         stakes,

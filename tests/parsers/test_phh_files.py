@@ -84,6 +84,8 @@ def test_an_external_hand_stores_the_nets_pokerkit_gives(path: Path) -> None:
     assert finals(record, result) == stated == pokerkit_finals(path)
     assert record.tournament is not None and record.tournament.level is not None
     assert record.currency == "CHIPS"
+    hand = tomllib.loads(path.read_text(encoding="utf-8"))["hand"]
+    assert f"PHH hand: {hand}" in record.notes  # what the store has no column for
 
 
 def _field(path: Path, key: str) -> list[int]:
@@ -194,6 +196,7 @@ def _currency(record: HandRecord) -> None:
     assert record.seats[1].stack == 3175
     result = replay(record)
     assert (result.total_pot, result.rake) == (225, 10)  # the winnings are after rake
+    assert record.tournament is None and "PHH event: A cash game night" in record.notes
 
 
 def _time_zone(record: HandRecord) -> None:
