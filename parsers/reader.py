@@ -297,8 +297,9 @@ def parse_hand(hand: HandText) -> ParsedHand:
     """Parse one hand text with its room's reader; never raises. Every problem's message is
     one bounded sentence; a room's own failure is reported with where it happened."""
     path, line = hand.source.path, hand.source.line
-    if hand.stray:
-        problem = Problem(Code.FIL001, Stage.READ, path, line, _bounded(stray_message(hand)))
+    if hand.stray:  # its own finding (an XML room's), or the excerpt of text no room starts
+        message = hand.problem.message if hand.problem is not None else stray_message(hand)
+        problem = Problem(Code.FIL001, Stage.READ, path, line, _bounded(message))
         return ParsedHand(hand, None, problem=problem)
     room = BY_NAME.get(hand.room) if hand.room else None
     if room is None:
