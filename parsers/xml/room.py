@@ -187,6 +187,14 @@ class Node:
     def get(self, name: str, default: str = "") -> str:
         return self.attrib.get(name, default)
 
+    def number(self, name: str, default: str = "") -> int:
+        """An attribute that holds a count or an index; anything else is a finding at the
+        element's line, never an internal error."""
+        text = self.get(name) or default
+        if not text.isdigit() or not text.isascii() or len(text) > 18:
+            raise HandParseError(f'<{self.tag} {name}="{text[:20]}"> is not a number', self.line)
+        return int(text)
+
     def find(self, tag: str) -> Node | None:
         return next((child for child in self.children if child.tag == tag), None)
 
