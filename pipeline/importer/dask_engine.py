@@ -73,10 +73,12 @@ from studdraw.pipeline.importer.ingest import (
     IngestOptions,
     IngestSummary,
     apply_counts,
+    file_state,
     ledger_path,
     mark_interrupted,
     name_note,
     summarize,
+    unsettled,
 )
 from studdraw.pipeline.importer.process import REJECTED, STORED, STRAY_FATE, ProcessedBatch
 from studdraw.pipeline.importer.settings import DEFAULT_TASK_BYTES
@@ -277,7 +279,8 @@ class _Importer:
             self.rows[import_id] = row
             task.delta(import_id)
             try:
-                row.size = size = path.stat().st_size
+                before = file_state(path)
+                row.size = size = before[0]
                 with path.open("rb") as stream:
                     row.content_hash = hashlib.file_digest(stream, "sha256").hexdigest()
                 previous = self.store.completed_import(row.content_hash)
@@ -289,6 +292,7 @@ class _Importer:
                     continue
                 history = open_history(path)
                 ranges = plan_ranges(history, size, self.task_bytes)
+                unsettled(row, path, before)
             except OSError as error:
                 task.finished[import_id] = ("failed", error.strerror or str(error))
                 advance(path)

@@ -317,7 +317,8 @@ class _Importer:
         self.rows[import_id] = row
         self.batch.delta(import_id)
         try:
-            row.size = path.stat().st_size
+            before = file_state(path)
+            row.size = before[0]
             with path.open("rb") as stream:
                 row.content_hash = hashlib.file_digest(stream, "sha256").hexdigest()
             previous = self.store.completed_import(row.content_hash)
@@ -344,6 +345,7 @@ class _Importer:
                 else:
                     self._send(self.batch, executor, whole=False)
             self.on_hands(cut % CHUNK)
+            unsettled(row, path, before)
         except OSError as error:
             self.batch.finished[import_id] = ("failed", error.strerror or str(error))
             return
@@ -523,6 +525,31 @@ def quality(tables: Tables) -> tuple[Counter[int], Counter[tuple[str, str, str]]
         )
     )
     return with_errors, reasons
+
+
+CHANGED_NOTE: Final = (
+    "the file changed while it was read: its hands were read as they stood, and the next "
+    "import reads it again"
+)
+
+
+def file_state(path: Path) -> tuple[int, int, int]:
+    """What tells a file's content changed: its size, modification time and inode."""
+    info = path.stat()
+    return info.st_size, info.st_mtime_ns, info.st_ino
+
+
+def unsettled(row: ImportRow, path: Path, before: tuple[int, int, int]) -> None:
+    """A file that changed between its hashing and the end of its reading (a sync client or
+    the poker client rewriting it) is recorded without a hash, so no later import skips it
+    as read: the hash would name content whose hands were not all read."""
+    try:
+        changed = file_state(path) != before
+    except OSError:  # gone since: what was read stands, the hash does not
+        changed = True
+    if changed:
+        row.content_hash = None
+        row.note = CHANGED_NOTE
 
 
 def apply_counts(
