@@ -1,6 +1,6 @@
 """Data quality: the rules engine's violations and the rejected hands by room and code, the raw
 text of each reject, and the hands counted as unsupported, so nothing read is out of sight.
-Violations come in two families, shown apart: play that broke the rules, and defects of the
+Violations come in two origins, shown apart: play that broke the rules, and defects of the
 export (the room printed something impossible)."""
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def render() -> None:
         "(SELECT count(*) FROM hands WHERE warnings > 0) AS warned, "
         "(SELECT count(*) FROM violations) AS violations",
     ).row(0, named=True)
-    families = store.query(
+    origins = store.query(
         ref,
         "SELECT count(DISTINCT hand_id) FILTER (WHERE severity = 'error' AND NOT "
         "list_contains(?, code)) AS play, count(DISTINCT hand_id) FILTER (WHERE "
@@ -39,8 +39,8 @@ def render() -> None:
     ).row(0, named=True)
     rejected, unsupported_hands = store.count(ref, "rejects"), store.count(ref, "unsupported")
     cols = st.columns(6)
-    cols[0].metric("Hands breaking the rules", f"{families['play']:,}")
-    cols[1].metric("Hands with export defects", f"{families['export']:,}")
+    cols[0].metric("Hands breaking the rules", f"{origins['play']:,}")
+    cols[1].metric("Hands with export defects", f"{origins['export']:,}")
     cols[2].metric("Hands with warnings", f"{counts['warned']:,}")
     cols[3].metric("Violations", f"{counts['violations']:,}")
     cols[4].metric("Rejected hands", _count(rejected))
@@ -83,11 +83,11 @@ def _violations(ref: StoreRef) -> None:
         st.success("The rules engine found nothing wrong with any stored hand.")
         return
     titles = {str(code): code.headline for code in Code}
-    family = {str(code): str(code.origin) for code in Code}
+    origin = {str(code): str(code.origin) for code in Code}
     frame = frame.with_columns(
-        family=pl.col("code").replace_strict(family, default=None, return_dtype=pl.String),
+        origin=pl.col("code").replace_strict(origin, default=None, return_dtype=pl.String),
         title=pl.col("code").replace_strict(titles, default=None, return_dtype=pl.String),
-    ).sort("family", "violations", descending=[True, True])
+    ).sort("origin", "violations", descending=[True, True])
     chart = (
         alt.Chart(frame)
         .mark_bar()
@@ -98,7 +98,7 @@ def _violations(ref: StoreRef) -> None:
             tooltip=[
                 "room:N",
                 "code:N",
-                "family:N",
+                "origin:N",
                 "title:N",
                 "severity:N",
                 "violations:Q",
@@ -110,7 +110,7 @@ def _violations(ref: StoreRef) -> None:
     left, right = st.columns([2, 3])
     left.altair_chart(chart, width="stretch")
     right.dataframe(
-        frame.select("family", "room", "code", "severity", "violations", "hands", "title"),
+        frame.select("origin", "room", "code", "severity", "violations", "hands", "title"),
         hide_index=True,
     )
     code = st.selectbox(
