@@ -209,3 +209,17 @@ FROM player_hands WHERE {condition} AND ({found.opportunity})
 ORDER BY started_at DESC, hand_id DESC LIMIT $limit""",
         {**params, "limit": limit},
     )
+
+
+def filtered_hand_ids(con: duckdb.DuckDBPyConnection, filters: Filters, limit: int) -> list[int]:
+    """The hands the filters select (a player's, in a session if one is chosen), at most
+    `limit` of the newest, in store order."""
+    ensure_features(con)
+    condition, params = where(filters)
+    found = run(
+        con,
+        f"{_with_sessions(filters)} SELECT DISTINCT hand_id FROM player_hands WHERE {condition} "
+        "ORDER BY hand_id DESC LIMIT $limit",
+        {**params, "limit": limit},
+    )
+    return sorted(found.get_column("hand_id").to_list())
