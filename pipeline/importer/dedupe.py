@@ -47,13 +47,7 @@ def on_cut(
         return Verdict.PROCESS
     tally["hands_seen"] += 1
     if stored is not None:
-        if stored == digest or key in recorded:
-            tally["duplicates"] += 1
-            return Verdict.SKIP
-        recorded.add(key)
-        tally["rejected"] += 1
-        tally["changed"] += 1
-        return Verdict.CHANGED
+        return _against_stored(tally, key, digest, stored, recorded)
     if key in recorded or key in pending:
         tally["duplicates"] += 1
         return Verdict.SKIP
@@ -79,14 +73,22 @@ def on_fate(
         if stored is None:
             tally["stored"] += 1
             return Verdict.PROCESS
-        if stored == digest or key in recorded:
-            tally["duplicates"] += 1
-            return Verdict.SKIP
-        recorded.add(key)
-        tally["rejected"] += 1
-        tally["changed"] += 1
-        return Verdict.CHANGED
+        return _against_stored(tally, key, digest, stored, recorded)
     recorded.add(key)
     if fate != STRAY_FATE:
         tally["rejected" if fate == REJECTED else "unsupported"] += 1
     return Verdict.SKIP
+
+
+def _against_stored(
+    tally: Counter[str], key: Key, digest: int, stored: int, recorded: set[Key]
+) -> Verdict:
+    """A hand whose id is already stored (content hash `stored`): the same text, or one already
+    met, is a duplicate; other content is a `changed` reject (counted once)."""
+    if stored == digest or key in recorded:
+        tally["duplicates"] += 1
+        return Verdict.SKIP
+    recorded.add(key)
+    tally["rejected"] += 1
+    tally["changed"] += 1
+    return Verdict.CHANGED
