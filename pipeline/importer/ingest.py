@@ -38,12 +38,11 @@ from studdraw.parsers.reader import open_history
 from studdraw.parsers.rooms import BY_NAME
 from studdraw.pipeline.forkserver import IMPORT_WORKERS, signals_ignored
 from studdraw.pipeline.importer.collector import collect_batch, collected_per_batch
+from studdraw.pipeline.importer.dedupe import Verdict, on_cut, on_fate
 from studdraw.pipeline.importer.pool import InProcess, Stage, stage
 from studdraw.pipeline.importer.process import (
     CHUNK,
-    REJECTED,
     STORED,
-    STRAY_FATE,
     PendingHand,
     ProcessedBatch,
     content_hash,
@@ -357,31 +356,25 @@ class _Importer:
         digest = content_hash(hand.text)
         room = hand.room
         key = record_key(room, hand.source.path, digest)
-        if hand.stray:  # a problem (FIL001), not a hand: counted apart, recorded once
-            delta["stray_texts"] += 1
-            if key not in self.known.recorded and key not in self.pending_keys:
-                self.pending_keys.add(key)
-                batch.keys.append(key)
-                batch.items.append(PendingHand(hand, None, digest, import_id))
-            return
-        delta["hands_seen"] += 1
-        if room is not None and hand_id is not None:
+        stored = None
+        if not hand.stray and room is not None and hand_id is not None:
             stored = self.known.stored.get(room, {}).get(hand_id)
-            if stored is not None:
-                if stored == digest or key in self.known.recorded:
-                    delta["duplicates"] += 1
-                else:
-                    self.known.recorded.add(key)
-                    batch.rejects.append(changed_reject(hand, hand_id, digest, import_id))
-                    delta["rejected"] += 1
-                    delta["changed"] += 1
-                return
-        if key in self.known.recorded or key in self.pending_keys:
-            delta["duplicates"] += 1
-            return
-        self.pending_keys.add(key)
-        batch.keys.append(key)
-        batch.items.append(PendingHand(hand, hand_id, digest, import_id))
+        verdict = on_cut(
+            delta,
+            key,
+            digest,
+            stored,
+            stray=hand.stray,
+            recorded=self.known.recorded,
+            pending=self.pending_keys,
+        )
+        if verdict is Verdict.CHANGED and hand_id is not None:
+            batch.rejects.append(changed_reject(hand, hand_id, digest, import_id))
+        elif verdict is Verdict.PROCESS:
+            batch.keys.append(key)
+            batch.items.append(
+                PendingHand(hand, None if hand.stray else hand_id, digest, import_id)
+            )
 
     # -- the writer ---------------------------------------------------------------------------
 
@@ -404,31 +397,25 @@ class _Importer:
         hand_ids = hands.column("room_hand_id").to_pylist() if hands is not None else []
         in_store = self.store.stored_hashes(rooms, hand_ids) if hand_ids else {}
         for item, key, fate in zip(batch.items, batch.keys, fates, strict=True):
-            self.pending_keys.discard(key)
-            delta = batch.delta(item.import_id)
+            room_key = (rooms[hand_index], hand_ids[hand_index]) if fate == STORED else None
+            verdict = on_fate(
+                batch.delta(item.import_id),
+                key,
+                item.content_hash,
+                fate,
+                in_store.get(room_key) if room_key is not None else None,
+                recorded=self.known.recorded,
+                pending=self.pending_keys,
+            )
+            if verdict is Verdict.PROCESS and room_key is not None:
+                in_store[room_key] = item.content_hash
+                keep.append(hand_index)
+            elif verdict is Verdict.CHANGED and room_key is not None:
+                rejects.append(
+                    changed_reject(item.hand, room_key[1], item.content_hash, item.import_id)
+                )
             if fate == STORED:
-                room_key = (rooms[hand_index], hand_ids[hand_index])
-                stored = in_store.get(room_key)
-                if stored is None:
-                    in_store[room_key] = item.content_hash
-                    keep.append(hand_index)
-                    delta["stored"] += 1
-                elif stored == item.content_hash or key in self.known.recorded:
-                    delta["duplicates"] += 1
-                else:
-                    self.known.recorded.add(key)
-                    reject = changed_reject(
-                        item.hand, room_key[1], item.content_hash, item.import_id
-                    )
-                    rejects.append(reject)
-                    delta["rejected"] += 1
-                    delta["changed"] += 1
                 hand_index += 1
-            elif fate == STRAY_FATE:
-                self.known.recorded.add(key)  # counted when it was cut
-            else:
-                self.known.recorded.add(key)
-                delta["rejected" if fate == REJECTED else "unsupported"] += 1
         if result is not None:
             if len(keep) < hand_index:
                 tables = keep_hands(tables, keep)

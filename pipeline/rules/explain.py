@@ -210,7 +210,7 @@ def _profiles() -> str:
     ]
     for name, rules in all_house_rules().items():
         rake = "unknown" if rules.rake_percent is None else f"{rules.rake_percent}%"
-        players = ", ".join(f"{family} {limit}" for family, limit in rules.max_players)
+        players = ", ".join(f"{kind} {limit}" for kind, limit in rules.max_players)
         cells = (
             f"`{name}`",
             str(rules.max_raises),
