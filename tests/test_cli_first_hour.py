@@ -56,6 +56,7 @@ def test_synth_writes_aside_and_leaves_nothing_when_stopped(
     out = tmp_path / "deal.txt"
     ok = runner.invoke(app, ["synth", "--game", "razz", "--hands", "3", "--out", str(out)])
     assert ok.exit_code == 0 and out.read_text(encoding="utf-8").count("PokerStars") == 3
+    assert "wrote 3 hands of razz to" in ok.output  # a word of what it did, off a terminal too
 
     def interrupted(*_args: object, **_kwargs: object) -> object:
         yield from ()
