@@ -221,6 +221,11 @@ def expected_net(spot: AllIn) -> dict[str, float]:
     }
 
 
+CARDS_SQL: Final = (_KNOWN_BEFORE_DRAW, _SHOWN_PAT, _ALLIN_PLAYERS)
+"""The queries that pick the hands judged here: part of the per-hand rows' definitions
+(`source.VERSION`)."""
+
+
 def _scores(game: str, held: tuple[str, ...], drawn: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(high values, low values) of the final seven-card hands `held` + each row of `drawn`
     (card indices) by the game's evaluators (`GameSpec.best`, `split_low`): razz's low is its

@@ -80,3 +80,13 @@ def test_games_where_keeps_the_table_order() -> None:
         return spec is not None
 
     assert games_where(every) == tuple(g.value for g in GAME_SPECS)
+
+
+def test_the_rows_fingerprint_covers_the_game_facts_they_are_derived_from() -> None:
+    """A spec's change that changes the derived rows changes `source.VERSION`'s inputs: the
+    per-game SQL (table sizes, razz's and hi/lo's conditions, hand sizes) and the made and bad
+    hands, so kept rows of other definitions are rebuilt."""
+    assert features.TABLE_SIZE_SQL in features.FEATURES_SQL
+    assert f"game {features.is_game(features.A5_STUD_GAMES)}" in features.FEATURES_SQL
+    assert f"game {features.is_game(features.SPLIT_GAMES)}" in features.FEATURES_SQL
+    assert all(cards.HAND_SIZE_SQL in sql for sql in cards.CARDS_SQL[:2])
