@@ -18,7 +18,7 @@ from studdraw.cli.commands import app
 from studdraw.pipeline import export as exporter
 from studdraw.pipeline.analytics.report import verdict_note
 from studdraw.pipeline.importer.ingest import IngestOptions, ingest
-from tests.conftest import SAMPLES
+from tests.conftest import SAMPLES, messages
 
 runner = CliRunner()
 RAZZ = SAMPLES / "pokerstars" / "razz.txt"
@@ -32,7 +32,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def one_error(output: str) -> str:
-    lines = output.strip().splitlines()
+    lines = messages(output)
     assert len(lines) == 1 and lines[0].startswith("error: "), output
     assert "Traceback" not in output and "[red]" not in output
     return lines[0]
