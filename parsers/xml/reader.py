@@ -33,6 +33,7 @@ _RESTART_CODES: Final = frozenset(
 )
 _END_TAG: Final = b"</"
 FEED_SIZE: Final = 1 << 14
+MAX_FEED: Final = 1 << 26
 REFUSED_HEAD: Final = 1 << 16
 """The most of a broken or refused hand's raw bytes kept as its text."""
 PROLOG_SIZE: Final = 1 << 12
@@ -163,6 +164,7 @@ class XmlReader:
         self.piece: tuple[int, int] | None = None  # the refused file's hand being cut
         self.refused_at = (0, first_line)  # where the refused document starts
         self.broken: tuple[int, int, bytearray] | None = None  # a text cut by an XML error
+        self.feed_size = FEED_SIZE  # doubles while the parser is inside one token
         self.parser = self._new_parser(0, first_line)
 
     def _new_parser(self, base: int, line: int) -> DefusedXMLParser:
@@ -208,15 +210,19 @@ class XmlReader:
 
     def _run(self) -> None:
         """Feed what is buffered in pieces of FEED_SIZE: a file of many small documents
-        (Merge) restarts a parser at every one, and each restart re-feeds from there."""
+        (Merge) restarts a parser at every one, and each restart re-feeds from there. While a
+        piece ends inside one token (a megabyte attribute), expat (before 2.6) scans the token
+        again from its start at every feed: the pieces then double until it ends, so a token
+        of any length costs time linear in it."""
         while not self.stopped:
             if self.skipping and not self._resync():
                 return
             start = self.fed_end - self.buffer_base
-            data = self.buffer[start : start + FEED_SIZE]
+            data = self.buffer[start : start + self.feed_size]
             if not data:
                 return
             self.fed_end += len(data)
+            before = self.parser.parser.CurrentByteIndex
             try:
                 self.parser.feed(data)
             except ParseError as error:
@@ -225,6 +231,9 @@ class XmlReader:
                 self._refuse(error)
             except ValueError:  # expat cannot read the encoding the declaration names
                 self._read_as_utf8()
+            else:
+                stuck = self.parser.parser.CurrentByteIndex == before
+                self.feed_size = min(self.feed_size * 2, MAX_FEED) if stuck else FEED_SIZE
 
     def _read_as_utf8(self) -> None:
         """Read the document again as UTF-8, whatever its declaration says (expat takes no
