@@ -249,7 +249,9 @@ class XmlReader:
         expat = self.parser.parser
         offset = self.doc_base + expat.ErrorByteIndex
         line = self.doc_line + expat.ErrorLineNumber - 1
-        if self.raw(offset - 1, offset) == b"<":  # expat points past the `<` of an end tag
+        if self.raw(offset - 2, offset) == _END_TAG:  # expat points past an end tag's `</`
+            offset -= 2
+        elif self.raw(offset - 1, offset) == b"<":  # or past its `<`
             offset -= 1
         if error.code in _RESTART_CODES:  # the next document of a fragment or concatenated file
             self.parser = self._new_parser(offset, line)
@@ -354,10 +356,23 @@ class XmlReader:
         try:
             self.parser.parser.Parse(b"", True)  # not close(): it would finish the unused tree
         except ExpatError as error:
+            expat = self.parser.parser
+            line = self.doc_line + expat.ErrorLineNumber - 1
             if self.sink.open_hand():
-                expat = self.parser.parser
-                line = self.doc_line + expat.ErrorLineNumber - 1
                 self._break(f"the file ends inside a hand ({error})", self.fed_end, line)
+                self._hand_over()
+                return
+            # Cut inside a hand's start tag: expat never reported the hand, the bytes hold it.
+            after = max(self.sink.keep_from(), self.buffer_base) - self.buffer_base
+            started = self.resync.search(self.buffer, after)
+            if started is not None:
+                offset = self.buffer_base + started.start()  # expat's error line is the tag's
+                self._break("the file ends inside a hand's start tag", offset, line)
+                self.broken = (
+                    offset,
+                    line,
+                    bytearray(self.buffer[started.start() :][:REFUSED_HEAD]),
+                )
                 self._hand_over()
         except DefusedXmlException as error:
             self._refuse(error)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import codecs
 import re
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -94,3 +95,50 @@ def test_an_unknown_declared_encoding_is_a_finding_and_the_hands_are_read(tmp_pa
     assert len(strays) == 1 and strays[0].problem is not None
     assert strays[0].problem.code is Code.FIL001
     assert "x-no-such-codec" in strays[0].problem.message
+
+
+def ipoker_session(tmp_path: Path, edit: Callable[[bytes], bytes]) -> Path:
+    """The iPoker cash session (2 hands), edited."""
+    data = edit(corpus_file(*XML_FILES[0]).read_bytes())
+    path = tmp_path / "edited.xml"
+    path.write_bytes(data)
+    return path
+
+
+def second_game(data: bytes) -> int:
+    return data.index(b"<game gamecode", data.index(b"<game gamecode") + 1)
+
+
+EDITS: list[tuple[str, Callable[[bytes], bytes], Counter[str]]] = [
+    (
+        "junk between two hands is a finding, not a hand",
+        lambda data: data[: second_game(data)] + b"junk <<< & >" + data[second_game(data) :],
+        Counter({"parsed": 2, "stray": 1}),
+    ),
+    (
+        "a missing </game> does not swallow the next hand",
+        lambda data: data.replace(b"</game>", b"", 1),
+        Counter({"parsed": 1, "error": 1}),
+    ),
+    (
+        "a file cut inside a <game start tag counts that hand",
+        lambda data: data[: second_game(data) + 12],
+        Counter({"parsed": 1, "error": 1}),
+    ),
+    (
+        "a broken preamble is a finding, not a hand",
+        lambda data: data.replace(b"<mode>real</mode>", b"<mode>real</mod>", 1),
+        Counter({"error": 2, "stray": 1}),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("edit", "expected"), [case[1:] for case in EDITS], ids=[case[0] for case in EDITS]
+)
+def test_damaged_xml_counts_every_hand_once(
+    tmp_path: Path, edit: Callable[[bytes], bytes], expected: Counter[str]
+) -> None:
+    counts, ids = outcomes(ipoker_session(tmp_path, edit))
+    assert counts == expected
+    assert len(ids) == 2 and ids[0], ids
