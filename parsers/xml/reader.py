@@ -208,7 +208,7 @@ class XmlReader:
             self.buffer = self.buffer[keep - self.buffer_base :]
             self.buffer_base = keep
 
-    def _run(self) -> None:
+    def _run(self, *, final: bool = False) -> None:
         """Feed what is buffered in pieces of FEED_SIZE: a file of many small documents
         (Merge) restarts a parser at every one, and each restart re-feeds from there. While a
         piece ends inside one token (a megabyte attribute), expat (before 2.6) scans the token
@@ -218,6 +218,8 @@ class XmlReader:
             if self.skipping and not self._resync():
                 return
             start = self.fed_end - self.buffer_base
+            if not final and len(self.buffer) - start < self.feed_size > FEED_SIZE:
+                return  # inside a long token: wait until a whole doubled piece is buffered
             data = self.buffer[start : start + self.feed_size]
             if not data:
                 return
@@ -345,6 +347,15 @@ class XmlReader:
     def close(self) -> None:
         """End of input. A document left open is an error, unless only whitespace and the end
         tags of containers are missing (an iPoker session cut after its last hand)."""
+        if self.refusing:
+            self._cut_refused(final=True)
+            return
+        if self.skipping:
+            self._collect(self.buffer[self.doc_base - self.buffer_base :])
+            self._hand_over()
+        if self.stopped or self.skipping:
+            return
+        self._run(final=True)  # what waited for a doubled piece
         if self.refusing:
             self._cut_refused(final=True)
             return
