@@ -15,6 +15,7 @@ import pytest
 from studdraw.parsers.model import Outcome
 from studdraw.parsers.problems import Code
 from studdraw.parsers.reader import open_history, parse_hand
+from studdraw.parsers.xml import reader as xml_reader
 from tests.conftest import corpus_file
 
 XML_FILES = [
@@ -142,3 +143,32 @@ def test_damaged_xml_counts_every_hand_once(
     counts, ids = outcomes(ipoker_session(tmp_path, edit))
     assert counts == expected
     assert len(ids) == 2 and ids[0], ids
+
+
+def test_a_long_token_is_fed_to_expat_in_linear_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A work counter, not a timing: expat (before 2.6) scans a token again from its start at
+    every feed, so the bytes it scans while inside one 8 MB attribute must stay a small
+    multiple of it (fed in 16 KB pieces, it scanned the token 512 times)."""
+    fed: list[int] = []
+
+    class Counting(xml_reader.DefusedXMLParser):  # type: ignore[misc, name-defined]
+        def feed(self, data: bytes) -> None:
+            fed.append(len(data))
+            super().feed(data)
+
+    monkeypatch.setattr(xml_reader, "DefusedXMLParser", Counting)
+    size = 8 << 20
+    data = (
+        b'<?xml version="1.0" encoding="utf-8"?><session sessioncode="1"><general>'
+        b"<gametype>7 Card Stud L $0.05/$0.10</gametype></general>"
+        b'<game gamecode="2" note="' + b"x" * size + b'"><general/></game></session>'
+    )
+    path = tmp_path / "long.xml"
+    path.write_bytes(data)
+    texts = list(open_history(path).hand_texts())
+    assert len(texts) == 1 and not texts[0].stray
+    # expat's work: at each feed it scans the open token from its start, all fed so far
+    work = sum(sum(fed[: i + 1]) for i in range(len(fed)))
+    assert work <= 4 * len(data), (work, len(fed))
