@@ -101,8 +101,15 @@ def unsupported(label: str | None, line: int, reason: str | None = None) -> Hand
     return HandParseError(message, line, Outcome.UNSUPPORTED, game_label=label or None)
 
 
-_MONEY_NOISE: Final = re.compile(r"[^\d.,\-]")
-_CURRENCY_WORD: Final = re.compile(r"[A-Za-z]+\.")  # "Rs. 10": the dot is not a decimal mark
+_AMOUNT: Final = re.compile(
+    r"(?P<sign>-?)(?:Rs\.\s?|[A-Z]{3}\s?|[^\w\s.,\-]{1,3}\s?)?(?P<sign2>-?)"
+    r"(?P<number>[\d.,]+(?:[ \u00a0\u202f][\d.,]+)*)"
+    r"(?:\s?(?:[A-Z]{3,5}|[Cc]hips?|[^\w\s.,\-]{1,3}))?"
+)
+"""An amount as rooms print it: a sign, a currency (a symbol, an ISO code, "Rs."), the digits
+with their separators, a currency after; one pass (no backtracking over a run of letters glued
+to it: "$0.02abc" is no amount, and costs a glance, not time quadratic in the run)."""
+_SEPARATORS: Final = re.compile(r"[\s\u00a0\u202f]")
 
 
 @functools.lru_cache(maxsize=8192)
@@ -125,7 +132,10 @@ def parse_amount(text: str, scale: int, decimal_mark: str = ".") -> int:
     if the amount is malformed or finer than the scale allows. Cached: a history repeats the
     same few amounts (antes, bets) thousands of times.
     """
-    cleaned = _MONEY_NOISE.sub("", _CURRENCY_WORD.sub("", text))
+    found = _AMOUNT.fullmatch(text.strip())
+    if found is None:
+        raise ValueError(f"not an amount: {text[:40]!r}")
+    cleaned = found["sign"] + found["sign2"] + _SEPARATORS.sub("", found["number"])
     if decimal_mark == ",":
         cleaned = cleaned.replace(".", "").replace(",", ".")
     else:

@@ -12,6 +12,7 @@ import codecs
 import dataclasses
 import os
 import re
+import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -616,9 +617,32 @@ def discover_files(paths: Iterable[Path], on_problem: PathProblem | None = None)
     tell = on_problem or (lambda _path, _reason: None)
     for path in paths:
         if _is_folder(path):
-            yield from sorted(_walk(path, tell))
-        else:
+            yield from (found for found in sorted(_walk(path, tell)) if _regular(found, tell))
+        else:  # named on the command line: read as asked (a pipe the user feeds included)
             yield path
+
+
+_SPECIAL: Final = (
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _regular(path: Path, tell: PathProblem) -> bool:
+    """Whether a path found in a folder is a regular file (a link to one included). A named
+    pipe, a device (a link to /dev/zero), a socket would block or never end: told and
+    skipped. A path that cannot be looked at is the reader's to report."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return True
+    if stat.S_ISREG(mode):
+        return True
+    kind = next((name for test, name in _SPECIAL if test(mode)), "not a regular file")
+    tell(path, f"{kind}, not a file: skipped (reading it could block or never end)")
+    return False
 
 
 def _is_folder(path: Path) -> bool:

@@ -33,6 +33,7 @@ _RESTART_CODES: Final = frozenset(
 )
 _END_TAG: Final = b"</"
 FEED_SIZE: Final = 1 << 14
+MAX_FEED: Final = 1 << 26
 REFUSED_HEAD: Final = 1 << 16
 """The most of a broken or refused hand's raw bytes kept as its text."""
 PROLOG_SIZE: Final = 1 << 12
@@ -163,6 +164,7 @@ class XmlReader:
         self.piece: tuple[int, int] | None = None  # the refused file's hand being cut
         self.refused_at = (0, first_line)  # where the refused document starts
         self.broken: tuple[int, int, bytearray] | None = None  # a text cut by an XML error
+        self.feed_size = FEED_SIZE  # doubles while the parser is inside one token
         self.parser = self._new_parser(0, first_line)
 
     def _new_parser(self, base: int, line: int) -> DefusedXMLParser:
@@ -206,17 +208,23 @@ class XmlReader:
             self.buffer = self.buffer[keep - self.buffer_base :]
             self.buffer_base = keep
 
-    def _run(self) -> None:
+    def _run(self, *, final: bool = False) -> None:
         """Feed what is buffered in pieces of FEED_SIZE: a file of many small documents
-        (Merge) restarts a parser at every one, and each restart re-feeds from there."""
+        (Merge) restarts a parser at every one, and each restart re-feeds from there. While a
+        piece ends inside one token (a megabyte attribute), expat (before 2.6) scans the token
+        again from its start at every feed: the pieces then double until it ends, so a token
+        of any length costs time linear in it."""
         while not self.stopped:
             if self.skipping and not self._resync():
                 return
             start = self.fed_end - self.buffer_base
-            data = self.buffer[start : start + FEED_SIZE]
+            if not final and len(self.buffer) - start < self.feed_size > FEED_SIZE:
+                return  # inside a long token: wait until a whole doubled piece is buffered
+            data = self.buffer[start : start + self.feed_size]
             if not data:
                 return
             self.fed_end += len(data)
+            before = self.parser.parser.CurrentByteIndex
             try:
                 self.parser.feed(data)
             except ParseError as error:
@@ -225,6 +233,9 @@ class XmlReader:
                 self._refuse(error)
             except ValueError:  # expat cannot read the encoding the declaration names
                 self._read_as_utf8()
+            else:
+                stuck = self.parser.parser.CurrentByteIndex == before
+                self.feed_size = min(self.feed_size * 2, MAX_FEED) if stuck else FEED_SIZE
 
     def _read_as_utf8(self) -> None:
         """Read the document again as UTF-8, whatever its declaration says (expat takes no
@@ -240,7 +251,9 @@ class XmlReader:
         expat = self.parser.parser
         offset = self.doc_base + expat.ErrorByteIndex
         line = self.doc_line + expat.ErrorLineNumber - 1
-        if self.raw(offset - 1, offset) == b"<":  # expat points past the `<` of an end tag
+        if self.raw(offset - 2, offset) == _END_TAG:  # expat points past an end tag's `</`
+            offset -= 2
+        elif self.raw(offset - 1, offset) == b"<":  # or past its `<`
             offset -= 1
         if error.code in _RESTART_CODES:  # the next document of a fragment or concatenated file
             self.parser = self._new_parser(offset, line)
@@ -342,13 +355,35 @@ class XmlReader:
             self._hand_over()
         if self.stopped or self.skipping:
             return
+        self._run(final=True)  # what waited for a doubled piece
+        if self.refusing:
+            self._cut_refused(final=True)
+            return
+        if self.skipping:
+            self._collect(self.buffer[self.doc_base - self.buffer_base :])
+            self._hand_over()
+        if self.stopped or self.skipping:
+            return
         try:
             self.parser.parser.Parse(b"", True)  # not close(): it would finish the unused tree
         except ExpatError as error:
+            expat = self.parser.parser
+            line = self.doc_line + expat.ErrorLineNumber - 1
             if self.sink.open_hand():
-                expat = self.parser.parser
-                line = self.doc_line + expat.ErrorLineNumber - 1
                 self._break(f"the file ends inside a hand ({error})", self.fed_end, line)
+                self._hand_over()
+                return
+            # Cut inside a hand's start tag: expat never reported the hand, the bytes hold it.
+            after = max(self.sink.keep_from(), self.buffer_base) - self.buffer_base
+            started = self.resync.search(self.buffer, after)
+            if started is not None:
+                offset = self.buffer_base + started.start()  # expat's error line is the tag's
+                self._break("the file ends inside a hand's start tag", offset, line)
+                self.broken = (
+                    offset,
+                    line,
+                    bytearray(self.buffer[started.start() :][:REFUSED_HEAD]),
+                )
                 self._hand_over()
         except DefusedXmlException as error:
             self._refuse(error)

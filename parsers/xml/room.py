@@ -18,7 +18,7 @@ from typing import BinaryIO, ClassVar, Final
 from defusedxml import DefusedXmlException
 
 from studdraw.parsers.builder import HandBuilder, HandParseError
-from studdraw.parsers.files import Encoding
+from studdraw.parsers.files import MAX_STRAY, Encoding
 from studdraw.parsers.model import HandText, ParsedHand, SourceRef
 from studdraw.parsers.problems import Code, Problem, Stage
 from studdraw.parsers.room import HAND_ID_SPAN, Room
@@ -73,6 +73,7 @@ class HandCutter(XmlSink):
         self.context_attributes: list[str] = []
         self.field: str | None = None  # the context field whose text is being read
         self.broken_hand = False
+        self.reason = ""  # the XML error of the broken text being cut
         self.fields: list[tuple[str, str]] = []
         self.ready: list[HandText] = []
 
@@ -103,7 +104,7 @@ class HandCutter(XmlSink):
         hand, context = self.hand, self.context_open
         if hand is not None and hand.depth == self.depth:
             raw = self.reader.raw(hand.offset, self.reader.element_end(offset))
-            self._emit(hand, self._decode(raw), with_context=True)
+            self._emit_hands(hand, raw)
             self.hand = None
         elif context is not None and context.depth == self.depth:
             self.context[tag] = self._canonical(tag)
@@ -135,13 +136,22 @@ class HandCutter(XmlSink):
         reject; an error outside hands makes a text of its own (nothing is skipped unseen)."""
         hand, self.hand, self.context_open, self.depth = self.hand, None, None, 0
         self.broken_hand = hand is not None
+        self.reason = message
         self.last = offset
         return (hand.offset, hand.line) if hand is not None else (offset, line)
 
     def broken(self, raw: bytes, offset: int, line: int) -> None:
-        """Only end tags, whose start tags came before reading resumed, are not a text."""
-        if self.broken_hand or not _END_TAGS.fullmatch(raw):
+        """A broken hand (its start tag opens the text) is a hand the room rejects; other
+        broken text (a preamble, junk between hands) is a finding, never a hand; only end tags,
+        whose start tags came before reading resumed, are nothing."""
+        if self.broken_hand or self.room.resync.match(raw):
             self._emit(_Open("", offset, line, 0), self._decode(raw), with_context=False)
+        elif not _END_TAGS.fullmatch(raw):
+            message = f"text that is no {self.room.title} hand, broken XML: {self.reason}"
+            problem = Problem(Code.FIL001, Stage.READ, self.path, line, message)
+            text = self._decode(raw[:MAX_STRAY])
+            source = SourceRef(self.path, offset, line)
+            self.ready.append(HandText(text, source, self.room.name, problem, stray=True))
 
     def refused(self, error: DefusedXmlException, offset: int, line: int) -> None:
         """A hand open when the refusal came is cut again, raw, with the rest of the file."""
@@ -159,6 +169,21 @@ class HandCutter(XmlSink):
 
     def open_hand(self) -> bool:
         return self.hand is not None
+
+    def _emit_hands(self, hand: _Open, raw: bytes) -> None:
+        """A hand element as cut; one holding another hand's start tag lost its end tag (the
+        inner hand's end closed it): each hand is a text of its own, the first rejected."""
+        starts = [found.start() for found in self.room.resync.finditer(raw, 1)]
+        if not starts:
+            self._emit(hand, self._decode(raw), with_context=True)
+            return
+        line = hand.line
+        for begin, end in zip([0, *starts], [*starts, len(raw)], strict=True):
+            piece = raw[begin:end]
+            self._emit(
+                _Open("", hand.offset + begin, line, 0), self._decode(piece), with_context=True
+            )
+            line += piece.count(b"\n")
 
     def _emit(self, start: _Open, text: str, *, with_context: bool) -> None:
         if with_context and self.context:

@@ -29,14 +29,14 @@ def main() -> int:
         print(line)
     if args.report is not None:
         args.report.write_text(json.dumps(tally.as_dict(), indent=2) + "\n", encoding="utf-8")
-    return 1 if tally.crashes or tally.hangs or tally.hands_lost else 0
+    return 1 if tally.crashes or tally.hangs or tally.hands_lost or tally.internal_errors else 0
 
 
 def _progress(tally: Tally) -> None:
     figures = tally.as_dict()
     print(
         f"{figures['inputs']} inputs, {figures['crashes']} crashes, {figures['hangs_over_2s']} "
-        f"hangs, {figures['hands_lost']} hands lost",
+        f"hangs, {figures['hands_lost']} hands lost, {figures['internal_errors']} internal errors",
         flush=True,
     )
 

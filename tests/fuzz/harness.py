@@ -16,6 +16,7 @@ from hypothesis import seed as hypothesis_seed
 
 from studdraw.parsers.files import display_path
 from studdraw.parsers.model import ParsedHand
+from studdraw.parsers.problems import Code
 from studdraw.parsers.reader import MAX_REASON, open_history, parse_hand
 from studdraw.pipeline.importer.ingest import IngestOptions, ingest
 from studdraw.pipeline.rules.validate import Validation
@@ -38,6 +39,7 @@ class Tally:
     crashes: list[str] = field(default_factory=list)
     hangs: list[str] = field(default_factory=list)
     hands_lost: int = 0
+    internal_errors: list[str] = field(default_factory=list)
     slowest: float = 0.0
     seconds: float = 0.0
 
@@ -50,6 +52,7 @@ class Tally:
             "crashes": len(self.crashes),
             "hangs_over_2s": len(self.hangs),
             "hands_lost": self.hands_lost,
+            "internal_errors": len(self.internal_errors),
             "slowest_input_seconds": round(self.slowest, 3),
             "seconds": round(self.seconds, 1),
         }
@@ -113,6 +116,9 @@ class Harness:
         parsed = [parse_hand(text) for text in texts]
         for item in parsed:
             check_parsed(item)
+            if item.problem is not None and item.problem.code is Code.INT001:
+                self.tally.internal_errors.append(f"{path.name}: {item.problem.message}")
+                self._keep(path, "internal")
         hands = [item for item in parsed if not item.hand.stray]
         for _ in Validation().lines(hands):
             pass
@@ -148,8 +154,12 @@ class Harness:
                 "SELECT path, status, hands_seen, stored + duplicates + rejected + unsupported, "
                 "stray_texts FROM imports"
             ).fetchall()
+            internal = con.execute(
+                "SELECT source_path, reason FROM rejects WHERE kind = 'internal_error'"
+            ).fetchall()
         finally:
             con.close()
+        self.tally.internal_errors += [f"ingest: {path}: {message}" for path, message in internal]
         ledger = {path: (status, seen, fates, strays) for path, status, seen, fates, strays in rows}
         for path, expected in self.pending.items():
             status, seen, fates, strays = ledger[display_path(path.resolve())]
@@ -201,4 +211,4 @@ def run(harness: Harness, inputs: int, seed: int | None = None) -> Tally:
 def summary_lines(tally: Tally) -> Iterable[str]:
     for name, value in tally.as_dict().items():
         yield f"{name.replace('_', ' '):>22}: {value}"
-    yield from (*tally.crashes, *tally.hangs)[:10]
+    yield from (*tally.crashes, *tally.hangs, *tally.internal_errors)[:10]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import codecs
 import re
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ import pytest
 from studdraw.parsers.model import Outcome
 from studdraw.parsers.problems import Code
 from studdraw.parsers.reader import open_history, parse_hand
+from studdraw.parsers.xml import reader as xml_reader
 from tests.conftest import corpus_file
 
 XML_FILES = [
@@ -94,3 +96,79 @@ def test_an_unknown_declared_encoding_is_a_finding_and_the_hands_are_read(tmp_pa
     assert len(strays) == 1 and strays[0].problem is not None
     assert strays[0].problem.code is Code.FIL001
     assert "x-no-such-codec" in strays[0].problem.message
+
+
+def ipoker_session(tmp_path: Path, edit: Callable[[bytes], bytes]) -> Path:
+    """The iPoker cash session (2 hands), edited."""
+    data = edit(corpus_file(*XML_FILES[0]).read_bytes())
+    path = tmp_path / "edited.xml"
+    path.write_bytes(data)
+    return path
+
+
+def second_game(data: bytes) -> int:
+    return data.index(b"<game gamecode", data.index(b"<game gamecode") + 1)
+
+
+EDITS: list[tuple[str, Callable[[bytes], bytes], Counter[str]]] = [
+    (
+        "junk between two hands is a finding, not a hand",
+        lambda data: data[: second_game(data)] + b"junk <<< & >" + data[second_game(data) :],
+        Counter({"parsed": 2, "stray": 1}),
+    ),
+    (
+        "a missing </game> does not swallow the next hand",
+        lambda data: data.replace(b"</game>", b"", 1),
+        Counter({"parsed": 1, "error": 1}),
+    ),
+    (
+        "a file cut inside a <game start tag counts that hand",
+        lambda data: data[: second_game(data) + 12],
+        Counter({"parsed": 1, "error": 1}),
+    ),
+    (
+        "a broken preamble is a finding, not a hand",
+        lambda data: data.replace(b"<mode>real</mode>", b"<mode>real</mod>", 1),
+        Counter({"error": 2, "stray": 1}),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("edit", "expected"), [case[1:] for case in EDITS], ids=[case[0] for case in EDITS]
+)
+def test_damaged_xml_counts_every_hand_once(
+    tmp_path: Path, edit: Callable[[bytes], bytes], expected: Counter[str]
+) -> None:
+    counts, ids = outcomes(ipoker_session(tmp_path, edit))
+    assert counts == expected
+    assert len(ids) == 2 and ids[0], ids
+
+
+def test_a_long_token_is_fed_to_expat_in_linear_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A work counter, not a timing: expat (before 2.6) scans a token again from its start at
+    every feed, so the bytes it scans while inside one 8 MB attribute must stay a small
+    multiple of it (fed in 16 KB pieces, it scanned the token 512 times)."""
+    fed: list[int] = []
+
+    class Counting(xml_reader.DefusedXMLParser):  # type: ignore[misc, name-defined]
+        def feed(self, data: bytes) -> None:
+            fed.append(len(data))
+            super().feed(data)
+
+    monkeypatch.setattr(xml_reader, "DefusedXMLParser", Counting)
+    size = 8 << 20
+    data = (
+        b'<?xml version="1.0" encoding="utf-8"?><session sessioncode="1"><general>'
+        b"<gametype>7 Card Stud L $0.05/$0.10</gametype></general>"
+        b'<game gamecode="2" note="' + b"x" * size + b'"><general/></game></session>'
+    )
+    path = tmp_path / "long.xml"
+    path.write_bytes(data)
+    texts = list(open_history(path).hand_texts())
+    assert len(texts) == 1 and not texts[0].stray
+    # expat's work: at each feed it scans the open token from its start, all fed so far
+    work = sum(sum(fed[: i + 1]) for i in range(len(fed)))
+    assert work <= 4 * len(data), (work, len(fed))

@@ -121,6 +121,20 @@ CASES = [
         "more than a deck holds",
     ),
     (
+        "an amount with letters glued after it",
+        SAMPLES / "pokerstars" / "stud.txt",
+        line_edit(r": calls \$0\.02$", ": calls $0.02abc [As Ks]"),
+        "calls $0.02abc",
+        "not an amount: '$0.02abc'",
+    ),
+    (
+        "an amount followed by a long run of letters",
+        SAMPLES / "pokerstars" / "stud.txt",
+        line_edit(r": calls \$0\.02$", ": calls $0.02" + "x" * 200_000),
+        "calls $0.02xxx",
+        "not an amount",
+    ),
+    (
         "a stud card dealt after the river (Bovada)",
         CASH / "Bovada" / "Stud" / "7-Stud-USD-2.00-4.00-201205.txt",
         repeated(r"^Seat\+5 : Card dealt to a spot \[\w\w\]$", 8),
