@@ -56,6 +56,10 @@ class HouseRules:
         "any" (the room has been seen giving it to the low half).
     dead_blinds: a player may post a dead or missing blind (returning, or a new player posting
         out of position); where not, such a post is a blind out of position.
+    tournament_forced: the forced bets a room's tournament structure fixes at every level, as
+        a fraction of the level's unit (draw: the big blind, the small bet in fixed limit; stud:
+        the small bet): ("small_blind", 1/2), ("ante", 1/5), ... Empty where not known: the
+        header's sizes, else those most players posted, stand.
     max_players: the most players a game family ("stud", "draw") deals in; a family not named
         keeps each game's own limit (`GameSpec.max_players`).
     """
@@ -75,6 +79,7 @@ class HouseRules:
     dead_blinds: bool
     max_players: tuple[tuple[str, int], ...]
     source: str
+    tournament_forced: tuple[tuple[str, Fraction], ...] = ()
 
     def players_allowed(self, family: str, default: int) -> int:
         """The most players a game of `family` deals in under this profile (`default`: the
@@ -108,8 +113,10 @@ _KEYS: Final = frozenset(
         "odd_chip",
         "dead_blinds",
         "max_players",
+        "tournament_forced",
     }
 )
+_TOURNAMENT_FORCED: Final = frozenset({"ante", "bring_in", "small_blind"})
 
 
 def _profile(name: str, values: dict[str, Any]) -> HouseRules:
@@ -136,7 +143,15 @@ def _profile(name: str, values: dict[str, Any]) -> HouseRules:
         dead_blinds=bool(values["dead_blinds"]),
         max_players=tuple(sorted((str(k), int(v)) for k, v in values["max_players"].items())),
         source=str(values.get("source", "")),
+        tournament_forced=_fractions(name, values.get("tournament_forced", {})),
     )
+
+
+def _fractions(name: str, values: dict[str, Any]) -> tuple[tuple[str, Fraction], ...]:
+    unknown = sorted(set(values) - _TOURNAMENT_FORCED)
+    if unknown:
+        raise ValueError(f"house rules {name}: tournament_forced names {unknown}")
+    return tuple(sorted((str(key), Fraction(str(value))) for key, value in values.items()))
 
 
 @cache

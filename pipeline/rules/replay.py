@@ -9,7 +9,7 @@ from studdraw.parsers.model import EventKind, HandRecord
 from .house import HouseRules, house_rules_for
 from .result import ReplayResult
 from .specs import GAME_SPECS
-from .stakes import room_stakes
+from .stakes import room_stakes, tournament_stakes
 from .state import HandState
 
 _TABLE_LIFE: Final = frozenset(
@@ -33,14 +33,16 @@ def start_state(record: HandRecord, rules: HouseRules | None = None) -> HandStat
         taking_part = {e.player for e in record.events if e.kind not in _TABLE_LIFE}
         seats = [seat for seat in seats if not seat.sitting_out or seat.player in taking_part]
     spec = GAME_SPECS[record.game]
+    rules = rules or house_rules_for(record.room)
     return HandState(
         spec,
         record.structure,
         record.stakes,
         seats,
-        rules or house_rules_for(record.room),
+        rules,
         button=record.button,
-        stake_table=room_stakes(record, spec.family),
+        stake_table=room_stakes(record, spec.family)
+        or tournament_stakes(record, spec.family, rules),
         path=record.source.path,
     )
 
