@@ -6,6 +6,7 @@ from typing import Final
 
 from studdraw.parsers.model import EventKind, HandRecord
 
+from .claims import check_claims
 from .house import HouseRules, house_rules_for
 from .result import ReplayResult
 from .specs import GAME_SPECS
@@ -52,6 +53,9 @@ def replay(record: HandRecord, rules: HouseRules | None = None) -> ReplayResult:
     defaults to the house rules of the record's room."""
     state = start_state(record, rules)
     state.run(record.events)
-    return state.finish(
+    result = state.finish(
         record.total_pot, record.rake, record.tournament is not None, record.source.line
     )
+    if record.claims:
+        result.problems.extend(check_claims(record))
+    return result
