@@ -9,6 +9,7 @@ from studdraw.parsers.model import EventKind, HandRecord
 from .claims import check_claims
 from .house import HouseRules, house_rules_for
 from .result import ReplayResult
+from .show_order import check_show_order
 from .specs import GAME_SPECS
 from .stakes import room_stakes, tournament_stakes
 from .state import HandState
@@ -58,4 +59,8 @@ def replay(record: HandRecord, rules: HouseRules | None = None) -> ReplayResult:
     )
     if record.claims:
         result.problems.extend(check_claims(record))
+    room_rules = house_rules_for(record.room)
+    order = (rules or room_rules).showdown_order_of(GAME_SPECS[record.game].family)
+    if order is not None and room_rules.prints_show_order:
+        result.problems.extend(check_show_order(record, order))
     return result
