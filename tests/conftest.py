@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pyarrow as pa
@@ -16,6 +18,17 @@ from tests import STALE_COMPILED
 REPO_ROOT = Path(__file__).resolve().parents[1]
 CORPUS = REPO_ROOT.parent / "shared" / "corpus"
 SAMPLES = REPO_ROOT / "sample_histories"
+
+
+@pytest.fixture(autouse=True)
+def main_module_kept() -> Iterator[None]:
+    """Streamlit's script runner (AppTest) installs the page it runs as `__main__` and leaves it
+    there; a process pool started later in the same test process (a fork server's or a Dask
+    worker's child) would run that page again on start and die. Each test ends with the
+    `__main__` it began with."""
+    main = sys.modules["__main__"]
+    yield
+    sys.modules["__main__"] = main
 
 
 def corpus_file(*parts: str) -> Path:

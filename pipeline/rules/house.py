@@ -57,10 +57,10 @@ class HouseRules:
         "any" (the room has been seen giving it to the low half).
     dead_blinds: a player may post a dead or missing blind (returning, or a new player posting
         out of position); where not, such a post is a blind out of position.
-    showdown_order: who shows first at a showdown, per game family (as `max_players`):
+    showdown_order: who shows first at a showdown, per game kind (as `max_players`):
         "last_aggressor" (the last to bet or raise on the last betting round), or
         "last_aggressor_clockwise" (the same, else the first left of the button, and the others
-        clockwise); a family left out is not checked.
+        clockwise); a kind left out is not checked.
     prints_show_order: the room's exports print the shows in the order they were made, so a
         profile's `showdown_order` can be checked on its hands (read from the room's own
         profile, whichever profile judges the hand).
@@ -68,7 +68,7 @@ class HouseRules:
         a fraction of the level's unit (draw: the big blind, the small bet in fixed limit; stud:
         the small bet): ("small_blind", 1/2), ("ante", 1/5), ... Empty where not known: the
         header's sizes, else those most players posted, stand.
-    max_players: the most players a game family ("stud", "draw") deals in; a family not named
+    max_players: the most players a game kind ("stud", "draw") deals in; a kind not named
         keeps each game's own limit (`GameSpec.max_players`).
     """
 
@@ -91,15 +91,15 @@ class HouseRules:
     showdown_order: tuple[tuple[str, ShowdownOrder], ...] = ()
     prints_show_order: bool = False
 
-    def showdown_order_of(self, family: str) -> ShowdownOrder | None:
-        """The profile's showdown order for a game of `family`, None when unchecked."""
-        return next((order for named, order in self.showdown_order if named == family), None)
+    def showdown_order_of(self, kind: str) -> ShowdownOrder | None:
+        """The profile's showdown order for a game of `kind`, None when unchecked."""
+        return next((order for named, order in self.showdown_order if named == kind), None)
 
-    def players_allowed(self, family: str, default: int) -> int:
-        """The most players a game of `family` deals in under this profile (`default`: the
+    def players_allowed(self, kind: str, default: int) -> int:
+        """The most players a game of `kind` deals in under this profile (`default`: the
         game's own limit)."""
         for named, limit in self.max_players:
-            if named == family:
+            if named == kind:
                 return limit
         return default
 
@@ -167,10 +167,10 @@ def _profile(name: str, values: dict[str, Any]) -> HouseRules:
 
 def _showdown_orders(name: str, values: dict[str, Any]) -> tuple[tuple[str, ShowdownOrder], ...]:
     orders = []
-    for family, order in sorted(values.items()):
-        if family not in ("stud", "draw") or order not in get_args(ShowdownOrder):
-            raise ValueError(f"house rules {name}: showdown_order {family} = {order!r}")
-        orders.append((str(family), order))
+    for kind, order in sorted(values.items()):
+        if kind not in ("stud", "draw") or order not in get_args(ShowdownOrder):
+            raise ValueError(f"house rules {name}: showdown_order {kind} = {order!r}")
+        orders.append((str(kind), order))
     return tuple(orders)
 
 

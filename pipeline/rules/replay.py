@@ -43,8 +43,8 @@ def start_state(record: HandRecord, rules: HouseRules | None = None) -> HandStat
         seats,
         rules,
         button=record.button,
-        stake_table=room_stakes(record, spec.family)
-        or tournament_stakes(record, spec.family, rules),
+        stake_table=room_stakes(record, spec.kind)
+        or tournament_stakes(record, spec.kind, rules),
         path=record.source.path,
     )
 
@@ -60,7 +60,7 @@ def replay(record: HandRecord, rules: HouseRules | None = None) -> ReplayResult:
     if record.claims:
         result.problems.extend(check_claims(record))
     room_rules = house_rules_for(record.room)
-    order = (rules or room_rules).showdown_order_of(GAME_SPECS[record.game].family)
+    order = (rules or room_rules).showdown_order_of(GAME_SPECS[record.game].kind)
     if order is not None and room_rules.prints_show_order:
         result.problems.extend(check_show_order(record, order))
     return result
