@@ -43,8 +43,7 @@ def start_state(record: HandRecord, rules: HouseRules | None = None) -> HandStat
         seats,
         rules,
         button=record.button,
-        stake_table=room_stakes(record, spec.kind)
-        or tournament_stakes(record, spec.kind, rules),
+        stake_table=room_stakes(record, spec.kind) or tournament_stakes(record, spec.kind, rules),
         path=record.source.path,
     )
 
