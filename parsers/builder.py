@@ -15,6 +15,7 @@ from studdraw.parsers.model import (
     RANKS,
     SUITS,
     Card,
+    Claim,
     Event,
     EventKind,
     Game,
@@ -311,6 +312,7 @@ class HandBuilder:
         self.events: list[Event] = []
         self.notes: list[str] = []
         self.problems: list[Problem] = []
+        self.claims: list[Claim] = []
         self.names: set[str] = set()  # every name a seat line printed
         self.prefixes: set[str] = set()  # names that begin another seated name
         self._sorted: list[str] = []
@@ -463,6 +465,7 @@ class HandBuilder:
             rake=self.rake,
             notes=self.notes,
             problems=self.problems,
+            claims=self.claims,
         )
 
     def _posted(self) -> dict[EventKind, int]:

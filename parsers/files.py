@@ -82,8 +82,25 @@ def decode_line(raw: bytes) -> str:
             return raw.decode("latin-1")
 
 
+LINE_END_BLANKS: Final = " \t"
+"""White space dropped from the end of every line as it is read: forums, mail, editors and
+converters add or strip it, and it never means anything in a hand history. Every splitter and
+reader sees the line without it, so such a rewrite of a file yields the same hand texts (and
+content hashes) as the file as the room wrote it."""
+_BLANK_LINE_ENDS: Final = re.compile(r"[ \t]+$", re.MULTILINE)
+_BLANKS_AT_ENDS: Final = re.compile(r"[ \t]+(?=[\r\n])")
+
+
+def without_line_end_blanks(text: str) -> str:
+    """`text` (lines ended by LF) without white space at the end of any line."""
+    if " \n" in text or "\t\n" in text or text.endswith((" ", "\t")):
+        return _BLANK_LINE_ENDS.sub("", text)
+    return text
+
+
 class Line(NamedTuple):
-    """A line without its terminator, with the byte offset of its start and its 1-based number.
+    """A line without its terminator nor the blanks before it (`LINE_END_BLANKS`), with the
+    byte offset of its start and its 1-based number.
 
     cut: 0, or the line's whole length in bytes when it ran over `MAX_LINE` and `text` is only
     an excerpt of it (see `cut_line`).
@@ -192,7 +209,7 @@ def _iter_byte_lines(stream: BinaryIO, start: int, first_number: int) -> Iterato
 def _byte_line(raw: bytes, offset: int, number: int, length: int) -> Line:
     """A line of `length` bytes (its terminator left out) of which `raw` was kept."""
     if length <= MAX_LINE:
-        return Line(decode_line(raw), offset, number)
+        return Line(decode_line(raw).rstrip(LINE_END_BLANKS), offset, number)
     return Line(cut_line(decode_line(raw[:EXCERPT]), length), offset, number, length)
 
 
@@ -234,7 +251,7 @@ def _iter_utf16_lines(stream: BinaryIO, encoding: Encoding) -> Iterator[Line]:
 
 def _text_line(text: str, offset: int, number: int, length: int) -> Line:
     if length <= MAX_LINE:
-        return Line(text, offset, number)
+        return Line(text.rstrip(LINE_END_BLANKS), offset, number)
     return Line(cut_line(text[:EXCERPT], length), offset, number, length)
 
 
@@ -369,8 +386,9 @@ def split_stream(
     A chunk is decoded at once, hand starts are found with one multiline search, and byte
     offsets and line numbers come from counting. The results are identical to the line path,
     which still serves UTF-16 files and takes over for the rest of a file at the first chunk
-    that is not valid UTF-8 (cp1252 exports decode line by line), or that holds a line or a
-    hand over the bounds (`MAX_LINE`, `MAX_HAND`), which the line path cuts linearly.
+    that is not valid UTF-8 (cp1252 exports decode line by line), that holds a line or a
+    hand over the bounds (`MAX_LINE`, `MAX_HAND`), which the line path cuts linearly, or blanks
+    at a line's end (hand starts are judged on lines without them, `LINE_END_BLANKS`).
     """
     if encoding.is_utf16:
         yield from split_lines(iter_lines(stream, encoding), hand_start, path, room)
@@ -396,6 +414,8 @@ def split_stream(
         try:
             if max(run, len(carry)) > MAX_LINE or len(pending) + len(body) > MAX_HAND:
                 raise _HandOverError
+            if _has_line_end_blanks(body, final=not chunk):
+                raise _HandOverError  # hand starts are judged on lines without them
             pending += body.decode("utf-8")
         except (UnicodeDecodeError, _HandOverError):
             stream.seek(offset)
@@ -439,7 +459,20 @@ def split_stream(
 
 
 class _HandOverError(Exception):
-    """The fast path meets a line or a hand over the bounds: the line path takes over."""
+    """The fast path meets a line or a hand over the bounds, or blanks at a line's end: the
+    line path takes over."""
+
+
+def _has_line_end_blanks(body: bytes, *, final: bool) -> bool:
+    """Whether whole lines of raw text end in blanks (`LINE_END_BLANKS`; the text's own end
+    counts as a line end when it is the file's)."""
+    return (
+        b" \n" in body
+        or b"\t\n" in body
+        or b" \r" in body
+        or b"\t\r" in body
+        or (final and body.endswith((b" ", b"\t")))
+    )
 
 
 def _segment_hand(
@@ -447,7 +480,7 @@ def _segment_hand(
 ) -> HandText:
     if "\r" in segment:
         segment = segment.replace("\r\n", "\n").replace("\r", "\n")
-    return _hand_text(segment, offset, number, path, room, stray=stray)
+    return _hand_text(without_line_end_blanks(segment), offset, number, path, room, stray=stray)
 
 
 def _utf8_length(text: str) -> int:
@@ -556,7 +589,7 @@ def scan_starts(
     carry = "\n"  # a line end before the first line, so it is searched like any other
     while search is not None:
         chunk = stream.read(CHUNK_SIZE)
-        text = carry + decoder.decode(chunk)
+        text = _BLANKS_AT_ENDS.sub("", carry + decoder.decode(chunk))
         last = max(text.rfind("\n"), text.rfind("\r")) if chunk else len(text)
         position = 0
         finder = search.finder(text)

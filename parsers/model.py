@@ -269,6 +269,19 @@ class SourceRef(_Value):
     line: int
 
 
+@dataclass(slots=True, unsafe_hash=True)
+class Claim(_Value):
+    """What a hand's summary says about the money, to be held against the play: with `player`,
+    what the player won in all (0 for a seat line that says the player folded, lost or mucked);
+    without, the size of the pot `pot` ("main", "side1", ...) as the summary splits the total.
+    `line` is the summary line that says it."""
+
+    line: int
+    amount: int
+    player: str | None = None
+    pot: str | None = None
+
+
 @dataclass(slots=True)
 class HandRecord(_Value):
     room: str
@@ -295,6 +308,7 @@ class HandRecord(_Value):
     rake: int | None = None  # as reported; rooms that print the pot after rake are converted
     notes: list[str] = field(default_factory=list)  # oddities the room's reader tolerated
     problems: list[Problem] = field(default_factory=list)  # the reader's warnings (TXT001)
+    claims: list[Claim] = field(default_factory=list)  # the summary's word on winners and pots
 
     @property
     def players(self) -> list[str]:

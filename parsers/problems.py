@@ -141,6 +141,11 @@ class Code(StrEnum):
     SHW003 = "SHW003", "Odd chip to the low half", ERROR, PLAY
     SHW004 = "SHW004", "Winner not checkable", WARNING, EXPORT
     SHW005 = "SHW005", "Tied hands split unevenly", ERROR, PLAY
+    SHW006 = "SHW006", "Hands shown out of order", ERROR, PLAY
+    # the summary held against the play
+    SUM001 = "SUM001", "Summary names the wrong winner", ERROR, EXPORT
+    SUM002 = "SUM002", "Summary's amount won differs from the collects", ERROR, EXPORT
+    SUM003 = "SUM003", "Summary splits the pot unlike the collects", ERROR, EXPORT
     # the text of the export, as the room's reader found it
     TXT001 = "TXT001", "Unknown line", WARNING, EXPORT
     TXT002 = "TXT002", "Unknown line with money or cards", ERROR, EXPORT

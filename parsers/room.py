@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from typing import BinaryIO, ClassVar, Final
 
 from studdraw.parsers.files import (
+    LINE_END_BLANKS,
     Encoding,
     Line,
     iter_lines,
@@ -49,7 +50,8 @@ class Room:
 
     def sniff(self, head: str) -> bool:
         """Whether a file whose decoded start is `head` was written by this room."""
-        return any(self.hand_start.match(line) for line in head.splitlines()[:50])
+        lines = head.splitlines()[:50]
+        return any(self.hand_start.match(line.rstrip(LINE_END_BLANKS)) for line in lines)
 
     def hand_id(self, head: str) -> str | None:
         """The room's hand id read from the start of a hand's text, without parsing the hand.

@@ -66,6 +66,13 @@ DRAW_STREETS: Final = {
 }
 CURRENCY_SYMBOLS: Final = {"$": "USD", "€": "EUR", "£": "GBP"}
 
+_SUMMARY_WON: Final = re.compile(r"\b(?:won|collected) \((?P<won>[^)]+)\)")
+"""A summary seat line's winnings: "collected ($0.50), mucked", "showed [...] and won ($4)"."""
+_SUMMARY_NO_WIN: Final = re.compile(r"\b(?:folded|lost|mucked)\b|didn't bet")
+_SUMMARY_POTS: Final = re.compile(
+    r"(?P<pot>Main pot|Side pot(?: \d+)?) (?P<amount>\S+?)\.(?= |$)", re.IGNORECASE
+)
+"""The total's split: "Total pot 224 Main pot 144. Side pot 80. | Rake 0"."""
 _SUMMARY_MUCKED: Final = re.compile(r" mucked \[(?P<cards>[^\]]*)\]")
 _SITTING_OUT: Final = re.compile(r".* is sitting out")
 _ARCHIVE_SEPARATOR: Final = re.compile(r"^\*+ # \d+ \*+$", re.MULTILINE)
@@ -98,6 +105,9 @@ class FullTiltReader(LineReader):
     any_case = True
     structures = STRUCTURES
     currencies = CURRENCY_SYMBOLS
+    summary_won = _SUMMARY_WON
+    summary_no_win = _SUMMARY_NO_WIN
+    summary_pots = _SUMMARY_POTS
     time_formats = (
         "%Y/%m/%d %H:%M:%S",
         "%Y/%m/%d %H:%M",
@@ -206,6 +216,11 @@ class FullTiltReader(LineReader):
                 "dead hand: no cards were dealt", token.number, Outcome.UNSUPPORTED, game
             )
 
+    def on_total(self, token: LineToken) -> None:
+        """The total, and how the summary splits it into main and side pots."""
+        super().on_total(token)
+        self.claim_pots(token, token.number)
+
     def on_duration(self, token: LineToken) -> None:
         """Archived exports time the hand; the header's start time is what the record keeps."""
 
@@ -223,6 +238,8 @@ class FullTiltReader(LineReader):
             if not seat.sitting_out:
                 b.seats[index] = dataclasses.replace(seat, sitting_out=True)
             return
+        if rest.startswith(seat.player):
+            self.claim(seat.player, rest[len(seat.player) :], token.number)
         mucked = _SUMMARY_MUCKED.search(rest)
         if mucked:
             cards = b.cards(mucked["cards"], token.number)

@@ -67,6 +67,14 @@ CURRENCIES: Final = {
 """ISO codes of the cash tables and the room's own points (FPP, StarsCoin) of tournament
 buy-ins, then the signs: a text's code is its currency before any sign it holds."""
 
+SUMMARY_WON: Final = re.compile(r"\b(?:won|collected) \((?P<won>[^)]+)\)")
+"""A summary seat line's winnings: "collected ($0.07)", "won ($0.21) with ..., and won
+($0.20) with ..." (hi/lo); Full Tilt prints them alike."""
+SUMMARY_NO_WIN: Final = re.compile(r"\b(?:folded|lost|mucked)\b|didn't bet")
+"""A summary seat line of a player who won nothing."""
+SUMMARY_POTS: Final = re.compile(r"(?P<pot>Main pot|Side pot(?:-\d+)?) (?P<amount>\S+?)\.(?= |$)")
+"""The total's split: "Total pot $1.08 Main pot $0.42. Side pot $0.61. | Rake $0.05" (each pot
+after the rake, as collected); "Side pot-1 1140. Side pot-2 1140." """
 _SUMMARY_CARDS: Final = re.compile(r" (?P<verb>showed|mucked) \[(?P<cards>[^\]]*)\]")
 
 
@@ -104,6 +112,9 @@ class PokerStarsReader(LineReader):
     currencies = CURRENCIES
     time_formats = ("%Y/%m/%d %H:%M:%S", "%Y/%m/%d %H:%M")
     zone = "ET"  # the room's reference clock, of the few headers printed without a zone
+    summary_won = SUMMARY_WON
+    summary_no_win = SUMMARY_NO_WIN
+    summary_pots = SUMMARY_POTS
 
     # --- header and seats -------------------------------------------------------------------
     def on_header(self, token: LineToken) -> None:
@@ -222,13 +233,22 @@ class PokerStarsReader(LineReader):
 
     # --- summary ----------------------------------------------------------------------------
 
+    def on_total(self, token: LineToken) -> None:
+        """The total, and how the summary splits it into main and side pots."""
+        super().on_total(token)
+        self.claim_pots(token, token.number)
+
     def on_summary_seat(self, token: LineToken) -> None:
-        """Summary lines reveal mucked hands the showdown section only calls "mucks hand"."""
-        found = _SUMMARY_CARDS.search(token.field("text") or "")
-        if found is None or found["verb"] != "mucked":
-            return
+        """Summary lines say what each player won (held against the collects) and reveal
+        mucked hands the showdown section only calls "mucks hand"."""
+        text = token.field("text") or ""
         seat = int(token.field("seat") or 0)
         player = next((s.player for s in self.b.seats if s.seat == seat), None)
+        if player is not None and text.startswith(player):
+            self.claim(player, text[len(player) :], token.number)
+        found = _SUMMARY_CARDS.search(text)
+        if found is None or found["verb"] != "mucked":
+            return
         if player is None:
             raise HandParseError(f"summary names seat {seat}, which is empty", token.number)
         cards = self.b.cards(found["cards"], token.number)

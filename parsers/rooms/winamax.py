@@ -5,6 +5,7 @@ tournaments. Notes on the format, its time zone and its quirks are in docs/rooms
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable
 from typing import Final
 
@@ -75,7 +76,14 @@ POSTS: Final = {
 }
 
 
+_WON: Final = re.compile(r"\bwon (?P<won>[$€]?\d[\d.,]*[$€]?)")
+"""A summary seat line's winnings: "showed [...] and won 70.30€ with ...", "won 458€"."""
+_NO_WIN: Final = re.compile(r"\b(?:folded|lost|mucked)\b")
+
+
 class WinamaxReader(LineReader):
+    summary_won = _WON
+    summary_no_win = _NO_WIN
     verbs = VERBS
     posts = POSTS
     stud_streets = STUD_STREETS
@@ -193,7 +201,13 @@ class WinamaxReader(LineReader):
         b.total_pot = self.amount(token) + b.rake
 
     def on_summary_seat(self, token: LineToken) -> None:
-        """Summary lines repeat the showdown and the collections already read."""
+        """Summary lines repeat the showdown and the collections already read: what they say
+        each player won is held against the collects."""
+        seat = int(token.field("seat") or 0)
+        player = next((s.player for s in self.b.seats if s.seat == seat), None)
+        text = token.field("text") or ""
+        if player is not None and text.startswith(player):
+            self.claim(player, text[len(player) :], token.number)
 
 
 class Winamax(TextRoom):

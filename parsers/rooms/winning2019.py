@@ -10,7 +10,7 @@ import re
 from typing import Final
 
 from studdraw.parsers.builder import HandParseError
-from studdraw.parsers.model import EventKind, Game, Structure, Tournament
+from studdraw.parsers.model import Claim, EventKind, Game, HandText, Structure, Tournament
 from studdraw.parsers.text.line_reader import (
     BET,
     BRING_IN,
@@ -54,6 +54,14 @@ POSTS: Final = {
     "the big blind": EventKind.BIG_BLIND,
     "dead": EventKind.DEAD,
 }
+_WON: Final = re.compile(r"\b(?:won|collected) (?P<won>\$?[\d.,]*\d)")
+"""A summary seat line's winnings: "did not show and won $1.31", "showed [...] and won $8.00"."""
+_NO_WIN: Final = re.compile(r"\b(?:folded|lost|mucked)\b")
+_SIDE_POT: Final = re.compile(
+    r"(?P<pot>Side pot)(?:\((?P<side>\d+)\)|-(?P<dash>\d+))? (?P<amount>\S+)"
+)
+"""ACR's side pot line in the summary: "Side pot(1) $0.60 | Rake $0.00" (what its winner
+collects)."""
 _SUMMARY_WON: Final = re.compile(
     r"(?: \((?:button|small blind|big blind|bring-in)\))*"
     r" (?:did not show and won|(?:showed|mucked) \[[^\]]*\] and (?:won|collected))"
@@ -69,6 +77,19 @@ class Winning2019Reader(LineReader):
     structures = STRUCTURES
     currencies = CURRENCIES
     time_formats = ("%Y/%m/%d %H:%M:%S",)
+    summary_won = _WON
+    summary_no_win = _NO_WIN
+
+    def __init__(self, room: str) -> None:
+        super().__init__(room)
+        self._in_summary = False  # whether the hand's summary has begun
+
+    def begin(self, hand: HandText) -> None:
+        super().begin(hand)
+        self._in_summary = False
+
+    def on_summary(self, token: LineToken) -> None:
+        self._in_summary = True
 
     def on_header(self, token: LineToken) -> None:
         found = token.field
@@ -99,7 +120,13 @@ class Winning2019Reader(LineReader):
 
     def on_pots(self, token: LineToken) -> None:
         """The pot so far repeats what the actions put in: checked by the rules engine from
-        the actions, not from this line."""
+        the actions, not from this line. In the summary, a side pot's line is how the room
+        split the pot (held against the collects)."""
+        found = _SIDE_POT.match(token) if self._in_summary else None
+        if found is not None:
+            number = int(found["side"] or found["dash"] or 1)
+            amount = self.b.money(found["amount"], token.number)
+            self.b.claims.append(Claim(token.number, amount, pot=f"side{number}"))
 
     def on_total(self, token: LineToken) -> None:
         """The room's total is what the winners share, after the rake and the jackpot fee: the
@@ -123,8 +150,11 @@ class Winning2019Reader(LineReader):
         text = token.field("text") or ""
         if player is None or not text.startswith(player):
             raise HandParseError(f"summary names seat {seat}, which is not seated", token.number)
+        self.claim(player, text[len(player) :], token.number)
         won = _SUMMARY_WON.fullmatch(text, len(player))
-        if won is None or any(e.kind is EventKind.COLLECT and e.player == player for e in b.events):
+        # Only a hand without a collected line is paid from the summary: where the showdown
+        # printed its collects, a summary winner without one is the summary's error (SUM001).
+        if won is None or any(e.kind is EventKind.COLLECT for e in b.events):
             return
         amount = b.money(won["amount"], token.number)
         b.add(EventKind.COLLECT, token.number, player, amount=amount, pot="main")

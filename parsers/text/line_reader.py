@@ -25,7 +25,15 @@ from studdraw.parsers.builder import (
     to_utc,
     unsupported,
 )
-from studdraw.parsers.model import EventKind, Game, HandRecord, HandText, Outcome, Structure
+from studdraw.parsers.model import (
+    Claim,
+    EventKind,
+    Game,
+    HandRecord,
+    HandText,
+    Outcome,
+    Structure,
+)
 from studdraw.parsers.problems import Code, Problem, Stage, quoting
 from studdraw.parsers.text.lines import LineSyntax
 from studdraw.parsers.text.tokens import LineToken
@@ -164,6 +172,15 @@ class LineReader:
     """The zone of the times a room prints without one."""
     limit_blind: ClassVar[bool] = False
     """Whether a limit draw game's big blind is the header's small bet (else the posts tell)."""
+    summary_won: ClassVar[re.Pattern[str] | None] = None
+    """How a summary seat line says what its player won: the part `won` of every match is an
+    amount won (hi/lo lines say it per half). None where the summary states no winnings apart
+    from the collects it is read into."""
+    summary_no_win: ClassVar[re.Pattern[str] | None] = None
+    """How a summary seat line says its player won nothing (folded, lost, mucked)."""
+    summary_pots: ClassVar[re.Pattern[str] | None] = None
+    """How the summary's total splits the pot: every match's parts `pot` (as `pot_name` reads
+    it) and `amount`."""
 
     __deletable__ = ("b",)  # mypyc: a parse drops its builder when it ends (`TextRoom`)
 
@@ -576,6 +593,31 @@ class LineReader:
         self.b.total_pot = self.amount(token)
         if token.field("rake") is not None:
             self.b.rake = self.amount(token, "rake")
+
+    def claim(self, player: str, said: str, line: int) -> None:
+        """Keep what a summary seat line (`said`, after the player's name) says the player won,
+        to be held against the collects by the rules engine (`Claim`)."""
+        won, no_win = self.summary_won, self.summary_no_win
+        if won is None:
+            return
+        b = self.b
+        amounts = [b.money(found["won"], line) for found in won.finditer(said)]
+        if amounts:
+            b.claims.append(Claim(line, sum(amounts), player))
+        elif no_win is not None and no_win.search(said):
+            b.claims.append(Claim(line, 0, player))
+
+    def claim_pots(self, said: str, line: int) -> None:
+        """Keep how the summary's total splits the pot into main and side pots (`Claim`)."""
+        pots = self.summary_pots
+        if pots is None:
+            return
+        b = self.b
+        for found in pots.finditer(said):
+            pot = found["pot"].lower()
+            number = "".join(ch for ch in pot if ch.isdigit()) or "1"
+            name = f"side{int(number)}" if "side" in pot else "main"
+            b.claims.append(Claim(line, b.money(found["amount"], line), pot=name))
 
     def on_board(self, token: LineToken) -> None:
         """The summary's board repeats the community card already read on its street."""

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import BinaryIO, Final
 
-from studdraw.parsers.files import CHUNK_SIZE, decode_line
+from studdraw.parsers.files import CHUNK_SIZE, LINE_END_BLANKS, decode_line
 from studdraw.parsers.reader import HistoryFile
 from studdraw.parsers.room import Room
 
@@ -64,7 +64,8 @@ def plan_ranges(history: HistoryFile, size: int, task_bytes: int) -> list[tuple[
 
 def _hand_start_from(stream: BinaryIO, target: int, hand_start: re.Pattern[str]) -> int | None:
     """Offset of the first line at or after byte `target` (> 0) that starts a hand, judged as
-    the splitter judges a line (decoded, `hand_start.match`); None if no hand starts there."""
+    the splitter judges a line (decoded, without its end blanks, `hand_start.match`); None if
+    no hand starts there."""
     stream.seek(target - 1)  # the byte before tells whether `target` itself starts a line
     base, data = target - 1, b""
     while True:
@@ -80,7 +81,7 @@ def _hand_start_from(stream: BinaryIO, target: int, hand_start: re.Pattern[str])
             if following is None and chunk:
                 break  # the line is not whole yet
             line = data[start : following.start() if following else len(data)]
-            if hand_start.match(decode_line(line)):
+            if hand_start.match(decode_line(line).rstrip(LINE_END_BLANKS)):
                 return base + start
             position = start
         if not chunk:

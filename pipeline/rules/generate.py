@@ -35,6 +35,8 @@ from .showdown import EVALUATORS, build_pots, pot_name
 from .specs import GAME_SPECS, GameSpec
 from .state import HandState, LegalActions
 
+_AGGRESSION: Final = frozenset({EventKind.BET, EventKind.RAISE, EventKind.COMPLETE})
+
 DECK: Final = tuple(rank + suit for rank in RANKS for suit in SUITS)
 _STARTED: Final = datetime(2024, 1, 1, 12, 0, tzinfo=UTC)
 
@@ -285,11 +287,29 @@ class _Generator:
 
     # --- money out ----------------------------------------------------------------------------
 
+    def _show_order(self, contenders: list[int]) -> list[int]:
+        """The players at the showdown in the order they show (`show_order`): the last to bet
+        or raise on the last round first, else the first left of the button (stud: the lowest
+        seat), then clockwise."""
+        street = self.state.street
+        first = None
+        for event in reversed(self.events):
+            if event.street != street or event.kind is EventKind.STREET:
+                break
+            if event.kind in _AGGRESSION and event.player is not None:
+                first = self.state.names.index(event.player)
+                break
+        if first not in contenders:
+            button = self.state.button_index
+            first = next((i for i in contenders if i > button), contenders[0])
+        start = contenders.index(first)
+        return contenders[start:] + contenders[:start]
+
     def _showdown(self) -> None:
         state = self.state
         contenders = [i for i in range(len(state.names)) if not state.folded[i]]
         if len(contenders) > 1:
-            for i in contenders:
+            for i in self._show_order(contenders):
                 self.emit(EventKind.SHOW, state.names[i], cards=tuple(self._final_cards(i)))
         pots = build_pots(state.invested, state.folded, state.all_in, state.dead)
         total = sum(state.invested)

@@ -21,6 +21,7 @@ TieBreak = Literal["seat", "suit", "any"]
 HeadsUpCap = Literal["never", "last_round", "two_left"]
 BringInSize = Literal["stakes", "ante", "half", "ante_to_small_bet"]
 OddChip = Literal["high", "any"]
+ShowdownOrder = Literal["last_aggressor", "last_aggressor_clockwise"]
 BringInTieBreak = Literal["suit", "seat"]
 
 _FILE: Final = "house_rules.toml"
@@ -56,6 +57,17 @@ class HouseRules:
         "any" (the room has been seen giving it to the low half).
     dead_blinds: a player may post a dead or missing blind (returning, or a new player posting
         out of position); where not, such a post is a blind out of position.
+    showdown_order: who shows first at a showdown, per game kind (as `max_players`):
+        "last_aggressor" (the last to bet or raise on the last betting round), or
+        "last_aggressor_clockwise" (the same, else the first left of the button, and the others
+        clockwise); a kind left out is not checked.
+    prints_show_order: the room's exports print the shows in the order they were made, so a
+        profile's `showdown_order` can be checked on its hands (read from the room's own
+        profile, whichever profile judges the hand).
+    tournament_forced: the forced bets a room's tournament structure fixes at every level, as
+        a fraction of the level's unit (draw: the big blind, the small bet in fixed limit; stud:
+        the small bet): ("small_blind", 1/2), ("ante", 1/5), ... Empty where not known: the
+        header's sizes, else those most players posted, stand.
     max_players: the most players a game kind ("stud", "draw") deals in; a kind not named
         keeps each game's own limit (`GameSpec.max_players`).
     """
@@ -75,6 +87,13 @@ class HouseRules:
     dead_blinds: bool
     max_players: tuple[tuple[str, int], ...]
     source: str
+    tournament_forced: tuple[tuple[str, Fraction], ...] = ()
+    showdown_order: tuple[tuple[str, ShowdownOrder], ...] = ()
+    prints_show_order: bool = False
+
+    def showdown_order_of(self, kind: str) -> ShowdownOrder | None:
+        """The profile's showdown order for a game of `kind`, None when unchecked."""
+        return next((order for named, order in self.showdown_order if named == kind), None)
 
     def players_allowed(self, kind: str, default: int) -> int:
         """The most players a game of `kind` deals in under this profile (`default`: the
@@ -108,8 +127,12 @@ _KEYS: Final = frozenset(
         "odd_chip",
         "dead_blinds",
         "max_players",
+        "tournament_forced",
+        "showdown_order",
+        "prints_show_order",
     }
 )
+_TOURNAMENT_FORCED: Final = frozenset({"ante", "bring_in", "small_blind"})
 
 
 def _profile(name: str, values: dict[str, Any]) -> HouseRules:
@@ -136,7 +159,26 @@ def _profile(name: str, values: dict[str, Any]) -> HouseRules:
         dead_blinds=bool(values["dead_blinds"]),
         max_players=tuple(sorted((str(k), int(v)) for k, v in values["max_players"].items())),
         source=str(values.get("source", "")),
+        tournament_forced=_fractions(name, values.get("tournament_forced", {})),
+        showdown_order=_showdown_orders(name, values.get("showdown_order", {})),
+        prints_show_order=bool(values.get("prints_show_order", False)),
     )
+
+
+def _showdown_orders(name: str, values: dict[str, Any]) -> tuple[tuple[str, ShowdownOrder], ...]:
+    orders = []
+    for kind, order in sorted(values.items()):
+        if kind not in ("stud", "draw") or order not in get_args(ShowdownOrder):
+            raise ValueError(f"house rules {name}: showdown_order {kind} = {order!r}")
+        orders.append((str(kind), order))
+    return tuple(orders)
+
+
+def _fractions(name: str, values: dict[str, Any]) -> tuple[tuple[str, Fraction], ...]:
+    unknown = sorted(set(values) - _TOURNAMENT_FORCED)
+    if unknown:
+        raise ValueError(f"house rules {name}: tournament_forced names {unknown}")
+    return tuple(sorted((str(key), Fraction(str(value))) for key, value in values.items()))
 
 
 @cache

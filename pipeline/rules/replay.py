@@ -6,10 +6,12 @@ from typing import Final
 
 from studdraw.parsers.model import EventKind, HandRecord
 
+from .claims import check_claims
 from .house import HouseRules, house_rules_for
 from .result import ReplayResult
+from .show_order import check_show_order
 from .specs import GAME_SPECS
-from .stakes import room_stakes
+from .stakes import room_stakes, tournament_stakes
 from .state import HandState
 
 _TABLE_LIFE: Final = frozenset(
@@ -33,14 +35,15 @@ def start_state(record: HandRecord, rules: HouseRules | None = None) -> HandStat
         taking_part = {e.player for e in record.events if e.kind not in _TABLE_LIFE}
         seats = [seat for seat in seats if not seat.sitting_out or seat.player in taking_part]
     spec = GAME_SPECS[record.game]
+    rules = rules or house_rules_for(record.room)
     return HandState(
         spec,
         record.structure,
         record.stakes,
         seats,
-        rules or house_rules_for(record.room),
+        rules,
         button=record.button,
-        stake_table=room_stakes(record, spec.kind),
+        stake_table=room_stakes(record, spec.kind) or tournament_stakes(record, spec.kind, rules),
         path=record.source.path,
     )
 
@@ -50,6 +53,13 @@ def replay(record: HandRecord, rules: HouseRules | None = None) -> ReplayResult:
     defaults to the house rules of the record's room."""
     state = start_state(record, rules)
     state.run(record.events)
-    return state.finish(
+    result = state.finish(
         record.total_pot, record.rake, record.tournament is not None, record.source.line
     )
+    if record.claims:
+        result.problems.extend(check_claims(record))
+    room_rules = house_rules_for(record.room)
+    order = (rules or room_rules).showdown_order_of(GAME_SPECS[record.game].kind)
+    if order is not None and room_rules.prints_show_order:
+        result.problems.extend(check_show_order(record, order))
+    return result

@@ -7,6 +7,8 @@ order of trust, from:
 
 1. the room's stake table (`stakes.toml`: at a room's cash limits, the ante, bring-in and small
    blind it posts, each level with the corpus hands that show it), which `room_stakes` looks up;
+   in a tournament, the sizes the room's structure fixes at every level, as fractions of the
+   level (`HouseRules.tournament_forced`: a small blind of half the big blind, ...);
 2. the header, where it printed the value;
 3. the size most players posted (the largest on a tie), never one player's outlier: the state
    judges the antes once all are posted (`HandState._judge_antes`).
@@ -23,7 +25,9 @@ from functools import cache
 from importlib import resources
 from typing import Final
 
-from studdraw.parsers.model import HandRecord
+from studdraw.parsers.model import HandRecord, Structure
+
+from .house import HouseRules
 
 _FILE: Final = "stakes.toml"
 _FORCED: Final = ("ante", "bring_in", "small_blind", "big_blind")
@@ -51,3 +55,22 @@ def room_stakes(record: HandRecord, kind: str) -> dict[str, int]:
         return _NONE
     stakes = record.stakes
     return stake_tables().get((record.room, kind, stakes.small_bet, stakes.big_bet), _NONE)
+
+
+def tournament_stakes(record: HandRecord, kind: str, rules: HouseRules) -> dict[str, int]:
+    """The forced bets the room's tournament structure fixes at the hand's level (the profile's
+    `tournament_forced`, fractions of the level's big blind in draw games, of its small bet in
+    stud); a size that is no whole chip, or a level without its unit, fixes nothing."""
+    if record.tournament is None or not rules.tournament_forced:
+        return _NONE
+    stakes = record.stakes
+    if kind == "stud" or record.structure is Structure.FIXED:
+        unit = stakes.small_bet
+    else:
+        unit = stakes.big_blind
+    fixed: dict[str, int] = {}
+    for name, fraction in rules.tournament_forced:
+        size = unit * fraction
+        if unit > 0 and size.denominator == 1 and (name == "small_blind") != (kind == "stud"):
+            fixed[name] = int(size)
+    return fixed

@@ -163,8 +163,8 @@ HANDS = TableDef(
         _c(
             "content_hash",
             I64,
-            "64-bit BLAKE2b of the hand's text as split (decoded, LF line ends), as a signed "
-            "integer.",
+            "64-bit BLAKE2b of the hand's text as split (decoded, LF line ends, no blanks at "
+            "line ends), as a signed integer.",
             False,
         ),
         _c(

@@ -185,6 +185,11 @@ SPLIT_CASES = [
     TWO_HANDS.replace("\n\n\n", "\r\r\r"),
     TWO_HANDS.replace("\n", "\r", 2),
     TWO_HANDS.replace("\n\n\n", "\r\n\r\n\r\n"),
+    # Blanks at line ends (the fast split hands the file to the line path, which drops them).
+    TWO_HANDS.replace("\n", " \n"),
+    TWO_HANDS.replace("\n", "\t \r\n"),
+    TWO_HANDS.replace("\n", " \r"),
+    TWO_HANDS.rstrip("\n") + "  ",
 ]
 
 
@@ -260,3 +265,28 @@ def test_without_blank_tail_drops_the_blank_lines_at_the_end(text: str) -> None:
     while lines and not lines[-1].strip():
         lines.pop()
     assert files.without_blank_tail(text) == "\n".join(lines)
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+@pytest.mark.parametrize("blanks", [" ", "\t", " \t  "])
+def test_blanks_at_line_ends_are_not_read(newline: str, blanks: str) -> None:
+    """Every line is read without the blanks before its end, whichever path reads it: the
+    texts are those of the file without them, and the room is still found."""
+    data = TWO_HANDS.replace("\n", blanks + "\n").replace("\n", newline).encode("utf-8")
+    clean = TWO_HANDS.replace("\n", newline).encode("utf-8")
+    encoding = Encoding("utf-8", 0)
+    room = BY_NAME["pokerstars"]
+    lines = [line.text for line in iter_lines(io.BytesIO(data), encoding)]
+    assert lines == [line.text for line in iter_lines(io.BytesIO(clean), encoding)]
+    assert not any(line.endswith((" ", "\t")) for line in lines)
+    texts = [
+        h.text for h in files.split_stream(io.BytesIO(data), encoding, room.hand_start, "p", None)
+    ]
+    assert texts == [
+        h.text for h in files.split_stream(io.BytesIO(clean), encoding, room.hand_start, "p", None)
+    ]
+    # A hand start that ends its line (Party's) is found, and the room sniffed, with blanks.
+    party = BY_NAME["partypoker"]
+    opening = f"***** Hand History for Game 1 *****{blanks}{newline}".encode()
+    assert files.scan_starts(io.BytesIO(opening), encoding, [party.hand_start]) == [0]
+    assert party.sniff(opening.decode())

@@ -615,6 +615,18 @@ def test_the_2019_pot_is_printed_after_the_rake_and_the_jackpot_fee() -> None:
     assert (r.total_pot, r.rake) == (1630, 30)
 
 
+def test_a_2019_side_pot_on_a_line_of_its_own_is_read() -> None:
+    """ACR prints each side pot on its own line after the main pot's, in the streets and after
+    the summary's total: known lines, no event; the collects name the pots."""
+    r = forms_hand("side-pot-2019.txt")
+    assert [(e.player, e.amount, e.pot) for e in of_kind(r, EventKind.COLLECT)] == [
+        ("Tam", 111, "main"),
+        ("Hero", 50, "side1"),
+    ]
+    assert (r.total_pot, r.rake) == (161, 0)
+    assert replay(r).problems == []
+
+
 def test_a_2019_hand_in_a_file_of_2016_hands_is_split_and_read() -> None:
     old = ALL_IN_HAND.replace("\n\n", "\n")
     new = (FORMS / "headers-2019.txt").read_text()

@@ -161,9 +161,15 @@ P2 collected $0.87 from pot
 *** SUMMARY ***
 Total pot $0.87 | Rake $0
 """
-SEVENTH_CAPPED = SEVENTH.replace(
-    "P1: raises $0.08 to $0.40\nP2: calls $0.08\n", "P1: calls $0.08\n"
-).replace("$0.87", "$0.71")
+SEVENTH_CAPPED = (
+    SEVENTH.replace("P1: raises $0.08 to $0.40\nP2: calls $0.08\n", "P1: calls $0.08\n")
+    .replace("$0.87", "$0.71")
+    # the last raiser, P2, shows first (SHW006)
+    .replace(
+        "P1: shows [Ah Ad Kc Kd 8c 3s Qd]\nP2: shows [Jc Jd 2d 5h 6h 7s Js]",
+        "P2: shows [Jc Jd 2d 5h 6h 7s Js]\nP1: shows [Ah Ad Kc Kd 8c 3s Qd]",
+    )
+)
 
 # 5th street turns heads-up midway: after the cap's third raise P2 folds and P3 raises again.
 MIDWAY = """

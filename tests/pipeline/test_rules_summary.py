@@ -1,0 +1,119 @@
+"""Every room's summary is held against the play: a summary seat line naming the wrong winner
+(SUM001), the wrong amount won (SUM002), or a total split between main and side pots unlike
+the collects (SUM003) is found. Each case is a handwritten hand of the room, once as written
+(clean) and once with one summary line changed (caught with its code, and nothing else new)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from studdraw.parsers.problems import Code
+from studdraw.parsers.reader import parse_file
+from studdraw.pipeline.rules import replay
+from tests.parsers.test_pokerstars import CURRENT_STUD
+
+FORMS = Path(__file__).parents[1] / "parsers" / "forms"
+SUMMARY_CODES = {Code.SUM001, Code.SUM002, Code.SUM003}
+
+# (room, the hand's file or text, a summary text as printed, the same text changed, codes)
+CASES = [
+    (
+        "pokerstars",
+        CURRENT_STUD,
+        "Carol showed [3h 3s 2c 3c 5c 6c Th] and won ($0.84) with",
+        "Carol showed [3h 3s 2c 3c 5c 6c Th] and lost with",
+        {Code.SUM001},
+    ),
+    ("pokerstars", CURRENT_STUD, "and won ($0.80) with", "and won ($0.82) with", {Code.SUM002}),
+    (
+        "pokerstars",
+        CURRENT_STUD,
+        "Main pot $0.84. Side pot $0.80.",
+        "Main pot $0.80. Side pot $0.84.",
+        {Code.SUM003},
+    ),
+    (
+        "fulltilt",
+        "fulltilt/stud-actions.txt",
+        "Seat 2: Zulu showed [Ac 7d 2d 8s Tc 4s 9h] and lost with",
+        "Seat 2: Zulu showed [Ac 7d 2d 8s Tc 4s 9h] and won (224) with",
+        {Code.SUM001},
+    ),
+    ("fulltilt", "fulltilt/stud-actions.txt", "won (224)", "won (204)", {Code.SUM002}),
+    (
+        "fulltilt",
+        "fulltilt/stud-actions.txt",
+        "Main pot 144. Side pot 80.",
+        "Main pot 124. Side pot 100.",
+        {Code.SUM003},
+    ),
+    (
+        "winamax",
+        "winamax/stud-actions.txt",
+        "Seat 2: Jo showed [Kd 8c 2h Kc 4d 7s 6h] and won 458€",
+        "Seat 2: Jo showed [Kd 8c 2h Kc 4d 7s 6h] and lost",
+        {Code.SUM001},
+    ),
+    ("winamax", "winamax/stud-actions.txt", "and won 458€", "and won 448€", {Code.SUM002}),
+    (
+        "winamax",
+        "winamax/hilo-collects.txt",
+        "Seat 1: Hero showed [Ac 2c 3d 5h 8d Kh Td] and won 204€ with LO",
+        "Seat 1: Hero showed [Ac 2c 3d 5h 8d Kh Td] and won 104€ with LO",
+        {Code.SUM002},
+    ),
+    (
+        "winning",
+        "winning/side-pot-2019.txt",
+        "Seat 6: Uma showed [Ad 9s Qs Qh 9d 4c Tc] and lost",
+        "Seat 6: Uma showed [Ad 9s Qs Qh 9d 4c Tc] and won $0.50",
+        {Code.SUM001},
+    ),
+    ("winning", "winning/side-pot-2019.txt", "and won $1.11", "and won $1.10", {Code.SUM002}),
+    (
+        "winning",
+        "winning/side-pot-2019.txt",
+        "Side pot(1) $0.50 | Rake $0.00\nSeat 1",
+        "Side pot(1) $0.60 | Rake $0.00\nSeat 1",
+        {Code.SUM003},
+    ),
+]
+
+
+def summary_codes(text: str, marker: str, tmp_path: Path) -> set[Code]:
+    """The summary codes of the hand of `text` (a file's text) that holds `marker`."""
+    path = tmp_path / "hands.txt"
+    path.write_text(text, encoding="utf-8")
+    hands = [hand for hand in parse_file(path) if marker in hand.hand.text]
+    assert len(hands) == 1
+    record = hands[0].record
+    assert record is not None, hands[0].problem
+    return {problem.code for problem in replay(record).problems} & SUMMARY_CODES
+
+
+@pytest.mark.parametrize(("room", "source", "printed", "changed", "codes"), CASES)
+def test_a_summary_unlike_the_play_is_caught(  # noqa: PLR0917 (the table's columns)
+    room: str, source: str, printed: str, changed: str, codes: set[Code], tmp_path: Path
+) -> None:
+    form = FORMS / source
+    text = form.read_text(encoding="utf-8") if source.endswith(".txt") else source
+    assert text.count(printed) == 1
+    assert summary_codes(text, printed, tmp_path) == set()
+    mutated = summary_codes(text.replace(printed, changed), changed, tmp_path)
+    assert mutated == codes, room
+
+
+def test_every_summary_code_has_a_case_in_every_room_that_states_it() -> None:
+    """Each room whose summary states winnings is held to the winner and the amount; each
+    whose summary splits the pot, to the split too."""
+    found: dict[str, set[Code]] = {}
+    for room, *_, codes in CASES:
+        found.setdefault(room, set()).update(codes)
+    assert found == {
+        "pokerstars": SUMMARY_CODES,
+        "fulltilt": SUMMARY_CODES,
+        "winamax": {Code.SUM001, Code.SUM002},
+        "winning": SUMMARY_CODES,
+    }
