@@ -332,6 +332,70 @@ def test_replayer_steps_action_by_action(app: AppTest, facts: Facts) -> None:
     assert html(app).count('class="sd-event') == every
 
 
+def seats(app: AppTest) -> str:
+    """The seat boxes the replayer drew (the block with the pot), without the events."""
+    return next(block for block in (e.proto.body for e in app.get("html")) if "sd-table" in block)
+
+
+def test_replayer_seats_show_only_what_has_happened(app: AppTest, facts: Facts) -> None:
+    """One event shown (Mr: [X] y's ante): no cards dealt yet, no raise, call or fold, nobody
+    else's ante; each later event changes the boxes only when it happens."""
+    open_page(app, "replayer", hand=str(facts.broken_id))
+    app.toggle(key="replay-by-action").set_value(True).run()
+    assert not app.exception
+    first = seats(app)
+    assert "sd-card" not in first
+    assert first.count("no cards") == 3
+    assert "ante" in first and "raise" not in first and "call" not in first
+    assert first.count("in: $0.00") == 2 and "stack $5.00" in first  # a (b) c has not anted
+    app.slider[0].set_value(7).run()  # the antes, the three deals, the bring-in
+    dealt = seats(app)
+    assert 'title="As"' in dealt and 'title="9c"' in dealt
+    assert "raise" not in dealt and "complete" not in dealt
+    assert "bring in" in dealt and "stack $0.23" in dealt  # Carol: $0.30 less ante and bring-in
+
+
+def test_replayer_hides_hole_cards_until_the_showdown(app: AppTest, facts: Facts) -> None:
+    """Mr: [X] y's down cards 7d 6s and Carol's 3h 3s are seen only when they show them."""
+    open_page(app, "replayer", hand=str(facts.broken_id))
+    steps = app.get("button_group")[1]
+    steps.set_value("7th street").run()
+    before = seats(app)
+    assert 'title="Th"' in before  # the community river card
+    for hidden in ("7d", "6s", "3h", "3s"):
+        assert f'title="{hidden}"' not in before
+    assert 'title="As"' in before  # the hero's own hole cards
+    steps.set_value("Showdown").run()
+    after = seats(app)
+    for shown in ("7d", "6s", "3h", "3s"):
+        assert f'title="{shown}"' in after
+
+
+def test_replayer_showdown_stacks_include_the_pots_won(app: AppTest, facts: Facts) -> None:
+    open_page(app, "replayer", hand=str(facts.broken_id))
+    app.get("button_group")[1].set_value("Showdown").run()
+    drawn = seats(app)
+    # a (b) c: $5.00 - $0.62 + $0.80; Carol: $0.30 - $0.22 + $0.84; Mr: [X] y lost $0.62.
+    assert "stack $5.18" in drawn and "stack $0.92" in drawn and "stack $4.38" in drawn
+
+
+def test_replayer_next_hand_names_it_in_the_room_hand_id_box(app: AppTest, facts: Facts) -> None:
+    with duckdb.connect(str(facts.db), read_only=True) as con:
+        rows = con.execute(
+            "SELECT room_hand_id FROM hands WHERE hero = 'Hero' ORDER BY started_at LIMIT 1"
+        ).fetchall()
+    first = rows[0][0]
+    open_page(app, "replayer")
+    app.get("button_group")[0].set_value("By room hand id").run()
+    app.text_input(key="replay-room-id").input(first).run()
+    assert f"hand #{first}" in app.markdown[0].value
+    app.button(key="replay-next").click().run()
+    assert not app.exception
+    box = app.text_input(key="replay-room-id").value
+    assert box != first
+    assert f"hand #{box} " in app.markdown[0].value
+
+
 def test_replayer_moves_to_the_next_and_previous_hand(app: AppTest, facts: Facts) -> None:
     open_page(app, "replayer")
     first = app.query_params.get("hand") or str(app.selectbox(key="replay-pick").value)

@@ -67,7 +67,7 @@ def render() -> None:
         high = replay.pot_after(events, shown, low)
     st.html(
         f'<div class="sd-pot">Pot {escape(hand.money(low))} → {escape(hand.money(high))}</div>'
-        + _seats_html(hand, replay.seat_views(hand, step))
+        + _seats_html(hand, replay.seat_views(hand, step, shown))
     )
     st.subheader(steps[step][:1].upper() + steps[step][1:])
     st.html(_events_html(hand, events.head(shown), flagged))
@@ -154,6 +154,9 @@ def _go_to(ref: StoreRef, hand_id: int | None, player: str) -> None:
     st.session_state["replay-player"] = player
     st.session_state["replay-day"] = day
     st.session_state["replay-pick"] = hand_id
+    header = replay.load_header(ref, hand_id)
+    if header is not None:  # the room hand id box names the hand on screen, not the one before
+        st.session_state["replay-room-id"] = header["room_hand_id"]
 
 
 def _zone() -> str:
