@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -377,6 +378,19 @@ def test_replayer_showdown_stacks_include_the_pots_won(app: AppTest, facts: Fact
     drawn = seats(app)
     # a (b) c: $5.00 - $0.62 + $0.80; Carol: $0.30 - $0.22 + $0.84; Mr: [X] y lost $0.62.
     assert "stack $5.18" in drawn and "stack $0.92" in drawn and "stack $4.38" in drawn
+
+
+def test_replayer_writes_problems_in_the_rooms_money(app: AppTest, facts: Facts) -> None:
+    open_page(app, "replayer", hand=str(facts.broken_id))
+    drawn = html(app)
+    for message in (
+        "the room's total pot is $1.70, the bets make $1.46",
+        "$1.64 collected and $0.06 rake from a pot of $1.46",
+        "Carol is marked all-in with $0.08 left",
+        "a (b) c collects $0.80 from the side1 pot",
+    ):
+        assert escape(message) in drawn
+    assert "total pot is 170" not in drawn
 
 
 def test_replayer_next_hand_names_it_in_the_room_hand_id_box(app: AppTest, facts: Facts) -> None:

@@ -42,6 +42,8 @@ def start_state(record: HandRecord, rules: HouseRules | None = None) -> HandStat
         button=record.button,
         stake_table=room_stakes(record, spec.family),
         path=record.source.path,
+        scale=record.scale,
+        currency=record.currency,
     )
 
 
