@@ -239,6 +239,16 @@ def seat_views(hand: Hand, step: int, shown: int | None = None) -> list[SeatView
     return views
 
 
+def next_position(hand: Hand, step: int, shown: int) -> tuple[int, int] | None:
+    """Where autoplay goes after `shown` events of step `step`: the step's next event, else the
+    next step's first event, or None at the end of the hand."""
+    if shown < step_events(hand, step).height:
+        return step, shown + 1
+    if step + 1 < len(hand.steps):
+        return step + 1, min(1, step_events(hand, step + 1).height)
+    return None
+
+
 def step_events(hand: Hand, step: int) -> pl.DataFrame:
     """The events drawn on a step: the street's own events without the street marker, or on
     the last step the shows, mucks and collects of the whole hand."""

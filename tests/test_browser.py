@@ -212,6 +212,32 @@ def test_replayer_steps_to_the_showdown_and_links_a_code(
     screenshot(page, "violation_codes")
 
 
+def test_replayer_action_by_action_shows_only_what_happened_and_plays(
+    server: str, store: Path, page: Page
+) -> None:
+    """Action by action, one event shown (an ante): no seat holds a card yet and no seat says
+    it raised or called; autoplay then deals and bets by itself, one event at a time."""
+    hand_id = hand_id_of(store, BROKEN_HAND)
+    visit(page, f"{server}/replayer?hand={hand_id}")
+    page.get_by_text("Action by action", exact=True).click()
+    settle(page)
+    seats = page.locator(".sd-seat")
+    events = page.locator(".sd-events").first.locator(".sd-event")  # (then the violations)
+    expect(seats).to_have_count(3)
+    expect(events).to_have_count(1)
+    expect(page.locator(".sd-seat .sd-card")).to_have_count(0)
+    expect(page.locator(".sd-table")).not_to_contain_text("raise")
+    expect(page.locator(".sd-table")).not_to_contain_text("call")
+    screenshot(page, "replayer-first-event")
+    page.get_by_text("Autoplay", exact=True).click()
+    # The three deals come by themselves (events 4 to 6): cards appear, no click needed.
+    expect(page.locator(".sd-seat .sd-card").first).to_be_visible(timeout=60_000)
+    expect(events).not_to_have_count(1)
+    page.get_by_text("Autoplay", exact=True).click()
+    settle(page)
+    screenshot(page, "replayer-autoplay")
+
+
 def test_data_quality(server: str, page: Page) -> None:
     visit(page, f"{server}/data_quality")
     heading(page, "Data quality")

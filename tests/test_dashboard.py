@@ -19,7 +19,9 @@ import duckdb
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from studdraw.dashboard import replay
 from studdraw.dashboard.launch import ENV_VAR
+from studdraw.dashboard.store import StoreRef
 from studdraw.dashboard.views import page
 from studdraw.dashboard.views.overview import bin_unit
 from studdraw.parsers.problems import Code, Origin
@@ -391,6 +393,31 @@ def test_replayer_writes_problems_in_the_rooms_money(app: AppTest, facts: Facts)
     ):
         assert escape(message) in drawn
     assert "total pot is 170" not in drawn
+
+
+def test_autoplay_walks_every_event_of_every_step_once(facts: Facts) -> None:
+    hand = replay.load_hand(StoreRef(str(facts.db), 0), facts.broken_id)
+    assert hand is not None
+    walked: list[tuple[int, int]] = []
+    position: tuple[int, int] | None = (0, 1)
+    while position is not None:
+        walked.append(position)
+        position = replay.next_position(hand, *position)
+    expected = [
+        (step, shown)
+        for step in range(len(hand.steps))
+        for shown in range(1, replay.step_events(hand, step).height + 1)
+    ]
+    assert walked == expected
+
+
+def test_replayer_autoplay_starts_on_the_first_event(app: AppTest, facts: Facts) -> None:
+    open_page(app, "replayer", hand=str(facts.broken_id))
+    app.toggle(key="replay-by-action").set_value(True).run()
+    app.toggle(key="replay-autoplay").set_value(True).run()
+    assert not app.exception
+    assert any("Playing" in caption.value for caption in app.caption)
+    assert app.slider[0].value == 1
 
 
 def test_replayer_next_hand_names_it_in_the_room_hand_id_box(app: AppTest, facts: Facts) -> None:

@@ -55,14 +55,18 @@ def render() -> None:
         ref, hand_id, file_name=f"{hand.header['room']}-{hand.header['room_hand_id']}.phh"
     )
     steps = hand.steps
-    name = st.segmented_control(
-        "Street", steps, default=steps[0], required=True, key=f"replay-step-{hand_id}"
-    )
-    step = steps.index(name)
+    st.session_state.setdefault(f"replay-step-{hand_id}", steps[0])
+    name = st.segmented_control("Street", steps, required=True, key=f"replay-step-{hand_id}")
+    step = steps.index(name or steps[0])
     low, high = replay.pot_at(hand, step)
     flagged = replay.step_violations(hand, step)
     events = replay.step_events(hand, step)
     shown = _action_by_action(events, key=f"replay-action-{hand_id}-{step}")
+    if st.session_state.get("replay-by-action") and st.toggle(
+        "Autoplay", key="replay-autoplay", help="Show the next event every few seconds."
+    ):
+        st.session_state[_FRESH] = True
+        st.fragment(_play, run_every=PLAY_SECONDS)(hand, step, shown)
     if shown < events.height:
         high = replay.pot_after(events, shown, low)
     st.html(
@@ -79,10 +83,31 @@ def render() -> None:
 
 def _action_by_action(events: pl.DataFrame, key: str) -> int:
     """How many of the step's events to show: all, or one more at each click of the slider."""
-    if events.height < 2 or not st.toggle("Action by action", key="replay-by-action"):
+    if not st.toggle("Action by action", key="replay-by-action") or events.height < 2:
         return events.height
-    shown: int = st.slider("Events shown", 1, events.height, 1, key=key)
+    st.session_state.setdefault(key, 1)
+    shown: int = st.slider("Events shown", 1, events.height, key=key)
     return shown
+
+
+PLAY_SECONDS = 1.5  # autoplay's pause between two events
+_FRESH = "replay-play-fresh"  # set by each run of the whole page, cleared by autoplay's first tick
+
+
+def _play(hand: Hand, step: int, shown: int) -> None:
+    """Autoplay's tick (a fragment run every `PLAY_SECONDS`): the next event, then the next
+    street, until the hand ends. The run of the whole page that draws it only starts the clock."""
+    if st.session_state.pop(_FRESH, False):
+        st.caption("Playing: the next event every few seconds.")
+        return
+    hand_id = hand.header["hand_id"]
+    found = replay.next_position(hand, step, shown)
+    if found is None:
+        st.session_state["replay-autoplay"] = False
+    else:
+        st.session_state[f"replay-step-{hand_id}"] = hand.steps[found[0]]
+        st.session_state[f"replay-action-{hand_id}-{found[0]}"] = max(found[1], 1)
+    st.rerun(scope="app")
 
 
 def _neighbours(ref: StoreRef, hand: Hand) -> None:
