@@ -14,11 +14,11 @@ import polars as pl
 import streamlit as st
 
 from studdraw.pipeline.analytics import KINDS, TABLE_SIZES, Filters, currency_label
-from studdraw.pipeline.words import plural
+from studdraw.pipeline.words import plural, stakes_text
 
 from . import store
 from .follow import follow
-from .render import GAME_NAMES, STRUCTURE_NAMES, stakes, stylesheet
+from .render import GAME_NAMES, STRUCTURE_NAMES, stylesheet
 from .store import StoreBusyError, StoreError, StoreRef
 
 
@@ -92,7 +92,8 @@ def filter_options(ref: StoreRef) -> pl.DataFrame:
     """Every (room, game, structure, stakes, currency, cash or tournament) the store holds."""
     return store.query(
         ref,
-        "SELECT room, game, structure, small_bet, big_bet, scale, currency, "
+        "SELECT room, game, structure, small_bet, big_bet, small_blind, big_blind, scale, "
+        "currency, "
         "tournament_id IS NOT NULL AS tournament, count(*) AS hands, "
         "CAST(min(timezone('UTC', started_at)) AS DATE) AS first_day, "
         "CAST(max(timezone('UTC', started_at)) AS DATE) AS last_day "
@@ -179,7 +180,7 @@ def filters_sidebar(ref: StoreRef, key: str, player: str | None) -> Filters:
         options = options.filter(pl.col("currency") == currency)
     labels: dict[int, str] = {}
     for row in options.sort("big_bet", "currency").iter_rows(named=True):
-        label = stakes(row["small_bet"], row["big_bet"], row["scale"], row["currency"])
+        label = stakes_text(row)
         known = labels.get(row["big_bet"])
         if known is None or label not in known.split(" · "):  # 8 cents and 8 chips share one
             labels[row["big_bet"]] = label if known is None else f"{known} · {label}"

@@ -24,11 +24,10 @@ from studdraw.dashboard.render import (
     code_link,
     game_label,
     money,
-    stakes,
 )
 from studdraw.dashboard.replay import Hand, SeatView, position_name
 from studdraw.dashboard.store import StoreRef
-from studdraw.pipeline.words import plural
+from studdraw.pipeline.words import plural, stakes_text
 
 HANDS_PER_DAY = 1000
 
@@ -293,7 +292,8 @@ def _by_player_and_day(ref: StoreRef) -> int | None:
     hands = store.query(
         ref,
         "SELECT h.hand_id, strftime(timezone(?, h.started_at), '%H:%M:%S') AS time, "
-        "h.room, h.room_hand_id, h.game, h.structure, h.small_bet, h.big_bet, h.scale, "
+        "h.room, h.room_hand_id, h.game, h.structure, h.small_bet, h.big_bet, h.small_blind, "
+        "h.big_blind, h.scale, "
         "h.currency, p.net, h.valid FROM hand_players p JOIN hands h USING (hand_id) "
         "WHERE p.name = ? AND p.dealt_in AND h.started_at >= ? AND h.started_at < ? "
         "ORDER BY h.started_at, h.hand_id LIMIT ?",
@@ -303,7 +303,7 @@ def _by_player_and_day(ref: StoreRef) -> int | None:
         row["hand_id"]: (
             f"{row['time']} · {row['room']} #{row['room_hand_id']} · "
             f"{game_label(row['game'], row['structure'])} "
-            f"{stakes(row['small_bet'], row['big_bet'], row['scale'], row['currency'])} · "
+            f"{stakes_text(row)} · "
             f"net {money(row['net'], row['scale'], row['currency'])}"
             + ("" if row["valid"] else " · ⚠ rule errors")
         )
@@ -351,7 +351,7 @@ def _header(hand: Hand, zone: str) -> None:
     st.markdown(
         f"#### {head['room']} hand #{head['room_hand_id']} · "
         f"{game_label(head['game'], head['structure'])} "
-        f"{stakes(head['small_bet'], head['big_bet'], head['scale'], head['currency'])}"
+        f"{stakes_text(head)}"
         + (f" · tournament {head['tournament_id']}" if head["tournament_id"] else "")
     )
     if head["valid"]:
