@@ -10,13 +10,16 @@ id, a player by the room and the name the room prints, never by a store's surrog
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator, Sequence
+import tomllib
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
 from typing import Final
+
+from studdraw.parsers.phh.vocabulary import toml_string
 
 SUFFIX: Final = ".notes.sqlite"
 
@@ -129,6 +132,37 @@ def annotated(path: Path, *, kind: Kind | None = None, tag: str | None = None) -
         note, at = notes.get((k, room, key), ("", None))
         found.append(Annotation(Target(k, room, key), note, words, at))
     return found
+
+
+def annotate_phh(texts: Iterable[tuple[str, str]], path: Path) -> Iterator[tuple[str, str]]:
+    """`studdraw export`'s PHH texts (file name, text) with the notes file's words on each hand
+    added in studdraw's `_` fields (docs/phh.md): `_note` and `_tags` on the hand,
+    `_player_notes` and `_player_tags` per player (in `players` order) when any player has
+    some. Texts pass unchanged when the store has no notes file."""
+    found = annotated(path)
+    if not found:
+        yield from texts
+        return
+    by_target = {a.target: a for a in found}
+    for name, text in texts:
+        fields = tomllib.loads(text)
+        room, hand = str(fields.get("_room", "")), str(fields.get("hand", ""))
+        extra = []
+        mark = by_target.get(Target(Kind.HAND, room, hand))
+        if mark is not None and mark.note:
+            extra.append(f"_note = {toml_string(mark.note)}")
+        if mark is not None and mark.tags:
+            extra.append(f"_tags = {_strings(mark.tags)}")
+        players = [by_target.get(Target(Kind.PLAYER, room, str(p))) for p in fields["players"]]
+        if any(players):
+            extra.append(f"_player_notes = {_strings(p.note if p else '' for p in players)}")
+            tags = ", ".join(_strings(p.tags if p else ()) for p in players)
+            extra.append(f"_player_tags = [{tags}]")
+        yield name, text + "".join(f"{line}\n" for line in extra)
+
+
+def _strings(values: Iterable[str]) -> str:
+    return "[" + ", ".join(toml_string(value) for value in values) + "]"
 
 
 def _now() -> str:

@@ -4,8 +4,10 @@ by room and room hand id or room and player name, written from the command line.
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 
+import duckdb
 from typer.testing import CliRunner
 
 from studdraw.cli.commands import app
@@ -14,6 +16,7 @@ from tests.conftest import SAMPLES
 
 HAND = Target(Kind.HAND, "pokerstars", "230000000001")
 PLAYER = Target(Kind.PLAYER, "pokerstars", "Carol")
+TABLES = ("hands", "rejects")
 
 
 def test_notes_and_tags_round_trip(tmp_path: Path) -> None:
@@ -64,3 +67,32 @@ def test_the_command_line_notes_and_tags_and_they_outlive_a_reimport(tmp_path: P
     ]
     listed = runner.invoke(app, ["notes", "--db", str(db), "--tag", "fish"])
     assert "Carol" in listed.output and "230000000001" not in listed.output
+
+
+def test_the_export_carries_the_notes_in_studdraw_fields(tmp_path: Path) -> None:
+    runner = CliRunner()
+    db = tmp_path / "store.duckdb"
+    histories = SAMPLES / "pokerstars" / "handwritten"
+    assert runner.invoke(app, ["ingest", str(histories), "--db", str(db)]).exit_code == 0
+    path = notes_path(db)
+    set_note(path, HAND, 'Carol\'s "all-in"')
+    tag(path, HAND, ["review"])
+    set_note(path, PLAYER, "calls too much")
+    tag(path, PLAYER, ["fish", "loose"])
+    out = tmp_path / "out"
+    args = ["export", "--db", str(db), "--format", "phh", "--out", str(out)]
+    assert runner.invoke(app, args).exit_code == 0
+    broken = tomllib.loads((out / "pokerstars-230000000001.phh").read_text(encoding="utf-8"))
+    assert (broken["_note"], broken["_tags"]) == ('Carol\'s "all-in"', ["review"])
+    carol = broken["players"].index("Carol")
+    assert broken["_player_notes"][carol] == "calls too much"
+    assert broken["_player_tags"][carol] == ["fish", "loose"]
+    assert {note for i, note in enumerate(broken["_player_notes"]) if i != carol} == {""}
+    other = tomllib.loads((out / "pokerstars-230000000003.phh").read_text(encoding="utf-8"))
+    assert not {"_note", "_tags", "_player_notes"} & other.keys()
+    # studdraw reads its own export back, the new fields and all.
+    again = runner.invoke(app, ["ingest", str(out), "--db", str(tmp_path / "again.duckdb")])
+    assert again.exit_code == 0, again.output
+    with duckdb.connect(str(tmp_path / "again.duckdb"), read_only=True) as con:
+        counts = [con.execute(f"SELECT count(*) FROM {t}").fetchall()[0][0] for t in TABLES]
+    assert counts == [3, 0]  # every exported hand stored, none rejected
