@@ -7,6 +7,7 @@ violations.
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
@@ -26,6 +27,7 @@ from studdraw.dashboard.views import page
 from studdraw.dashboard.views.overview import bin_unit
 from studdraw.parsers.problems import Code, Origin
 from studdraw.pipeline.analytics import money_text
+from studdraw.pipeline.notes import Kind, annotated, notes_path
 from tests.dashboard_support import BROKEN_HAND, DRAW_HAND, build_store
 from tests.mixed_support import build_mixed_store
 
@@ -418,6 +420,34 @@ def test_replayer_autoplay_starts_on_the_first_event(app: AppTest, facts: Facts)
     assert not app.exception
     assert any("Playing" in caption.value for caption in app.caption)
     assert app.slider[0].value == 1
+
+
+def test_replayer_writes_notes_and_tags_beside_the_store(
+    facts: Facts, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "store.duckdb"
+    shutil.copy(facts.db, db)
+    monkeypatch.setenv(ENV_VAR, str(db))
+    app = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    open_page(app, "replayer", hand=str(facts.broken_id))
+    key = f"notes-hand-{facts.broken_id}"
+    app.text_area(key=f"{key}-note").input("Carol's all-in call: review").run()
+    app.multiselect(key=f"{key}-tags").set_value(["review"]).run()
+    app.button(key=f"{key}-save").click().run()
+    app.selectbox(key=f"notes-player-{facts.broken_id}").select("Carol").run()
+    player = "notes-player-pokerstars-Carol"
+    app.text_area(key=f"{player}-note").input("calls too much").run()
+    app.button(key=f"{player}-save").click().run()
+    assert not app.exception
+    found = {(a.target.kind, a.target.key): (a.note, a.tags) for a in annotated(notes_path(db))}
+    assert found == {
+        (Kind.HAND, BROKEN_HAND): ("Carol's all-in call: review", ("review",)),
+        (Kind.PLAYER, "Carol"): ("calls too much", ()),
+    }
+    with duckdb.connect(str(db), read_only=True) as con:  # the store itself is untouched
+        assert con.execute("SELECT count(*) FROM hands").fetchall()[0][0] == facts.hands
+    app.run()
+    assert any(e.label.startswith("Notes and tags · review") for e in app.expander)
 
 
 def test_replayer_next_hand_names_it_in_the_room_hand_id_box(app: AppTest, facts: Facts) -> None:

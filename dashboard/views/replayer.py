@@ -18,6 +18,7 @@ import streamlit as st
 
 from studdraw.dashboard import downloads, replay, store, ui
 from studdraw.dashboard.hand_text import hand_text
+from studdraw.dashboard.notes import hand_notes
 from studdraw.dashboard.render import (
     card_text,
     cards,
@@ -50,6 +51,7 @@ def render() -> None:
         return
     _neighbours(ref, hand)
     _header(hand, zone)
+    hand_notes(ref, hand)
     downloads.one_hand(
         ref, hand_id, file_name=f"{hand.header['room']}-{hand.header['room_hand_id']}.phh"
     )
