@@ -11,6 +11,7 @@ import streamlit as st
 from studdraw.pipeline import notes
 from studdraw.pipeline.notes import Kind, Target
 
+from . import store
 from .replay import Hand
 from .store import StoreRef
 
@@ -59,3 +60,32 @@ def _editor(
         notes.tag(path, target, sorted(old - set(tags)), remove=True)
         notes.tag(path, target, tags)
         st.toast(f"Saved the note on {what}.")
+
+
+def tagged_hand(ref: StoreRef) -> int | None:
+    """The replayer's "By tag" finder: a tag, then one of the stored hands carrying it (with its
+    note), oldest first; None until the notes file has a tagged hand this store holds."""
+    found = notes.annotated(notes_file(ref), kind=Kind.HAND)
+    tags = sorted({word for a in found for word in a.tags})
+    if not tags:
+        st.info("No hand is tagged yet: tag one under *Notes and tags*, or `studdraw tag hand`.")
+        return None
+    left, right = st.columns([1, 4])
+    chosen = left.selectbox("Tag", tags, key="replay-tag")
+    marked = {(a.target.room, a.target.key): a for a in found if chosen in a.tags}
+    hands = store.hands_of_keys(ref, tuple(sorted(marked)))
+    labels = {
+        row["hand_id"]: f"{row['started_at']:%Y-%m-%d %H:%M} · {row['room']} #{row['room_hand_id']}"
+        + (f" · {note}" if (note := marked[(row["room"], row["room_hand_id"])].note) else "")
+        for row in hands.iter_rows(named=True)
+    }
+    if not labels:
+        st.info(f"No hand of this store is tagged {chosen}.")
+        return None
+    picked: int | None = right.selectbox(
+        f"Hand ({len(labels):,} tagged {chosen})",
+        list(labels),
+        format_func=lambda hand_id: labels[hand_id],
+        key="replay-tagged",
+    )
+    return picked

@@ -448,6 +448,14 @@ def test_replayer_writes_notes_and_tags_beside_the_store(
         assert con.execute("SELECT count(*) FROM hands").fetchall()[0][0] == facts.hands
     app.run()
     assert any(e.label.startswith("Notes and tags · review") for e in app.expander)
+    # The tagged hand is found by its tag, from another hand's page.
+    app.query_params["hand"] = str(facts.draw_id)
+    app.run()
+    assert f"hand #{DRAW_HAND}" in app.markdown[0].value
+    app.get("button_group")[0].set_value("By tag").run()
+    assert app.selectbox(key="replay-tag").value == "review"
+    assert f"hand #{BROKEN_HAND}" in app.markdown[0].value
+    assert "review" in app.selectbox(key="replay-tagged").format_func(facts.broken_id)
 
 
 def test_replayer_next_hand_names_it_in_the_room_hand_id_box(app: AppTest, facts: Facts) -> None:

@@ -18,7 +18,7 @@ import streamlit as st
 
 from studdraw.dashboard import downloads, replay, store, ui
 from studdraw.dashboard.hand_text import hand_text
-from studdraw.dashboard.notes import hand_notes
+from studdraw.dashboard.notes import hand_notes, tagged_hand
 from studdraw.dashboard.render import (
     card_text,
     cards,
@@ -227,11 +227,16 @@ def _choose_hand(ref: StoreRef) -> int | None:
         _start_widgets_at(ref, wanted)
     how = st.segmented_control(
         "Find a hand",
-        ["By player and day", "By room hand id"],
+        ["By player and day", "By room hand id", "By tag"],
         default="By player and day",
         required=True,
         key="replay-how",
     )
+    if how == "By tag":
+        picked = tagged_hand(ref)
+        if picked is not None:  # the address names the hand on screen
+            st.query_params["hand"] = str(picked)
+        return picked if picked is not None else wanted
     picked = _by_room_hand_id(ref) if how == "By room hand id" else _by_player_and_day(ref)
     return wanted if wanted is not None else picked
 
