@@ -217,6 +217,7 @@ def synth(
 
     from studdraw.cli.progress import progress
     from studdraw.pipeline.synth import DEFAULT_START, SynthOptions, render, synthesize
+    from studdraw.pipeline.words import plural
 
     stderr = console(stderr=True)
     low, _, high = players.partition("-")
@@ -249,6 +250,7 @@ def synth(
             for text in texts:
                 target.write(text + "\n\n\n")
                 tracker.hands()
+        stderr.print(f"wrote {plural(hands, 'hand')} of {game.value} to {escape(str(out))}")
     except ValueError as error:
         stderr.print(f"[red]error:[/red] {escape(str(error))}")
         raise typer.Exit(code=2) from None

@@ -105,8 +105,7 @@ def opened_waiting(opener: Callable[[], T], db: Path, wait: float) -> T:
 
     from studdraw.pipeline.store.db import LOCK_POLL_SECONDS
 
-    deadline = time.monotonic() + wait
-    told = False
+    deadline: float | None = None  # counted from the first refusal: `wait` is time spent waiting
     while True:
         try:
             return opener()
@@ -114,18 +113,19 @@ def opened_waiting(opener: Callable[[], T], db: Path, wait: float) -> T:
             if "lock" not in str(error).lower():
                 raise
             stderr = console(stderr=True)
+            if deadline is None:
+                deadline = time.monotonic() + wait
+                if wait > 0:
+                    stderr.print(
+                        f"[yellow]waiting:[/yellow] {escape(str(db))} is in use by another "
+                        f"process (an import?); waiting up to {wait:g} s for it to finish"
+                    )
             if time.monotonic() >= deadline:
                 stderr.print(
                     f"[red]error:[/red] {escape(str(db))} is in use by another process (an "
                     f"import?); gave up after waiting {wait:g} s (--wait)"
                 )
                 raise typer.Exit(code=2) from None
-            if not told:
-                stderr.print(
-                    f"[yellow]waiting:[/yellow] {escape(str(db))} is in use by another process "
-                    f"(an import?); waiting up to {wait:g} s for it to finish"
-                )
-                told = True
             time.sleep(LOCK_POLL_SECONDS)
 
 

@@ -16,25 +16,13 @@ import streamlit as st
 
 from studdraw.dashboard import store
 from studdraw.pipeline.analytics import Filters
-from studdraw.pipeline.analytics.filters import sessions_sql, where
+from studdraw.pipeline.analytics.stats import filtered_hand_ids
 from studdraw.pipeline.export import records_from_store
 from studdraw.pipeline.phh import dumps, dumps_all
 
 MAX_HANDS: Final = 50_000
 """A download holds at most this many hands (the newest by store id)."""
 MIME: Final = "application/toml"
-
-
-def filter_hand_ids(con: duckdb.DuckDBPyConnection, filters: Filters) -> list[int]:
-    """The hands the filters select (a player's, in a session if one is chosen), at most
-    MAX_HANDS of the newest, in store order."""
-    condition, params = where(filters)
-    cte = f"WITH {sessions_sql()} " if filters.session is not None else ""
-    sql = (
-        f"{cte}SELECT DISTINCT hand_id FROM player_hands WHERE {condition} "
-        f"ORDER BY hand_id DESC LIMIT {MAX_HANDS}"
-    )
-    return sorted(row[0] for row in con.execute(sql, params).fetchall())
 
 
 def phhs_bytes(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[int]) -> bytes:
@@ -53,7 +41,7 @@ def filtered_hands(ref: store.StoreRef, filters: Filters, *, key: str) -> None:
 
     def build() -> bytes:
         with store.connection(ref) as con:
-            return phhs_bytes(con, filter_hand_ids(con, filters))
+            return phhs_bytes(con, filtered_hand_ids(con, filters, MAX_HANDS))
 
     name = "-".join(str(part) for part in (filters.player, filters.game, filters.session) if part)
     _button("Download these hands (.phhs)", build, f"{name or 'hands'}.phhs", key)

@@ -18,20 +18,11 @@ from typing import Any, Final
 
 import polars as pl
 
-from studdraw.parsers.model import (
-    Event,
-    EventKind,
-    Game,
-    HandRecord,
-    Seat,
-    SourceRef,
-    Stakes,
-    Structure,
-    Tournament,
-)
+from studdraw.parsers.model import EventKind, HandRecord, Seat
 from studdraw.parsers.reader import open_history
 from studdraw.parsers.render.fulltilt import fulltilt_can_render, render_fulltilt
 from studdraw.parsers.render.pokerstars import render_pokerstars
+from studdraw.pipeline.export import EVENT_COLUMNS, stored_events, stored_record
 from studdraw.pipeline.importer.process import content_hash
 
 RENDERERS: Final[dict[str, Callable[[HandRecord, str | None], str]]] = {
@@ -93,65 +84,14 @@ def record_from_rows(
     header: dict[str, Any], seats: pl.DataFrame, actions: pl.DataFrame
 ) -> HandRecord:
     """The `HandRecord` a stored hand was made from, rebuilt from its rows (every seat, every
-    event in order)."""
-    tournament = (
-        Tournament(
-            header["tournament_id"],
-            header["tournament_buy_in"],
-            header["tournament_fee"],
-            header["tournament_currency"],
-            header["tournament_level"],
-        )
-        if header["tournament_id"] is not None
-        else None
-    )
-    events = [
-        Event(
-            kind=EventKind(row["kind"]),
-            line=row["line"],
-            street=row["street"],
-            player=row["actor"],
-            amount=row["amount"],
-            to=row["to_amount"],
-            all_in=row["all_in"],
-            cards=tuple(row["cards"] or ()),
-            up=tuple(row["up"] or ()),
-            count=row["count"],
-            pot=row["pot"],
-            text=row["text"],
-        )
-        for row in actions.sort("seq").iter_rows(named=True)
-    ]
-    return HandRecord(
-        room=header["room"],
-        room_hand_id=header["room_hand_id"],
-        game=Game(header["game"]),
-        structure=Structure(header["structure"]),
-        currency=header["currency"],
-        scale=header["scale"],
-        stakes=Stakes(
-            small_bet=header["small_bet"],
-            big_bet=header["big_bet"],
-            ante=header["ante"],
-            bring_in=header["bring_in"],
-            small_blind=header["small_blind"],
-            big_blind=header["big_blind"],
-        ),
-        started_at=header["started_at"],
-        room_time=header["room_time"],
-        table=header["table_name"],
-        seats=[
+    event in order) the way the export rebuilds it."""
+    events = actions.sort("seq").select(EVENT_COLUMNS).to_dict(as_series=False)
+    events["kind"] = [EventKind(kind) for kind in events["kind"]]
+    return stored_record(
+        header.__getitem__,
+        [
             Seat(row["seat"], row["name"], row["stack"], row["sitting_out"])
             for row in seats.sort("seat").iter_rows(named=True)
         ],
-        events=events,
-        source=SourceRef(header["source_path"], header["source_offset"], header["source_line"]),
-        max_seats=header["max_seats"],
-        button=header["button"],
-        tournament=tournament,
-        mixed=header["mixed"],
-        hero=header["hero"],
-        total_pot=header["reported_pot"],
-        rake=header["reported_rake"],
-        notes=list(header["notes"] or []),
+        stored_events(events),
     )

@@ -15,19 +15,12 @@ from importlib.resources import files
 from urllib.parse import urlencode
 
 from studdraw.parsers.problems import Code
+from studdraw.pipeline.rules.specs import GAME_SPECS
 
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 RED_SUITS = frozenset("hd")
-GAME_NAMES = {
-    "stud": "Seven-card stud",
-    "stud8": "Stud hi/lo",
-    "razz": "Razz",
-    "td27": "2-7 triple draw",
-    "tda5": "A-5 triple draw",
-    "badugi": "Badugi",
-    "sd27": "2-7 single draw",
-    "draw5": "Five-card draw",
-}
+GAME_NAMES = {game.value: spec.title for game, spec in GAME_SPECS.items()}
+"""Each game's name (`GameSpec.title`), in the table's order (the overview lists games so)."""
 STRUCTURE_NAMES = {"fixed": "Limit", "pot": "Pot limit", "no": "No limit", "spread": "Spread"}
 CURRENCY_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£"}
 

@@ -14,6 +14,7 @@ from typing import Any, Final
 import polars as pl
 
 from studdraw.parsers.model import Game
+from studdraw.pipeline.analytics import hands
 
 from . import store
 from .render import money
@@ -25,14 +26,6 @@ SHOWDOWN_KINDS = frozenset({"show", "muck", "collect"})
 SHOWDOWN = "Showdown"
 
 _HAND_TABLES = ("hand_players", "actions", "streets", "player_streets", "pots", "violations")
-_ORDER = {
-    "hand_players": "seat",
-    "actions": "seq",
-    "streets": "street",
-    "player_streets": "street, name",
-    "pots": "pot_no",
-    "violations": "seq",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +57,7 @@ class Hand:
 
 def load_header(ref: StoreRef, hand_id: int) -> dict[str, Any] | None:
     """The `hands` row of this `hands.hand_id`, or None when the store has no such hand."""
-    header = store.query(ref, "SELECT * FROM hands WHERE hand_id = ?", (hand_id,))
+    header = store.read(ref, hands.hand_rows, hand_id, "hands")
     return None if header.is_empty() else header.row(0, named=True)
 
 
@@ -73,12 +66,7 @@ def load_hand(ref: StoreRef, hand_id: int) -> Hand | None:
     header = load_header(ref, hand_id)
     if header is None:
         return None
-    frames = {
-        table: store.query(
-            ref, f"SELECT * FROM {table} WHERE hand_id = ? ORDER BY {_ORDER[table]}", (hand_id,)
-        )
-        for table in _HAND_TABLES
-    }
+    frames = {table: store.read(ref, hands.hand_rows, hand_id, table) for table in _HAND_TABLES}
     return Hand(
         header=header,
         seats=frames["hand_players"].filter(pl.col("dealt_in")),

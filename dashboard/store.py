@@ -17,19 +17,20 @@ folder (no `COPY ... TO`, no `read_csv` of other files), and that setting cannot
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import astuple, dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from types import FunctionType
+from typing import Any, NamedTuple, TypeVar
 
 import duckdb
 import polars as pl
 import streamlit as st
 
 from studdraw.pipeline import analytics
-from studdraw.pipeline.analytics import Filters, annotated
+from studdraw.pipeline.analytics import Filters, annotated, inventory
 from studdraw.pipeline.analytics.source import ensure_features, hands_to_derive
 from studdraw.pipeline.store.schema import TABLES
 from studdraw.pipeline.words import plural
@@ -37,6 +38,7 @@ from studdraw.pipeline.words import plural
 from .launch import ENV_VAR
 
 CACHE_ENTRIES = 512
+_T = TypeVar("_T")
 
 
 class StoreError(Exception):
@@ -192,19 +194,6 @@ def connection(ref: StoreRef) -> Iterator[duckdb.DuckDBPyConnection]:
         con.close()
 
 
-@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False)
-def query(ref: StoreRef, sql: str, params: Sequence[Any] = ()) -> pl.DataFrame:
-    """The result of a parameterised query, cached per store version."""
-    with connection(ref) as con:
-        frame: pl.DataFrame = con.sql(sql, params=list(params)).pl()
-    return frame
-
-
-def scalar(ref: StoreRef, sql: str, params: Sequence[Any] = ()) -> Any:
-    """The single value of a one-row, one-column query."""
-    return query(ref, sql, params).item()
-
-
 @st.cache_data(max_entries=8, show_spinner=False)
 def tables(ref: StoreRef) -> frozenset[str]:
     """Tables and views of the store: the Parquet dataset lacks `imports` and `parquet_parts`."""
@@ -219,15 +208,29 @@ def count(ref: StoreRef, table: str) -> int | None:
         raise ValueError(f"not a store table: {table}")
     if table not in tables(ref):
         return None
-    rows: int = scalar(ref, f"SELECT count(*) FROM {table}")
-    return rows
+    return read(ref, inventory.row_count, table)
 
 
 def _filters_key(filters: Filters) -> tuple[object, ...]:
     return astuple(filters)
 
 
-_HASH: dict[str | type[Any], Callable[[Any], Any]] = {Filters: _filters_key}
+def _function_key(function: FunctionType) -> str:
+    return f"{function.__module__}.{function.__qualname__}"
+
+
+_HASH: dict[str | type[Any], Callable[[Any], Any]] = {
+    Filters: _filters_key,
+    FunctionType: _function_key,
+}
+
+
+@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False, hash_funcs=_HASH)
+def read(ref: StoreRef, reader: Callable[..., _T], *args: Any, **options: Any) -> _T:
+    """`reader(connection, *args, **options)`, a function of the analytics (the dashboard runs
+    no SQL of its own), cached per store version."""
+    with connection(ref) as con:
+        return reader(con, *args, **options)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)

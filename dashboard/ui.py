@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo, available_timezones
 import polars as pl
 import streamlit as st
 
-from studdraw.pipeline.analytics import KINDS, TABLE_SIZES, Filters, currency_label
+from studdraw.pipeline.analytics import KINDS, TABLE_SIZES, Filters, currency_label, inventory
 from studdraw.pipeline.words import plural, stakes_text
 
 from . import store
@@ -46,7 +46,7 @@ def start_page(title: str, caption: str) -> StoreRef:
 
 def empty_store(ref: StoreRef) -> bool:
     """Say so and return True when the store holds no hand yet."""
-    if store.scalar(ref, "SELECT count(*) FROM hands"):
+    if store.read(ref, inventory.hand_count):
         return False
     st.info("The store holds no hands yet: import some with `studdraw ingest PATH --db FILE`.")
     return True
@@ -54,23 +54,13 @@ def empty_store(ref: StoreRef) -> bool:
 
 def default_player(ref: StoreRef) -> str | None:
     """The hero of the most hands: the account whose histories were imported."""
-    top = store.query(
-        ref,
-        "SELECT hero FROM hands WHERE hero IS NOT NULL GROUP BY hero "
-        "ORDER BY count(*) DESC, hero LIMIT 1",
-    )
-    return top.item() if top.height else None
+    return store.read(ref, inventory.main_hero)
 
 
 def player_names(ref: StoreRef) -> list[str]:
     """The store's players, most hands first (one grouping of `hand_players`: the pickers need
     no more than the names, and every page has one)."""
-    players = store.query(
-        ref,
-        "SELECT name FROM hand_players WHERE dealt_in GROUP BY name ORDER BY count(*) DESC, name",
-    )
-    names: list[str] = players.get_column("name").to_list()
-    return names
+    return store.read(ref, inventory.names_by_hands)
 
 
 def player_picker(ref: StoreRef, key: str, *, optional: bool = False) -> str | None:
@@ -90,15 +80,7 @@ def player_picker(ref: StoreRef, key: str, *, optional: bool = False) -> str | N
 
 def filter_options(ref: StoreRef) -> pl.DataFrame:
     """Every (room, game, structure, stakes, currency, cash or tournament) the store holds."""
-    return store.query(
-        ref,
-        "SELECT room, game, structure, small_bet, big_bet, small_blind, big_blind, scale, "
-        "currency, "
-        "tournament_id IS NOT NULL AS tournament, count(*) AS hands, "
-        "CAST(min(timezone('UTC', started_at)) AS DATE) AS first_day, "
-        "CAST(max(timezone('UTC', started_at)) AS DATE) AS last_day "
-        "FROM hands GROUP BY ALL ORDER BY hands DESC",
-    )
+    return store.read(ref, inventory.tables_played)
 
 
 TIME_ZONE_STATE = "sd-time-zone"

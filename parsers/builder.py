@@ -56,6 +56,38 @@ class HandParseError(Exception):
         return Problem(self.code, Stage.PARSE, path, at, self.message)
 
 
+MAX_SEAT: Final = 255
+"""The highest seat number (and table size) a hand may name: tables seat a dozen at most; a
+larger number is damage, a finding at its line, never an overflow in the store."""
+MAX_CARDS: Final = 52
+"""The most cards one deal, discard or draw may count (a deck): "is dealt 300000000 cards"
+is damage, never 300 million placeholders in memory."""
+
+
+def no_game(line: int) -> HandParseError:
+    """A street, a deal or an action before any header line named the game (a header cut
+    short, or its game line lost)."""
+    return HandParseError("this line comes before any header line that names the game", line)
+
+
+def card_count(text: str, line: int) -> int:
+    """A count of cards as printed, bounded by a deck; a finding at `line` otherwise."""
+    if not text.isdigit() or not text.isascii():
+        raise HandParseError(f"{text[:20]!r} is not a number of cards", line)
+    if len(text) > 3 or int(text) > MAX_CARDS:
+        raise HandParseError(f"{text[:20]} cards: more than a deck holds", line)
+    return int(text)
+
+
+def seat_number(text: str, line: int, what: str = "seat") -> int:
+    """A seat number (or table size) as printed, bounded by `MAX_SEAT`; else a finding."""
+    if not text.isdigit() or not text.isascii():
+        raise HandParseError(f"the {what} number {text[:20]!r} is not a number", line)
+    if len(text) > 3 or int(text) > MAX_SEAT:
+        raise HandParseError(f"the {what} number {text[:20]} is beyond any table", line)
+    return int(text)
+
+
 NOT_READ: Final = "is not a stud or draw game studdraw reads"
 """What every room says of a hand of a game outside the stud and draw games it reads."""
 
@@ -302,7 +334,14 @@ class HandBuilder:
             raise HandParseError(str(error), line) from None
 
     # structure
-    def seat(self, seat: int, player: str, stack: int, sitting_out: bool = False) -> None:
+    def seat(
+        self, seat: int, player: str, stack: int, sitting_out: bool = False, line: int = 0
+    ) -> None:
+        """A seat of the seat list (`line`: its line, else the hand's first)."""
+        if not 0 <= seat <= MAX_SEAT:
+            raise HandParseError(
+                f"the seat number {seat} is beyond any table", line or self.hand.source.line
+            )
         self.seats.append(Seat(seat, player, stack, sitting_out))
         self.seated_name(player)
 
@@ -379,6 +418,9 @@ class HandBuilder:
             raise HandParseError("no start time in the hand header", first)
         if not self.seats:
             raise HandParseError("no seated players", first)
+        for what, number in (("table size", self.max_seats), ("button seat", self.button)):
+            if number is not None and not 0 <= number <= MAX_SEAT:
+                raise HandParseError(f"the {what} {number} is beyond any table", first)
         posted = self._posted()
         stakes = Stakes(
             small_bet=self.small_bet,

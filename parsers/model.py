@@ -44,11 +44,19 @@ class _Value:
         return type(self), tuple(getattr(self, part.name) for part in fields(record))
 
 
+class GameKind(StrEnum):
+    """Which kind of game: stud (antes, a bring-in, cards dealt up and down) or draw (blinds,
+    hidden hands, draws). The readers, the rules engine and the house rules branch on this."""
+
+    STUD = "stud"
+    DRAW = "draw"
+
+
 class Game(StrEnum):
     """The games in scope; the value is the stable game id used in the store and the CLI.
 
-    Three stud games, three triple-draw games and two single-draw games (one draw between two
-    betting rounds: 2-7 single draw, usually no limit, and five-card draw, high)."""
+    Every other fact of a game is its `GameSpec` (`studdraw.pipeline.rules.specs`); the readers,
+    below the pipeline, need only its kind, written here once (the spec reads it from here)."""
 
     STUD = "stud"
     STUD8 = "stud8"
@@ -60,6 +68,10 @@ class Game(StrEnum):
     DRAW5 = "draw5"
 
     @property
+    def kind(self) -> GameKind:
+        return GameKind.STUD if self in _STUD_GAMES else GameKind.DRAW
+
+    @property
     def is_stud(self) -> bool:
         return self in _STUD_GAMES
 
@@ -69,8 +81,9 @@ class Game(StrEnum):
 
 
 _STUD_GAMES: Final = frozenset({Game.STUD, Game.STUD8, Game.RAZZ})
-"""A set, not a tuple of `Game.X`: each member looked up through the enum class costs more than
-the test, and parsing a hand asks a few dozen times."""
+"""The stud games, every other game is a draw game. A set, not a tuple of `Game.X`: each member
+looked up through the enum class costs more than the test, and parsing a hand asks a few dozen
+times."""
 
 
 class Structure(StrEnum):

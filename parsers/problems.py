@@ -148,6 +148,9 @@ class Code(StrEnum):
     TXT004 = "TXT004", "Hand ends early", ERROR, EXPORT
     # parsing
     PRS001 = "PRS001", "Hand could not be parsed", ERROR, EXPORT
+    # what a PHH file states beside its actions
+    PHH001 = "PHH001", "Finishing stacks differ from the play", ERROR, EXPORT
+    PHH002 = "PHH002", "No result stated for a showdown", WARNING, EXPORT
     # the file around the hands, as it is cut into hands
     FIL001 = "FIL001", "Text that starts no room's hand", WARNING, SCOPE
     FIL002 = "FIL002", "Text too long to read", ERROR, EXPORT

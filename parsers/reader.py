@@ -19,7 +19,7 @@ import traceback
 import zipfile
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
@@ -37,7 +37,7 @@ from studdraw.parsers.files import (
     split_lines,
     with_cut_lines,
 )
-from studdraw.parsers.model import HandText, ParsedHand
+from studdraw.parsers.model import HandText, ParsedHand, SourceRef
 from studdraw.parsers.problems import Code, Problem, Stage
 from studdraw.parsers.room import Room
 from studdraw.parsers.rooms import BY_NAME, ROOMS, sniff
@@ -77,6 +77,8 @@ class HistoryPart:
     head: str
     rooms: tuple[Room, ...]
     junk: str | None = None
+    unreadable: str | None = None
+    """Why a zip member cannot be read (encrypted, corrupt): a finding, the rest is read."""
 
     @property
     def whole_file(self) -> bool:
@@ -136,21 +138,77 @@ class HistoryFile:
 
     def hand_texts(self, name: str | None = None) -> Iterator[HandText]:
         """Stream the file's hands (and stray texts) in order; `name` is what their source
-        path says (default: the file's path). Raises OSError when the file cannot be read."""
+        path says (default: the file's path). Raises OSError when the file cannot be read.
+        A zip is opened once for all its members (its central directory read once); a member
+        that cannot be read is a finding with its name, and the next member is read."""
+        if self.compression == "zip":
+            try:
+                with self.path.open("rb") as raw, zipfile.ZipFile(raw) as archive:
+                    for part in self.parts:
+                        yield from _member_hand_texts(archive, part, name)
+            except DecompressionErrors as error:
+                raise DamagedArchiveError(f"damaged zip archive: {error}") from None
+            return
         for part in self.parts:
             shown = part.name if name is None else _renamed(part, name)
             try:
-                with self._open(part) as stream:
+                with _open_stream(self.path, self.compression) as stream:
                     yield from _part_hand_texts(part, stream, shown)
             except DecompressionErrors as error:
                 raise DamagedArchiveError(f"damaged {self.compression} archive: {error}") from None
 
-    def _open(self, part: HistoryPart) -> AbstractContextManager[BinaryIO]:
-        return _open_stream(self.path, self.compression, part.member)
+
+MemberErrors: Final = (RuntimeError, NotImplementedError, *DecompressionErrors)
+"""What reading one zip member raises when it is encrypted, compressed in a way Python does
+not read, or corrupt (a bad CRC, a broken deflate stream)."""
+
+
+def _member_hand_texts(
+    archive: zipfile.ZipFile, part: HistoryPart, name: str | None
+) -> Iterator[HandText]:
+    shown = part.name if name is None else _renamed(part, name)
+    reason = part.unreadable
+    if reason is None:
+        try:
+            with archive.open(part.member or "") as stream:
+                yield from _part_hand_texts(part, stream, shown)  # type: ignore[arg-type]
+            return
+        except MemberErrors as error:
+            reason = member_failure(error)
+    yield unreadable_member(shown, reason)
+
+
+def member_failure(error: BaseException) -> str:
+    """Why a zip member cannot be read, in a few words (never the exception's own text)."""
+    text = str(error)
+    if "encrypted" in text or "password" in text:
+        return "it is encrypted (a password is needed)"
+    if isinstance(error, NotImplementedError):
+        return "it is compressed in a way studdraw does not read"
+    if "CRC" in text:
+        return "it is damaged (its content fails its checksum)"
+    if isinstance(error, EOFError):
+        return "it is damaged (it ends early)"
+    return "it is damaged (its compressed data is corrupt)"
+
+
+def unreadable_member(shown: str, reason: str) -> HandText:
+    """The finding of a zip member that cannot be read: a stray text (FIL001), no hand."""
+    message = f"the archive member {shown.rsplit('!/', 1)[-1]!r} cannot be read: {reason}"
+    problem = Problem(Code.FIL001, Stage.READ, shown, 1, _bounded(message))
+    return HandText("", SourceRef(shown, 0, 1), None, problem, stray=True)
+
+
+def shown_member(member: str) -> str:
+    """A member name as text a terminal shows as it is: control characters (escape
+    sequences) written as \\xNN."""
+    if member.isprintable():
+        return member
+    return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in member)
 
 
 def _renamed(part: HistoryPart, name: str) -> str:
-    return name if part.member is None else f"{name}!/{part.member}"
+    return name if part.member is None else f"{name}!/{shown_member(part.member)}"
 
 
 def _part_hand_texts(part: HistoryPart, stream: BinaryIO, name: str) -> Iterator[HandText]:
@@ -218,13 +276,10 @@ def _strays_marked(room: Room, hands: Iterable[HandText]) -> Iterator[HandText]:
 
 
 @contextmanager
-def _open_stream(path: Path, compression: str | None, member: str | None) -> Iterator[BinaryIO]:
+def _open_stream(path: Path, compression: str | None) -> Iterator[BinaryIO]:
     with path.open("rb") as raw:
         if compression == "gzip":
             with gzip.GzipFile(fileobj=raw, mode="rb") as unpacked:
-                yield unpacked  # type: ignore[misc]
-        elif compression == "zip":
-            with zipfile.ZipFile(raw) as archive, archive.open(member or "") as unpacked:
                 yield unpacked  # type: ignore[misc]
         else:
             yield raw
@@ -237,27 +292,44 @@ def open_history(path: Path) -> HistoryFile:
         magic = stream.read(4)
     try:
         if magic.startswith(GZIP_MAGIC):
-            part = _analyse(path, "gzip", None, display_path(path))
+            with _open_stream(path, "gzip") as stream:
+                part = _analyse(stream, None, display_path(path))
             return HistoryFile(path, (part,), "gzip")
         if magic in ZIP_MAGICS:
-            with zipfile.ZipFile(path) as archive:
-                members = [info.filename for info in archive.infolist() if not info.is_dir()]
-            name = display_path(path)
-            parts = tuple(_analyse(path, "zip", m, f"{name}!/{m}") for m in sorted(members))
-            return HistoryFile(path, parts, "zip")
+            return HistoryFile(path, _zip_parts(path), "zip")
     except DecompressionErrors as error:
         raise DamagedArchiveError(f"damaged archive: {error}") from None
-    return HistoryFile(path, (_analyse(path, None, None, display_path(path)),))
+    with path.open("rb") as stream:
+        return HistoryFile(path, (_analyse(stream, None, display_path(path)),))
 
 
-def _analyse(path: Path, compression: str | None, member: str | None, name: str) -> HistoryPart:
-    with _open_stream(path, compression, member) as stream:
-        head_bytes = stream.read(SNIFF_SIZE)
-        encoding, head = decode_head(head_bytes)
-        room = sniff(head)
-        if room is not None and room.whole_files:
-            return HistoryPart(name, member, encoding, head, (room,))
-        found = scan_starts(stream, encoding, [room.hand_start for room in LINE_ROOMS])
+def _zip_parts(path: Path) -> tuple[HistoryPart, ...]:
+    """The members of a zip, each analysed through one open archive; a member that cannot be
+    read is a part that says why."""
+    name = display_path(path)
+    parts: list[HistoryPart] = []
+    with path.open("rb") as raw, zipfile.ZipFile(raw) as archive:
+        members = sorted(info.filename for info in archive.infolist() if not info.is_dir())
+        for member in members:
+            shown = f"{name}!/{shown_member(member)}"
+            try:
+                with archive.open(member) as stream:
+                    parts.append(_analyse(stream, member, shown))  # type: ignore[arg-type]
+            except MemberErrors as error:
+                failure = member_failure(error)
+                parts.append(
+                    HistoryPart(shown, member, Encoding("utf-8", 0), "", (), None, failure)
+                )
+    return tuple(parts)
+
+
+def _analyse(stream: BinaryIO, member: str | None, name: str) -> HistoryPart:
+    head_bytes = stream.read(SNIFF_SIZE)
+    encoding, head = decode_head(head_bytes)
+    room = sniff(head)
+    if room is not None and room.whole_files:
+        return HistoryPart(name, member, encoding, head, (room,))
+    found = scan_starts(stream, encoding, [room.hand_start for room in LINE_ROOMS])
     rooms = tuple(LINE_ROOMS[i] for i in found)
     junk = None if rooms else junk_reason(head_bytes, encoding, head)
     return HistoryPart(name, member, encoding, head, rooms, junk)
@@ -297,8 +369,9 @@ def parse_hand(hand: HandText) -> ParsedHand:
     """Parse one hand text with its room's reader; never raises. Every problem's message is
     one bounded sentence; a room's own failure is reported with where it happened."""
     path, line = hand.source.path, hand.source.line
-    if hand.stray:
-        problem = Problem(Code.FIL001, Stage.READ, path, line, _bounded(stray_message(hand)))
+    if hand.stray:  # its own finding (an XML room's), or the excerpt of text no room starts
+        message = hand.problem.message if hand.problem is not None else stray_message(hand)
+        problem = Problem(Code.FIL001, Stage.READ, path, line, _bounded(message))
         return ParsedHand(hand, None, problem=problem)
     room = BY_NAME.get(hand.room) if hand.room else None
     if room is None:

@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Final, Literal
@@ -264,7 +264,7 @@ def chunk_rows(
     )
     events = fetch_columns(
         con,
-        f"SELECT hand_id, seq, {', '.join(event_columns or _EVENT_COLUMNS)} FROM actions "
+        f"SELECT hand_id, seq, {', '.join(event_columns or EVENT_COLUMNS)} FROM actions "
         f"WHERE {where}",
         params,
         order=("hand_id", "seq"),
@@ -286,7 +286,7 @@ def _chunk(
     seat_rows, event_rows = _groups(seats["hand_id"]), _groups(events["hand_id"])
     violation_rows = _groups(found["hand_id"])
     row_of = {hand_id: row for row, hand_id in enumerate(hands["hand_id"])}
-    every_event = _events(events)
+    every_event = stored_events(events)
     for hand_id in ids:
         row = row_of.get(hand_id)
         if row is None:
@@ -305,37 +305,35 @@ def _chunk(
             )
             for k in range(lo, hi)
         ]
-        yield _record(hands, row, hand_seats, hand_events), violations
+        yield stored_record(_column_getter(hands, row), hand_seats, hand_events), violations
 
 
-def _events(columns: dict[str, list[Any]]) -> list[Event]:
-    """Every event of a chunk, made by `map` (no Python loop per event): the columns are
-    Event's fields in order, the card lists tuples first; a field not read is its
-    `_NOT_WRITTEN` value."""
+def _column_getter(columns: dict[str, list[Any]], row: int) -> Callable[[str], Any]:
+    def get(name: str) -> Any:
+        return columns[name][row]
+
+    return get
+
+
+def stored_events(columns: dict[str, list[Any]]) -> list[Event]:
+    """The events of stored `actions` rows given as columns (`kind` already an `EventKind`),
+    made by `map` (no Python loop per event): the columns are Event's fields in order, the card
+    lists tuples first; a field not read is its `_NOT_WRITTEN` value. The one way back from
+    the rows to events (the export, the dashboard's hand text)."""
     for name in ("cards", "up"):
         if name in columns:
             columns[name] = [tuple(values) if values else () for values in columns[name]]
     fields = (
         columns[name] if name in columns else itertools.repeat(_NOT_WRITTEN[name])
-        for name in _EVENT_COLUMNS
+        for name in EVENT_COLUMNS
     )
     return list(map(Event, *fields))
 
 
-_EVENT_COLUMNS: Final = (
-    "kind",
-    "line",
-    "street",
-    "actor",
-    "amount",
-    "to_amount",
-    "all_in",
-    "cards",
-    "up",
-    "count",
-    "pot",
-    "text",
-)
+_COLUMN_OF_FIELD: Final = {"player": "actor", "to": "to_amount"}
+"""The event fields whose `actions` column has another name (every other column is its field's
+name: normalize writes them)."""
+EVENT_COLUMNS: Final = tuple(_COLUMN_OF_FIELD.get(part.name, part.name) for part in fields(Event))
 """The actions table's columns that are Event's fields, in Event's order."""
 _NOT_WRITTEN: Final[dict[str, object]] = {
     "line": 0,
@@ -347,15 +345,12 @@ _NOT_WRITTEN: Final[dict[str, object]] = {
 """The event fields the PHH writer (pipeline.phh) never reads, and what they are left at in
 the records an export of texts makes and drops (a fifth of its reading time):
 tests/test_phh_export.py holds those texts to the PHH of the whole records."""
-PHH_EVENT_COLUMNS: Final = tuple(name for name in _EVENT_COLUMNS if name not in _NOT_WRITTEN)
+PHH_EVENT_COLUMNS: Final = tuple(name for name in EVENT_COLUMNS if name not in _NOT_WRITTEN)
 
 
-def _record(
-    hands: dict[str, list[Any]], row: int, seats: list[Seat], events: list[Event]
-) -> HandRecord:
-    def get(name: str) -> Any:
-        return hands[name][row]
-
+def stored_record(get: Callable[[str], Any], seats: list[Seat], events: list[Event]) -> HandRecord:
+    """The `HandRecord` a stored hand was made from, from its `hands` row (`get` reads a column)
+    and its seats and events: the one way back from the store's rows to a record."""
     tournament = None
     if get("tournament_id") is not None:
         tournament = Tournament(

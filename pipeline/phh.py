@@ -14,10 +14,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from studdraw.parsers.model import Card, EventKind, HandRecord, Seat, Structure
+from studdraw.parsers.model import Card, EventKind, Game, GameKind, HandRecord, Seat, Structure
 from studdraw.parsers.phh.vocabulary import (
     RESHUFFLE_NOTE,
     STAKE_FIELDS,
+    STRUCTURE_PREFIX,
     blind_kind,
     cards_text,
     inferred_stakes,
@@ -25,12 +26,18 @@ from studdraw.parsers.phh.vocabulary import (
     money,
     players_in_order,
     toml_string,
-    variant_code,
 )
 from studdraw.pipeline.rules.specs import GAME_SPECS
 
+
+def variant_code(game: Game, structure: Structure) -> str:
+    """The PHH variant code: the structure's letter, then the game's part (`GameSpec.phh`); the
+    spec's code where it has one, else one built the same way."""
+    return STRUCTURE_PREFIX[structure] + GAME_SPECS[game].phh
+
+
 HAND_SIZE: Final = {
-    game: spec.hand_size for game, spec in GAME_SPECS.items() if spec.family == "draw"
+    game: spec.hand_size for game, spec in GAME_SPECS.items() if spec.kind is GameKind.DRAW
 }
 _FORCED_LIVE: Final = frozenset({EventKind.SMALL_BLIND, EventKind.BIG_BLIND, EventKind.POST})
 _WAGERS: Final = frozenset({EventKind.BET, EventKind.RAISE, EventKind.COMPLETE})

@@ -8,22 +8,9 @@ it first by itself."""
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
-_ROOT = Path(__file__).resolve().parents[1]
+from studdraw.parsers._build import stale_modules
 
-
-def stale_compiled_modules() -> list[str]:
-    """The compiled modules beside their sources that are older than them."""
-    return sorted(
-        str(compiled.relative_to(_ROOT))
-        for package in ("parsers", "pipeline")
-        for compiled in (_ROOT / package).rglob("*.so")
-        if (source := compiled.with_name(compiled.name.split(".")[0] + ".py")).exists()
-        and source.stat().st_mtime > compiled.stat().st_mtime
-    )
-
-
-STALE_COMPILED = [] if os.environ.get("STUDDRAW_PURE") == "1" else stale_compiled_modules()
+STALE_COMPILED = [] if os.environ.get("STUDDRAW_PURE") == "1" else stale_modules()
 if STALE_COMPILED:
     os.environ["STUDDRAW_PURE"] = "1"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,6 +30,17 @@ def main_module_kept() -> Iterator[None]:
     main = sys.modules["__main__"]
     yield
     sys.modules["__main__"] = main
+
+
+PROGRESS_LINE = re.compile(r"^[\w ]+: [\d,]+(?: of [\d,]+)? hands?(?: \(.*\))?, \d+ s$")
+"""A progress line a long command prints every few seconds off a terminal (cli/progress.py):
+how many a run prints depends on the machine's speed, so a test of what else it says skips
+them."""
+
+
+def messages(output: str) -> list[str]:
+    """The lines of a command's output but its progress lines."""
+    return [line for line in output.strip().splitlines() if not PROGRESS_LINE.match(line)]
 
 
 def corpus_file(*parts: str) -> Path:

@@ -19,7 +19,7 @@ from studdraw.cli.commands import app
 from studdraw.pipeline import export as exporter
 from studdraw.pipeline.analytics.report import verdict_note
 from studdraw.pipeline.importer.ingest import IngestOptions, ingest
-from tests.conftest import SAMPLES
+from tests.conftest import SAMPLES, messages
 
 runner = CliRunner()
 RAZZ = SAMPLES / "pokerstars" / "razz.txt"
@@ -33,7 +33,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def one_error(output: str) -> str:
-    lines = output.strip().splitlines()
+    lines = messages(output)
     assert len(lines) == 1 and lines[0].startswith("error: "), output
     assert "Traceback" not in output and "[red]" not in output
     return lines[0]
@@ -57,6 +57,7 @@ def test_synth_writes_aside_and_leaves_nothing_when_stopped(
     out = tmp_path / "deal.txt"
     ok = runner.invoke(app, ["synth", "--game", "razz", "--hands", "3", "--out", str(out)])
     assert ok.exit_code == 0 and out.read_text(encoding="utf-8").count("PokerStars") == 3
+    assert "wrote 3 hands of razz to" in ok.output  # a word of what it did, off a terminal too
 
     def interrupted(*_args: object, **_kwargs: object) -> object:
         yield from ()

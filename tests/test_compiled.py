@@ -20,11 +20,12 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 import pytest
 
-import tests
+from studdraw.parsers import _build
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.model import HandRecord
 from studdraw.parsers.reader import parse_file
@@ -141,11 +142,10 @@ def test_compiled_and_pure_parsers_read_alike(tmp_path: Path) -> None:
         assert table.equals(pure["tables"][name]), f"the {name} rows differ"
 
 
-def test_a_compiled_module_older_than_its_source_is_found(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """tests/__init__.py then runs the sources: a stale compiled module never blocks a run."""
-    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+def test_a_compiled_module_older_than_its_source_is_found(tmp_path: Path) -> None:
+    """Every process then runs the sources (parsers/_build.py), and a test run says so: a stale
+    compiled module never blocks a run, nor breaks one after a `git pull`."""
+    suffix = EXTENSION_SUFFIXES[0]
     folder = tmp_path / "pipeline" / "rules"
     folder.mkdir(parents=True)
     built = {"state": (1000, 2000), "core": (2000, 1000)}  # when compiled, when edited
@@ -156,5 +156,8 @@ def test_a_compiled_module_older_than_its_source_is_found(
         ):
             path.write_text("")
             os.utime(path, (when, when))
-    monkeypatch.setattr(tests, "_ROOT", tmp_path)
-    assert tests.stale_compiled_modules() == [f"pipeline/rules/state{suffix}"]
+    (tmp_path / "build").mkdir()
+    names = ["studdraw.parsers.compiled__mypyc", "studdraw.pipeline.rules.state"]
+    names.append("studdraw.pipeline.rules.core")
+    (tmp_path / "build" / "compiled.ok").write_text("\n".join(names) + "\n")
+    assert _build.stale_modules(tmp_path) == [f"pipeline/rules/state{suffix}"]

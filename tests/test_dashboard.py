@@ -221,8 +221,8 @@ def test_data_quality_lists_violations_rejects_and_unsupported(app: AppTest, fac
     by_code = app.dataframe[0].value
     assert set(by_code["code"]) == facts.broken_codes
     assert all(
-        family == Code[code].origin
-        for code, family in zip(by_code["code"], by_code["family"], strict=True)
+        origin == Code[code].origin
+        for code, origin in zip(by_code["code"], by_code["origin"], strict=True)
     )
     assert set(by_code["room"]) == {"pokerstars"}
     flagged = app.dataframe[1].value

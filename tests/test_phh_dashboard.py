@@ -14,11 +14,12 @@ from streamlit.testing.v1 import AppTest
 from typer.testing import CliRunner
 
 from studdraw.cli.commands import app as cli
-from studdraw.dashboard.downloads import filter_hand_ids, phh_bytes, phhs_bytes
+from studdraw.dashboard.downloads import MAX_HANDS, phh_bytes, phhs_bytes
 from studdraw.dashboard.launch import ENV_VAR
 from studdraw.dashboard.views import page
 from studdraw.pipeline import analytics
 from studdraw.pipeline.analytics import Filters
+from studdraw.pipeline.analytics.stats import filtered_hand_ids
 from tests.dashboard_support import DRAW_HAND, build_store, hand_id_of
 
 APP = Path(page("overview")).parents[1] / "app.py"
@@ -40,8 +41,8 @@ def test_a_sessions_hands_are_the_exports_of_that_player_and_session(
     db: Path, con: duckdb.DuckDBPyConnection, tmp_path: Path
 ) -> None:
     session = Filters(player="Hero", game="stud", session=2)
-    ids = filter_hand_ids(con, session)
-    every = filter_hand_ids(con, Filters(player="Hero", game="stud"))
+    ids = filtered_hand_ids(con, session, MAX_HANDS)
+    every = filtered_hand_ids(con, Filters(player="Hero", game="stud"), MAX_HANDS)
     assert ids and set(ids) < set(every)
     hands = tomllib.loads(phhs_bytes(con, ids).decode(), parse_float=Decimal)
     assert len(hands) == len(ids)

@@ -1,6 +1,6 @@
 """Data quality: the rules engine's violations and the rejected hands by room and code, the raw
 text of each reject, and the hands counted as unsupported, so nothing read is out of sight.
-Violations come in two families, shown apart: play that broke the rules, and defects of the
+Violations come in two origins, shown apart: play that broke the rules, and defects of the
 export (the room printed something impossible)."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ import streamlit as st
 from studdraw.dashboard import store, ui
 from studdraw.dashboard.render import replay_url
 from studdraw.dashboard.store import StoreRef
-from studdraw.parsers.problems import Code, Origin
+from studdraw.parsers.problems import Code
+from studdraw.pipeline.analytics import quality
 
 EXAMPLES = 200
-EXPORT_CODES = [str(code) for code in Code if code.origin is Origin.EXPORT]
 SEVERITY_COLOURS = alt.Scale(domain=["error", "warning"], range=["#d93025", "#f0a202"])
 
 
@@ -24,23 +24,11 @@ def render() -> None:
         "Data quality",
         "What the rules engine flagged in stored hands, and the hands that were not stored.",
     )
-    counts = store.query(
-        ref,
-        "SELECT (SELECT count(*) FROM hands) AS hands, "
-        "(SELECT count(*) FROM hands WHERE warnings > 0) AS warned, "
-        "(SELECT count(*) FROM violations) AS violations",
-    ).row(0, named=True)
-    families = store.query(
-        ref,
-        "SELECT count(DISTINCT hand_id) FILTER (WHERE severity = 'error' AND NOT "
-        "list_contains(?, code)) AS play, count(DISTINCT hand_id) FILTER (WHERE "
-        "list_contains(?, code)) AS export FROM violations",
-        (EXPORT_CODES, EXPORT_CODES),
-    ).row(0, named=True)
+    counts = store.read(ref, quality.quality_counts)
     rejected, unsupported_hands = store.count(ref, "rejects"), store.count(ref, "unsupported")
     cols = st.columns(6)
-    cols[0].metric("Hands breaking the rules", f"{families['play']:,}")
-    cols[1].metric("Hands with export defects", f"{families['export']:,}")
+    cols[0].metric("Hands breaking the rules", f"{counts['play']:,}")
+    cols[1].metric("Hands with export defects", f"{counts['export']:,}")
     cols[2].metric("Hands with warnings", f"{counts['warned']:,}")
     cols[3].metric("Violations", f"{counts['violations']:,}")
     cols[4].metric("Rejected hands", _count(rejected))
@@ -73,21 +61,16 @@ def _count(rows: int | None) -> str:
 
 
 def _violations(ref: StoreRef) -> None:
-    frame = store.query(
-        ref,
-        "SELECT h.room AS room, v.code, v.severity, count(*) AS violations, "
-        "count(DISTINCT v.hand_id) AS hands FROM violations v JOIN hands h USING (hand_id) "
-        "GROUP BY ALL ORDER BY violations DESC, room, v.code",
-    )
+    frame = store.read(ref, quality.violations_by_code)
     if frame.is_empty():
         st.success("The rules engine found nothing wrong with any stored hand.")
         return
     titles = {str(code): code.headline for code in Code}
-    family = {str(code): str(code.origin) for code in Code}
+    origin = {str(code): str(code.origin) for code in Code}
     frame = frame.with_columns(
-        family=pl.col("code").replace_strict(family, default=None, return_dtype=pl.String),
+        origin=pl.col("code").replace_strict(origin, default=None, return_dtype=pl.String),
         title=pl.col("code").replace_strict(titles, default=None, return_dtype=pl.String),
-    ).sort("family", "violations", descending=[True, True])
+    ).sort("origin", "violations", descending=[True, True])
     chart = (
         alt.Chart(frame)
         .mark_bar()
@@ -98,7 +81,7 @@ def _violations(ref: StoreRef) -> None:
             tooltip=[
                 "room:N",
                 "code:N",
-                "family:N",
+                "origin:N",
                 "title:N",
                 "severity:N",
                 "violations:Q",
@@ -110,7 +93,7 @@ def _violations(ref: StoreRef) -> None:
     left, right = st.columns([2, 3])
     left.altair_chart(chart, width="stretch")
     right.dataframe(
-        frame.select("family", "room", "code", "severity", "violations", "hands", "title"),
+        frame.select("origin", "room", "code", "severity", "violations", "hands", "title"),
         hide_index=True,
     )
     code = st.selectbox(
@@ -119,14 +102,7 @@ def _violations(ref: StoreRef) -> None:
         format_func=lambda value: f"{value} — {titles.get(value, '')}",
         key="quality-code",
     )
-    hands = store.query(
-        ref,
-        "SELECT v.hand_id, h.room AS room, h.room_hand_id, h.game, "
-        "strftime(timezone('UTC', h.started_at), '%Y-%m-%d %H:%M') AS started_utc, v.line, "
-        "v.message FROM violations v JOIN hands h USING (hand_id) WHERE v.code = ? "
-        "ORDER BY v.hand_id DESC, v.seq LIMIT ?",
-        (code, EXAMPLES),
-    )
+    hands = store.read(ref, quality.violation_examples, code, EXAMPLES)
     st.dataframe(
         hands.with_columns(
             replay=pl.col("hand_id").map_elements(replay_url, return_dtype=pl.String)
@@ -140,11 +116,7 @@ def _violations(ref: StoreRef) -> None:
 
 
 def _rejects(ref: StoreRef) -> None:
-    frame = store.query(
-        ref,
-        "SELECT coalesce(room, 'unknown') AS room, kind, count(*) AS hands "
-        "FROM rejects GROUP BY ALL ORDER BY hands DESC",
-    )
+    frame = store.read(ref, quality.rejects_by_kind)
     if frame.is_empty():
         st.success("Every hand of a supported room was parsed and stored.")
         return
@@ -161,20 +133,9 @@ def _rejects(ref: StoreRef) -> None:
     )
     left, right = st.columns([2, 3])
     left.altair_chart(chart, width="stretch")
-    reasons = store.query(
-        ref,
-        "SELECT coalesce(room, 'unknown') AS room, kind, reason, count(*) AS hands "
-        "FROM rejects GROUP BY ALL ORDER BY hands DESC LIMIT ?",
-        (EXAMPLES,),
-    )
+    reasons = store.read(ref, quality.reject_reasons, EXAMPLES)
     right.dataframe(reasons, hide_index=True)
-    listing = store.query(
-        ref,
-        "SELECT content_hash AS id, coalesce(room, 'unknown') AS room, room_hand_id, kind, reason, "
-        "source_path, source_line FROM rejects ORDER BY import_id DESC, source_path, "
-        "source_offset LIMIT ?",
-        (EXAMPLES,),
-    )
+    listing = store.read(ref, quality.latest_rejects, EXAMPLES)
     labels = {
         row["id"]: f"{row['room']} #{row['room_hand_id'] or '?'} · {row['kind']} · "
         f"{row['source_path']}:{row['source_line']}"
@@ -186,12 +147,7 @@ def _rejects(ref: StoreRef) -> None:
         format_func=lambda value: labels[value],
         key="quality-reject",
     )
-    reject = store.query(
-        ref,
-        "SELECT reason, error_line, source_line, raw_text FROM rejects WHERE content_hash = ? "
-        "LIMIT 1",
-        (chosen,),
-    ).row(0, named=True)
+    reject = store.read(ref, quality.reject_text, chosen)
     where = ""
     if reject["error_line"] is not None:
         offset = reject["error_line"] - reject["source_line"] + 1
@@ -201,25 +157,14 @@ def _rejects(ref: StoreRef) -> None:
 
 
 def _unsupported(ref: StoreRef) -> None:
-    frame = store.query(
-        ref,
-        "SELECT coalesce(room, 'unrecognised') AS room, coalesce(game_label, '?') AS label, "
-        "reason, count(*) AS hands FROM unsupported GROUP BY ALL ORDER BY hands DESC LIMIT ?",
-        (EXAMPLES,),
-    )
+    frame = store.read(ref, quality.unsupported_by_reason, EXAMPLES)
     if frame.is_empty():
         st.success("No hand was left out as unsupported.")
         return
     st.dataframe(
         frame, hide_index=True, column_config={"reason": st.column_config.TextColumn(width="large")}
     )
-    files = store.query(
-        ref,
-        "SELECT coalesce(room, 'unrecognised') AS room, coalesce(game_label, '?') AS label, "
-        "source_path, source_line, room_hand_id FROM unsupported "
-        "ORDER BY import_id DESC, source_path, source_offset LIMIT ?",
-        (EXAMPLES,),
-    )
+    files = store.read(ref, quality.latest_unsupported, EXAMPLES)
     st.caption("Where to find them (unsupported hands are counted, not stored):")
     st.dataframe(files, hide_index=True)
 

@@ -10,10 +10,12 @@ from studdraw.dashboard import store, ui
 from studdraw.dashboard.render import GAME_NAMES
 from studdraw.dashboard.store import StoreRef
 from studdraw.dashboard.views import page
+from studdraw.pipeline.analytics import inventory
 from studdraw.pipeline.words import plural
 
 GAME_ORDER = list(GAME_NAMES)
 PLAYERS_SHOWN = 50
+IMPORTS_SHOWN = 20
 TIME_UNITS = {
     "day": "utcyearmonthdate",
     "week": "utcyearweek",
@@ -27,16 +29,8 @@ def render() -> None:
         "Overview", "What the store holds, where it came from, and how clean it is."
     )
     zone = ui.time_zone_setting("overview")
-    totals = store.query(
-        ref,
-        "SELECT count(*) AS hands, count(DISTINCT room) AS rooms, count(DISTINCT game) AS games, "
-        "coalesce(avg(CAST(valid AS INTEGER)), 1) AS valid, sum(errors) AS errors, "
-        "sum(warnings) AS warnings, "
-        "CAST(min(timezone(?, started_at)) AS DATE) AS first_day, "
-        "CAST(max(timezone(?, started_at)) AS DATE) AS last_day FROM hands",
-        (zone, zone),
-    ).row(0, named=True)
-    players = store.scalar(ref, "SELECT count(DISTINCT name) FROM hand_players WHERE dealt_in")
+    totals = store.read(ref, inventory.store_totals, zone)
+    players = totals["players"]
     rejects, unsupported = store.count(ref, "rejects"), store.count(ref, "unsupported")
 
     cols = st.columns(6)
@@ -86,16 +80,8 @@ def bin_unit(span_days: int) -> str:
 def _hands_over_time(ref: StoreRef, zone: str) -> None:
     """Hands per bin and game over the store's whole span, in the user's time zone: the bin
     (day, week, month or year) is chosen from the span, so every hand is on the chart."""
-    span = store.scalar(
-        ref, "SELECT coalesce(date_diff('day', min(started_at), max(started_at)), 0) FROM hands"
-    )
-    unit = bin_unit(int(span))
-    frame = store.query(
-        ref,
-        "SELECT CAST(date_trunc(?, timezone(?, started_at)) AS DATE) AS bin, game, "
-        "count(*) AS hands FROM hands GROUP BY ALL ORDER BY bin",
-        (unit, zone),
-    )
+    unit = bin_unit(store.read(ref, inventory.span_days))
+    frame = store.read(ref, inventory.hands_per_bin, unit, zone)
     chart = (
         alt.Chart(frame)
         .mark_bar()
@@ -116,15 +102,7 @@ def _hands_over_time(ref: StoreRef, zone: str) -> None:
 
 
 def _rooms_and_games(ref: StoreRef, zone: str) -> None:
-    frame = store.query(
-        ref,
-        "SELECT room AS room, game, count(*) AS hands, "
-        "round(100 * avg(CAST(valid AS INTEGER)), 1) AS valid_pct, "
-        "CAST(min(timezone(?, started_at)) AS DATE) AS first_day, "
-        "CAST(max(timezone(?, started_at)) AS DATE) AS last_day "
-        "FROM hands GROUP BY ALL ORDER BY room, hands DESC",
-        (zone, zone),
-    )
+    frame = store.read(ref, inventory.rooms_and_games, zone)
     st.dataframe(
         frame.with_columns(pl.col("game").replace_strict(GAME_NAMES, default=pl.col("game"))),
         hide_index=True,
@@ -166,14 +144,7 @@ def _imports(ref: StoreRef, zone: str) -> None:
     if "imports" not in store.tables(ref):
         st.caption("A Parquet dataset keeps no import log; open the DuckDB file to see it.")
         return
-    frame = store.query(
-        ref,
-        "SELECT regexp_extract(path, '[^/\\\\]+$') AS file, room, status, "
-        "strftime(timezone(?, started_at), '%Y-%m-%d %H:%M') AS started, "
-        "hands_seen, stored, duplicates, rejected, unsupported, with_errors FROM imports "
-        "ORDER BY import_id DESC LIMIT 20",
-        (zone,),
-    )
+    frame = store.read(ref, inventory.recent_imports, zone, IMPORTS_SHOWN)
     st.dataframe(frame, hide_index=True, column_config={"started": f"started ({zone})"})
 
 

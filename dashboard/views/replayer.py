@@ -28,6 +28,7 @@ from studdraw.dashboard.render import (
 )
 from studdraw.dashboard.replay import Hand, SeatView, position_name
 from studdraw.dashboard.store import StoreRef
+from studdraw.pipeline.analytics import hands
 from studdraw.pipeline.words import plural, stakes_text
 
 HANDS_PER_DAY = 1000
@@ -145,24 +146,17 @@ NEIGHBOUR_WINDOW = timedelta(days=1)
 def _neighbour(ref: StoreRef, player: str, header: dict[str, Any], side: str) -> int | None:
     """The player's hand just before (`previous`) or after (`next`) this one in time."""
     at, hand_id = header["started_at"], header["hand_id"]
-    before = side == "previous"
-    compare, order = ("<", "DESC") if before else (">", "ASC")
-    for window in (True, False):
-        bound = ""
-        params: tuple[Any, ...] = (player, at, at, hand_id)
-        if window:
-            bound = f" AND h.started_at {'>=' if before else '<='} ?"
-            params += (at - NEIGHBOUR_WINDOW if before else at + NEIGHBOUR_WINDOW,)
-        found = store.query(
+    for window in (NEIGHBOUR_WINDOW, None):
+        neighbour: int | None = store.read(
             ref,
-            "SELECT h.hand_id FROM hand_players p JOIN hands h USING (hand_id) "
-            "WHERE p.name = ? AND p.dealt_in "
-            f"AND (h.started_at {compare} ? OR (h.started_at = ? AND h.hand_id {compare} ?))"
-            f"{bound} ORDER BY h.started_at {order}, h.hand_id {order} LIMIT 1",
-            params,
+            hands.neighbour_hand,
+            player,
+            at,
+            hand_id,
+            before=side == "previous",
+            window=window,
         )
-        if found.height:
-            neighbour: int = found.item()
+        if neighbour is not None:
             return neighbour
     return None
 
@@ -172,11 +166,7 @@ def _go_to(ref: StoreRef, hand_id: int | None, player: str) -> None:
     if hand_id is None:
         return
     st.query_params["hand"] = str(hand_id)
-    day = store.scalar(
-        ref,
-        "SELECT CAST(timezone(?, started_at) AS DATE) FROM hands WHERE hand_id = ?",
-        (_zone(), hand_id),
-    )
+    day = store.read(ref, hands.hand_day, hand_id, _zone())
     st.session_state["replay-player"] = player
     st.session_state["replay-day"] = day
     st.session_state["replay-pick"] = hand_id
@@ -243,16 +233,8 @@ def _choose_hand(ref: StoreRef) -> int | None:
 
 def _start_widgets_at(ref: StoreRef, hand_id: int) -> None:
     """Open the player and day pickers on the linked hand, so its neighbours are a click away."""
-    found = store.query(
-        ref,
-        "SELECT coalesce(h.hero, p.name) AS player, "
-        "CAST(timezone(?, h.started_at) AS DATE) AS day FROM hands h "
-        "JOIN hand_players p USING (hand_id) WHERE h.hand_id = ? AND p.dealt_in "
-        "ORDER BY p.name = h.hero DESC, p.seat LIMIT 1",
-        (_zone(), hand_id),
-    )
-    if found.height:
-        row = found.row(0, named=True)
+    row = store.read(ref, hands.hand_player_and_day, hand_id, _zone())
+    if row is not None:
         st.session_state["replay-player"] = row["player"]
         st.session_state["replay-day"] = row["day"]
         st.session_state["replay-pick"] = hand_id
@@ -273,17 +255,7 @@ def _by_player_and_day(ref: StoreRef) -> int | None:
     player = left.selectbox(
         "Player", names, key="replay-player", on_change=_forget_query_hand, accept_new_options=True
     )
-    days: list[date] = (
-        store.query(
-            ref,
-            "SELECT CAST(timezone(?, h.started_at) AS DATE) AS day FROM hand_players p "
-            "JOIN hands h USING (hand_id) WHERE p.name = ? AND p.dealt_in "
-            "GROUP BY day ORDER BY day",
-            (zone, player),
-        )
-        .get_column("day")
-        .to_list()
-    )
+    days = store.read(ref, hands.player_days, player, zone)
     if not days:
         st.info(f"No hands of {player} in the store.")
         return None
@@ -296,15 +268,15 @@ def _by_player_and_day(ref: StoreRef) -> int | None:
         key="replay-day",
         on_change=_forget_query_hand,
     )
-    hands = store.query(
+    start, end = _day_bounds(day, zone)
+    that_day = store.read(
         ref,
-        "SELECT h.hand_id, strftime(timezone(?, h.started_at), '%H:%M:%S') AS time, "
-        "h.room, h.room_hand_id, h.game, h.structure, h.small_bet, h.big_bet, h.small_blind, "
-        "h.big_blind, h.scale, "
-        "h.currency, p.net, h.valid FROM hand_players p JOIN hands h USING (hand_id) "
-        "WHERE p.name = ? AND p.dealt_in AND h.started_at >= ? AND h.started_at < ? "
-        "ORDER BY h.started_at, h.hand_id LIMIT ?",
-        (zone, player, *_day_bounds(day, zone), HANDS_PER_DAY),
+        hands.player_hands_between,
+        player,
+        zone,
+        start=start,
+        end=end,
+        limit=HANDS_PER_DAY,
     )
     labels = {
         row["hand_id"]: (
@@ -314,7 +286,7 @@ def _by_player_and_day(ref: StoreRef) -> int | None:
             f"net {money(row['net'], row['scale'], row['currency'])}"
             + ("" if row["valid"] else " · ⚠ rule errors")
         )
-        for row in hands.iter_rows(named=True)
+        for row in that_day.iter_rows(named=True)
     }
     if st.session_state.get("replay-pick") not in labels:
         st.session_state["replay-pick"] = next(iter(labels), None)
@@ -333,11 +305,7 @@ def _by_room_hand_id(ref: StoreRef) -> int | None:
     text = st.text_input("Room hand id", key="replay-room-id", on_change=_forget_query_hand)
     if not text.strip():
         return None
-    found = store.query(
-        ref,
-        "SELECT hand_id, room, game FROM hands WHERE room_hand_id = ? ORDER BY room LIMIT 20",
-        (text.strip().lstrip("#"),),
-    )
+    found = store.read(ref, hands.hands_with_room_id, text.strip().lstrip("#"))
     if found.is_empty():
         st.warning(f"No stored hand has the room hand id {text.strip()}.")
         return None

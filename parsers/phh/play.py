@@ -45,7 +45,12 @@ class Play:
         self.bring_in = bring_in  # what a `pb` posts: PHH's `bring_in`, not the stakes' own
         self.scale = scale
         self.names = [seat.player for seat in seats]
+        self.starting = [seat.stack for seat in seats]
         self.stacks = [seat.stack for seat in seats]
+        self.folded = [False] * count
+        self.dead = [0] * count  # dead money posted: in the main pot, no level of a side pot
+        self.anted = [0] * count
+        self.big_blind = -1  # who posted the big blind
         self.bets = [0] * count
         self.level = 0  # the bet to call on this street (a short big blind still makes it full)
         self.held: list[list[Card | None]] = [[] for _ in seats]
@@ -73,7 +78,9 @@ class Play:
         blinds, each list in player order."""
         for i, ante in enumerate(antes):
             if ante:
+                before = self.stacks[i]
                 self._put(EventKind.ANTE, i, ante, live=False)
+                self.anted[i] = before - self.stacks[i]
         for i, blind in enumerate(blinds):
             if blind:
                 kind = (
@@ -84,9 +91,12 @@ class Play:
                 self._put(kind, i, blind, live=True)
                 if kind is EventKind.BIG_BLIND:
                     self.level = max(self.level, self.stakes.big_blind)
+                    self.big_blind = i
         for i, amount in enumerate(dead):
             if amount:
+                before = self.stacks[i]
                 self._put(EventKind.DEAD, i, amount, live=False)
+                self.dead[i] = before - self.stacks[i]
 
     def _put(self, kind: EventKind, i: int, amount: int, *, live: bool) -> None:
         amount = min(amount, self.stacks[i])
@@ -149,6 +159,7 @@ class Play:
             self._check_or_call(i)
         elif verb == "f":
             self.acted = True
+            self.folded[i] = True
             self._add(EventKind.FOLD, self.names[i])
         else:  # pb
             self.acted = True
@@ -252,10 +263,29 @@ class Play:
         for street, i, amount in returns:
             self.returns.setdefault(street, []).append((i, amount))
 
-    def given_collects(self, collects: Sequence[tuple[int, str, int]]) -> None:
-        """Who won what from which pot (studdraw's `_collects`), instead of `winnings`."""
+    def collect(self, collects: Sequence[tuple[int, str, int]]) -> None:
+        """Who won what from which pot: studdraw's `_collects`, or the stated result shared
+        out over the pots (`studdraw.parsers.phh.results`)."""
         for i, pot, amount in collects:
             self._add(EventKind.COLLECT, self.names[i], amount=amount, pot=pot)
+
+    @property
+    def table_ante(self) -> int:
+        """The player of a big-blind or button ante (the only ante of a button game, posted by
+        the big blind or the last player), else -1: dead money, as the rules engine takes it."""
+        anted = [i for i, amount in enumerate(self.anted) if amount]
+        if (
+            self.game.is_stud
+            or len(anted) != 1
+            or anted[0] not in (self.big_blind, len(self.anted) - 1)
+        ):
+            return -1
+        return anted[0]
+
+    @property
+    def invested(self) -> list[int]:
+        """What each player has put in (less what came back), so far."""
+        return [start - left for start, left in zip(self.starting, self.stacks, strict=True)]
 
     def _close_betting(self) -> None:
         """Return the part of the highest bet nobody matched (everyone else folded or is
@@ -274,17 +304,15 @@ class Play:
             self.stacks[top] += excess
             self._add(EventKind.UNCALLED, self.names[top], amount=excess)
 
-    def finish(self, winnings: Sequence[int]) -> None:
-        """After the last action: the uncalled excess, then what each player won."""
+    def end_betting(self) -> None:
+        """After the last action: the uncalled excess, and the given returns of streets the
+        actions never reached; `stacks` are then what the play leaves each player."""
         if not self.showdown:
             self._close_betting()
         for street, returns in sorted((self.returns or {}).items()):
-            for i, amount in returns:  # returns of streets the actions never reached
+            for i, amount in returns:
                 self.stacks[i] += amount
                 self._add(EventKind.UNCALLED, self.names[i], amount=amount, street=street)
-        for i, amount in enumerate(winnings):
-            if amount:
-                self._add(EventKind.COLLECT, self.names[i], amount=amount, pot="main")
 
     def _add(
         self,

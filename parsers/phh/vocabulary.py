@@ -29,33 +29,19 @@ SPEC_VARIANTS: Final[dict[str, tuple[Game, Structure]]] = {
 """The spec's codes for studdraw's games (its hold'em and Omaha codes are other games: a PHH
 room counts them as unsupported)."""
 
-_GAME_SUFFIX: Final = {
-    Game.STUD: "7S",
-    Game.STUD8: "7S/8",
-    Game.RAZZ: "R",
-    Game.TD27: "2L3D",
-    Game.TDA5: "A5L3D",
-    Game.BADUGI: "B",
-    Game.SD27: "2L1D",
-    Game.DRAW5: "5CD",
-}
-_STRUCTURE_PREFIX: Final = {
+STRUCTURE_PREFIX: Final = {
     Structure.FIXED: "F",
     Structure.NO: "N",
     Structure.POT: "P",
     Structure.SPREAD: "S",
 }
+"""A variant code's first letter; the game's part follows (`GameSpec.phh`)."""
 UNKNOWN_CARD: Final = "??"
 RESHUFFLE_NOTE: Final = "# the dealer reshuffles the discards into the stub"
 """A no-op action (PHH commentary) standing for a room's reshuffle announcement."""
 
 # Money: PHH amounts are numbers in currency units (decimals for cash), read back exactly with
 # tomllib's parse_float=Decimal; `_scale` keeps the smallest unit (100 for cents).
-
-
-def variant_code(game: Game, structure: Structure) -> str:
-    """The PHH variant code: the spec's where it has one, else one built the same way."""
-    return _STRUCTURE_PREFIX[structure] + _GAME_SUFFIX[game]
 
 
 def is_spec_variant(code: str) -> bool:

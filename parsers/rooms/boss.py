@@ -12,7 +12,14 @@ import re
 from datetime import UTC, datetime
 from typing import Final
 
-from studdraw.parsers.builder import NOT_READ, HandBuilder, HandParseError, unsupported
+from studdraw.parsers.builder import (
+    NOT_READ,
+    HandBuilder,
+    HandParseError,
+    card_count,
+    seat_number,
+    unsupported,
+)
 from studdraw.parsers.model import RANKS, Card, EventKind, Game, Structure, Tournament
 from studdraw.parsers.xml.room import Node, XmlRoom
 
@@ -111,9 +118,9 @@ def _read_game(element: Node, b: HandBuilder) -> None:
         b.small_blind, b.big_blind = low, high
         b.small_bet = b.big_bet = high
     stamp = element.get("DATE")
-    if not stamp.isdigit():
-        raise HandParseError(f"unreadable DATE {stamp!r}", element.line)
-    b.started_at = datetime.fromtimestamp(int(stamp), UTC)  # Unix time
+    if not stamp.isdigit() or len(stamp) > 11:  # Unix time, in seconds
+        raise HandParseError(f"unreadable DATE {stamp[:20]!r}", element.line)
+    b.started_at = datetime.fromtimestamp(int(stamp), UTC)
     b.room_time = stamp
 
 
@@ -127,7 +134,8 @@ def _read_players(element: Node, b: HandBuilder) -> None:
             continue
         if state not in ("STATE_PLAYING", "STATE_SITOUT"):
             raise HandParseError(f"unknown player state {state!r}", node.line)
-        seat, stack = int(node.get("SEAT")), b.money(node.get("AMOUNT"), node.line)
+        seat = seat_number(node.get("SEAT"), node.line)
+        stack = b.money(node.get("AMOUNT"), node.line)
         b.seat(seat, node.get("NAME"), stack, sitting_out=state == "STATE_SITOUT")
         if node.get("DEALER") == "Y":
             b.button = seat
@@ -195,7 +203,7 @@ class _Actions:
     def _draw(self, node: Node, player: str) -> None:
         """`COUNT` cards exchanged; the `<CARD>`s are the hand after the draw, in place."""
         b, line = self.b, node.line
-        count = int(node.get("COUNT") or "0")
+        count = card_count(node.get("COUNT") or "0", line)
         if count == 0:
             b.add(EventKind.STAND_PAT, line, player, count=0)
             return

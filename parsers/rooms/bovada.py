@@ -177,6 +177,8 @@ class BovadaReader(LineReader):
             up = (street < 4,)
         else:
             raise HandParseError(f"{len(cards)} cards dealt after {len(held)}", line)
+        if street >= len(STREET_NAMES):
+            raise HandParseError(f"a card dealt to {player} after the last street", line)
         if street > b.street:
             # Exports without street markers: the first card of a street opens it.
             b.new_street(street, line, STREET_NAMES[street])

@@ -18,6 +18,7 @@ from studdraw.parsers.builder import (
     HandParseError,
     parse_amount,
     parse_card,
+    seat_number,
     stud_faces,
     unsupported,
 )
@@ -155,7 +156,9 @@ def _read_players(header: Node, b: HandBuilder) -> dict[str, Node]:
             b.max_seats = len(listed.children)
             continue
         players[name] = node
-        b.seat(int(node.get("seat")), name, _money(b, node.get("chips"), node.line))
+        b.seat(
+            seat_number(node.get("seat"), node.line), name, _money(b, node.get("chips"), node.line)
+        )
     return players
 
 
@@ -169,7 +172,7 @@ def _mark_absent(players: dict[str, Node], b: HandBuilder) -> None:
 
 def _read_rounds(element: Node, b: HandBuilder) -> None:
     for round_node in element.findall("round"):
-        number = int(round_node.get("no"))
+        number = round_node.number("no")
         street = number - 2
         if street >= 0:
             assert b.game is not None
@@ -182,7 +185,7 @@ def _read_rounds(element: Node, b: HandBuilder) -> None:
                 actions.append(node)
             else:
                 raise HandParseError(f"unknown element <{node.tag}> in a round", node.line)
-        for node in sorted(actions, key=lambda action: int(action.get("no"))):
+        for node in sorted(actions, key=lambda action: action.number("no")):
             _act(node, street, b)
 
 
@@ -227,7 +230,7 @@ def _deal(node: Node, street: int, b: HandBuilder) -> None:
 
 def _act(node: Node, street: int, b: HandBuilder) -> None:
     player, line = node.get("player"), node.line
-    kind = int(node.get("type"))
+    kind = node.number("type")
     amount = _money(b, node.get("sum") or "0", line)
     if kind == ANTE:
         b.add(EventKind.ANTE, line, player, amount=amount)

@@ -23,6 +23,8 @@ from typing import Any, Final
 
 from studdraw.parsers.builder import (
     HandParseError,
+    card_count,
+    no_game,
     stud_faces,
 )
 from studdraw.parsers.model import (
@@ -188,15 +190,14 @@ class KingsClubReader(LineReader):
         1,350 won - 100 ante - 250 (the raise less its uncalled 250) - 125. The dead post goes
         in after the blinds, before the deal, on the player's ante line, marked as inferred."""
         b = self.b
-        assert b.game is not None
-        if not b.game.is_draw or not self._nets:
+        if b.game is None or not b.game.is_draw or not self._nets:
             return
         small = b.small_blind or b.big_blind // 2
         nets = {seat.player: 0 for seat in b.seats}
         blinds: set[str] = set()  # players who posted a blind (live or dead)
         for event in b.events:
             player, kind = event.player, event.kind
-            if player is None:
+            if player is None or player not in nets:  # not seated: the replay's ORD006
                 continue
             if kind.puts_in:
                 nets[player] -= event.amount
@@ -244,7 +245,8 @@ class KingsClubReader(LineReader):
     def on_street(self, token: LineToken) -> None:
         self.infer_uncalled(token.number)
         b = self.b
-        assert b.game is not None
+        if b.game is None:
+            raise no_game(token.number)
         name = token.field("street") or ""
         if b.game.is_draw:
             if name != FIRST_ROUND:
@@ -270,7 +272,8 @@ class KingsClubReader(LineReader):
         round (no marker precedes it but the draw games' "1ST BETTING ROUND", printed before
         the forced bets); the hero is the player whose first cards are known."""
         b = self.b
-        assert b.game is not None
+        if b.game is None:
+            raise no_game(token.number)
         player, line = self.player(token), token.number
         cards = self.cards(token)
         if self._dealt and b.game.is_draw and b.street > 0:
@@ -306,7 +309,7 @@ class KingsClubReader(LineReader):
         """Another player's draw: "Player0 draws 2" (cards thrown and taken, both hidden)."""
         b = self.b
         player, line = self.player(token), token.number
-        count = int(token.field("count") or 0)
+        count = card_count(token.field("count") or "0", line)
         b.add(EventKind.DISCARD, line, player, count=count)
         b.add(EventKind.DRAW, line, player, count=count, cards=(None,) * count, up=(False,) * count)
 

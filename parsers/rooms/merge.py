@@ -14,7 +14,15 @@ import re
 from datetime import datetime
 from typing import Final
 
-from studdraw.parsers.builder import HandBuilder, HandParseError, parse_card, to_utc, unsupported
+from studdraw.parsers.builder import (
+    HandBuilder,
+    HandParseError,
+    card_count,
+    parse_card,
+    seat_number,
+    to_utc,
+    unsupported,
+)
 from studdraw.parsers.model import Card, EventKind, Game, Outcome, Structure, Tournament
 from studdraw.parsers.xml.room import Node, XmlRoom
 
@@ -151,7 +159,8 @@ def _read_header(element: Node, b: HandBuilder) -> None:
     b.room_time = text
     data = element.get("data").split("|")
     b.table = data[1] if len(data) > 1 else ""
-    b.max_seats = int(element.get("seats")) if element.get("seats") else None
+    seats = element.get("seats")
+    b.max_seats = seat_number(seats, element.line, "table size") if seats else None
     if b.currency == "CHIPS":
         code = data[2].split("-")[0] if len(data) > 2 else ""
         if not code:
@@ -170,7 +179,7 @@ def _read_players(element: Node, b: HandBuilder) -> dict[str, str]:
     for node in listed.findall("player"):
         name, seat = node.get("nickname"), node.get("seat")
         stack = b.money(node.get("balance") or "0", node.line)
-        b.seat(int(seat), name, stack, sitting_out=node.get("dealtin") != "true")
+        b.seat(seat_number(seat, node.line), name, stack, sitting_out=node.get("dealtin") != "true")
         seats[seat] = name
     return seats
 
@@ -309,7 +318,7 @@ class _Rounds:
         return EventKind.BET if highest == 0 else EventKind.RAISE
 
     def _draw(self, node: Node, player: str) -> None:
-        count = int(node.get("text") or "0")
+        count = card_count(node.get("text") or "0", node.line)
         b, line = self.b, node.line
         if count == 0:
             b.add(EventKind.STAND_PAT, line, player, count=0)
@@ -347,7 +356,7 @@ class _Rounds:
             if node.get("uncalled") == "true":
                 b.add(EventKind.UNCALLED, node.line, player, amount=amount)
                 continue
-            number = int(node.get("potnumber") or "1")
+            number = node.number("potnumber", "1")
             pot = "main" if number <= 1 else f"side{number - 1}"
             half = {"h": ":hi", "l": ":lo"}.get(node.get("pottype"), "")
             b.add(EventKind.COLLECT, node.line, player, amount=amount, pot=pot + half)

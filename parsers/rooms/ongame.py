@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from studdraw.parsers.builder import HandParseError, parse_amount
+from studdraw.parsers.builder import HandParseError, no_game, parse_amount
 from studdraw.parsers.model import (
     Card,
     EventKind,
@@ -237,7 +237,8 @@ class OnGameReader(LineReader):
         """ "Dealing to X: [-, -, Kh]" (3rd street, hidden cards as -), then the new card of
         each street; a draw game's first hand (the hero's only)."""
         b = self.b
-        assert b.game is not None
+        if b.game is None:
+            raise no_game(token.number)
         player, line = self.player(token), token.number
         cards = b.cards(cards_text(token.field("cards") or ""), line)
         if b.game.is_draw:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import re
 import tomllib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, date, datetime, time
 from decimal import Decimal
 from typing import Any, Final
@@ -34,6 +34,7 @@ from studdraw.parsers.model import (
     Tournament,
 )
 from studdraw.parsers.phh.play import Play
+from studdraw.parsers.phh.results import settle
 from studdraw.parsers.phh.vocabulary import (
     SPEC_VARIANTS,
     STAKE_FIELDS,
@@ -169,7 +170,7 @@ def _scale(fields: dict[str, Any], currency: str) -> int:
 
 
 def _numbers(fields: dict[str, Any]) -> Iterator[int | Decimal]:
-    for key in ("antes", "blinds_or_straddles", "starting_stacks", "winnings"):
+    for key in ("antes", "blinds_or_straddles", "starting_stacks", "winnings", "finishing_stacks"):
         yield from fields.get(key) or ()
     for key in ("bring_in", "small_bet", "big_bet", "min_bet"):
         if key in fields:
@@ -191,9 +192,19 @@ def _started(fields: dict[str, Any]) -> tuple[datetime, str, list[str]]:
     except (ZoneInfoNotFoundError, ValueError):
         raise HandParseError(f"unknown time zone {zone_name!r}", 0) from None
     started = local.replace(tzinfo=zone).astimezone(UTC)
+    notes = []
+    if not isinstance(zone_name, str):
+        # PHH: the time is the zone's, else the place's (city, region, country), else UTC.
+        # studdraw has no map from places or abbreviations to zones: it says what it assumed.
+        place = [fields[key] for key in ("city", "region", "country") if fields.get(key)]
+        said = fields.get("time_zone_abbreviation")
+        if len(place) == 3 or isinstance(said, str):
+            where = ", ".join(map(str, place)) if len(place) == 3 else f"zone {said}"
+            notes.append(f"the PHH hand's time is local to {where}: read as UTC")
     if not isinstance(room_time, str):
-        room_time = f"{local.isoformat(sep=' ')} {zone_name or 'UTC'}"
-    return started, room_time, []
+        label = zone_name or fields.get("time_zone_abbreviation") or "UTC"
+        room_time = f"{local.isoformat(sep=' ')} {label}"
+    return started, room_time, notes
 
 
 def _record(fields: dict[str, Any], hand: HandText, hand_id: str) -> HandRecord:
@@ -229,6 +240,13 @@ def _record(fields: dict[str, Any], hand: HandText, hand_id: str) -> HandRecord:
         antes, blinds = antes[::-1], blinds[::-1]
     dead = [units(value) for value in fields.get("_dead_blinds") or [0] * count]
     started, room_time, notes = _started(fields)
+    tournament = _tournament(fields, currency)
+    if "_room" not in fields:  # PHH from elsewhere: what the store has no column for
+        said = {"event": fields.get("event") if tournament is None else None}
+        said |= {key: fields.get(key) for key in ("hand", "venue", "author")}
+        notes.extend(
+            f"PHH {key}: {value}" for key, value in said.items() if value not in (None, "")
+        )
     play = Play(
         game,
         stakes,
@@ -244,16 +262,17 @@ def _record(fields: dict[str, Any], hand: HandText, hand_id: str) -> HandRecord:
         play.given_returns([(s, i - 1, units(amount)) for s, i, amount in fields["_uncalled"]])
     for number, action in enumerate(fields.get("actions") or ()):
         play.act(str(action), number)
-    if "_collects" in fields:
-        play.finish([0] * count)
-        play.given_collects(
-            [(i - 1, str(pot), units(amount)) for i, pot, amount in fields["_collects"]]
-        )
-    elif "winnings" in fields:
-        play.finish([units(value) for value in fields["winnings"]])
-    else:
-        play.finish([0] * count)
-        notes.append("no `winnings` in the PHH hand: nobody collects the pots")
+    collects = fields.get("_collects")
+    problems, stated = settle(
+        play,
+        _amounts(fields, "winnings", units, count),
+        _amounts(fields, "finishing_stacks", units, count),
+        [(i - 1, str(pot), units(amount)) for i, pot, amount in collects] if collects else None,
+        (hand.source.path, hand.source.line),
+    )
+    rake = units(fields["_rake"]) if "_rake" in fields else None
+    if rake is None and "_room" not in fields and (not stated or currency == "CHIPS"):
+        rake = 0  # chips are never raked, and a missing result is no rake
     button = fields.get("_button", None if game.is_stud else numbers[-1])
     return HandRecord(
         room="phh",
@@ -271,19 +290,37 @@ def _record(fields: dict[str, Any], hand: HandText, hand_id: str) -> HandRecord:
         source=hand.source,
         max_seats=fields.get("seat_count"),
         button=button,
-        tournament=_tournament(fields),
+        tournament=tournament,
         mixed=fields.get("_mixed"),
         hero=fields.get("_hero"),
         total_pot=units(fields["_total_pot"]) if "_total_pot" in fields else None,
-        rake=units(fields["_rake"]) if "_rake" in fields else None,
+        rake=rake,
         notes=[*map(str, fields.get("_notes") or ()), *notes],
+        problems=problems,
     )
 
 
-def _tournament(fields: dict[str, Any]) -> Tournament | None:
+def _amounts(
+    fields: dict[str, Any], key: str, units: Callable[[Any], int], count: int
+) -> list[int] | None:
+    """A per-player list of amounts (`winnings`, `finishing_stacks`), or None if absent."""
+    if key not in fields:
+        return None
+    values = [units(value) for value in fields[key]]
+    if len(values) != count:
+        raise HandParseError(f"`{key}` has {len(values)} amounts for {count} players", 0)
+    return values
+
+
+def _tournament(fields: dict[str, Any], currency: str) -> Tournament | None:
+    """studdraw's `_tournament_...` fields, else PHH's `event` and `level` for a hand in chips
+    (an event played for a currency is a cash game's: its name is kept in the notes)."""
     tournament_id = fields.get("_tournament_id")
     if tournament_id is None:
-        return None
+        event, level = fields.get("event"), fields.get("level")
+        if not isinstance(event, str) or not event or currency != "CHIPS":
+            return None
+        return Tournament(event, level=str(level) if level is not None else None)
     buy_in, fee = fields.get("_tournament_buy_in"), fields.get("_tournament_fee")
     return Tournament(
         str(tournament_id),

@@ -19,6 +19,8 @@ from typing import Any, ClassVar, Final
 from studdraw.parsers.builder import (
     HandBuilder,
     HandParseError,
+    card_count,
+    no_game,
     parse_local_time,
     to_utc,
     unsupported,
@@ -308,12 +310,14 @@ class LineReader:
             found["player"],
             self.b.money(found["stack"], token.number),
             sitting_out="sitting_out" in token.parts and found["sitting_out"] is not None,
+            line=token.number,
         )
 
     def street_index(self, token: LineToken) -> int:
         name = token.match["street"]
         game = self.b.game
-        assert game is not None
+        if game is None:
+            raise no_game(token.number)
         index = (self.stud_streets if game.is_stud else self.draw_streets).get(name)
         if index is None:
             raise HandParseError(f"{name} is not a street of {game}", token.number)
@@ -332,7 +336,8 @@ class LineReader:
         down cards hidden, "[X X 8h]"); later streets deal the new card(s). In draw games the
         first deal, then the draws. The hero is the player whose hidden cards are printed."""
         b = self.b
-        assert b.game is not None
+        if b.game is None:
+            raise no_game(token.number)
         line, player = token.number, token.player or self.player(token)
         found = token.match
         first = b.cards(found["cards"], line)
@@ -434,12 +439,13 @@ class LineReader:
     def on_discard(self, token: LineToken) -> None:
         """A discard; "discards 0 cards" is standing pat."""
         cards = self.cards(token)
-        count = int(token.field("count") or len(cards))
+        printed = token.field("count")
+        count = card_count(printed, token.number) if printed else len(cards)
         kind = EventKind.DISCARD if count else EventKind.STAND_PAT
         self.b.add(kind, token.number, self.player(token), count=count, cards=cards)
 
     def on_drawn(self, token: LineToken) -> None:
-        count = int(token.field("count") or 0)
+        count = card_count(token.field("count") or "0", token.number)
         self.b.add(
             EventKind.DRAW,
             token.number,

@@ -15,16 +15,14 @@ keeps only the bytes the sink may still cut (`keep_from`), so memory stays bound
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from typing import Any, BinaryIO, Final
+from collections.abc import Iterable, Iterator
+from typing import Any, Final
 from xml.etree.ElementTree import ParseError
 from xml.parsers.expat import ExpatError
 from xml.parsers.expat import errors as expat_errors
 
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import DefusedXMLParser
-
-from studdraw.parsers.files import CHUNK_SIZE
 
 _RESTART_CODES: Final = frozenset(
     expat_errors.codes[name]
@@ -358,13 +356,13 @@ class XmlReader:
 
 
 def read_xml(
-    stream: BinaryIO, sink: XmlSink, resync: re.Pattern[bytes], encoding: str | None
+    chunks: Iterable[bytes], sink: XmlSink, resync: re.Pattern[bytes], encoding: str | None
 ) -> Iterator[None]:
-    """Feed a binary stream to a reader chunk by chunk, yielding after each chunk (the sink
-    collects what it found), so callers stream their output."""
+    """Feed chunks of bytes to a reader, yielding after each chunk (the sink collects what it
+    found), so callers stream their output."""
     reader = XmlReader(sink, resync, encoding)
     sink.attach(reader)
-    while chunk := stream.read(CHUNK_SIZE):
+    for chunk in chunks:
         reader.feed(chunk)
         yield None
     reader.close()

@@ -22,6 +22,7 @@ from studdraw.parsers.files import Encoding
 from studdraw.parsers.model import HandText, ParsedHand, SourceRef
 from studdraw.parsers.problems import Code, Problem, Stage
 from studdraw.parsers.room import HAND_ID_SPAN, Room
+from studdraw.parsers.xml.encoding import declared_encoding, reading_codec, utf8_chunks
 from studdraw.parsers.xml.reader import (
     PROLOG_SIZE,
     XmlReader,
@@ -34,10 +35,20 @@ _WRAP_END: Final = b"</studdraw-hand>"
 _END_TAGS: Final = re.compile(rb"(?:\s*</[^<>]+>)*\s*")
 """What may follow the last hand after reading resumed: the end tags of its containers."""
 REFUSED: Final = "refused XML: DTDs, entity declarations and external entities are not read"
-_DECLARED_ENCODING: Final = re.compile(rb"""<\?xml[^>]*encoding=["']([\w.\-]+)["']""")
 
 
 # --- splitting a file into hand texts -------------------------------------------------------
+
+
+def unknown_encoding(path: str, name: str) -> HandText:
+    """The finding of a declaration naming an encoding no codec knows: no hand, a stray text
+    (FIL001) that says how the file was read."""
+    message = (
+        f"the XML declaration names an encoding no reader knows ({name[:40]!r}); the file is "
+        "read as UTF-8, with bytes that are not UTF-8 read as cp1252"
+    )
+    problem = Problem(Code.FIL001, Stage.READ, path, 1, message)
+    return HandText(f'<?xml encoding="{name[:40]}"?>', SourceRef(path, 0, 1), None, problem, True)
 
 
 @dataclass(slots=True)
@@ -51,10 +62,9 @@ class _Open:
 class HandCutter(XmlSink):
     """Cuts hand elements, with the context elements their room needs, out of a file."""
 
-    def __init__(self, room: XmlRoom, path: str, text_encoding: str) -> None:
+    def __init__(self, room: XmlRoom, path: str) -> None:
         self.room = room
         self.path = path
-        self.text_encoding = text_encoding
         self.depth = 0
         self.last = 0
         self.hand: _Open | None = None
@@ -157,10 +167,8 @@ class HandCutter(XmlSink):
         self.ready.append(HandText(text, source, self.room.name))
 
     def _decode(self, raw: bytes) -> str:
-        try:
-            return raw.decode(self.text_encoding)
-        except UnicodeDecodeError:
-            return raw.decode("cp1252", errors="replace")
+        """Raw bytes of the UTF-8 stream the reader is fed (a cut may end inside a character)."""
+        return raw.decode("utf-8", errors="replace")
 
 
 # --- reading one hand text ------------------------------------------------------------------
@@ -178,6 +186,14 @@ class Node:
 
     def get(self, name: str, default: str = "") -> str:
         return self.attrib.get(name, default)
+
+    def number(self, name: str, default: str = "") -> int:
+        """An attribute that holds a count or an index; anything else is a finding at the
+        element's line, never an internal error."""
+        text = self.get(name) or default
+        if not text.isdigit() or not text.isascii() or len(text) > 18:
+            raise HandParseError(f'<{self.tag} {name}="{text[:20]}"> is not a number', self.line)
+        return int(text)
 
     def find(self, tag: str) -> Node | None:
         return next((child for child in self.children if child.tag == tag), None)
@@ -268,16 +284,16 @@ class XmlRoom(Room):
         return found.group("hand_id") if found else None
 
     def hand_texts(self, stream: BinaryIO, encoding: Encoding, path: str) -> Iterator[HandText]:
-        stream.seek(0)
-        head = stream.read(512)
-        stream.seek(0)
-        declared = _DECLARED_ENCODING.search(head)
-        text_encoding = encoding.name
-        if declared and not encoding.is_utf16:
-            text_encoding = declared.group(1).decode("ascii").lower()
-        cutter = HandCutter(self, path, text_encoding)
-        expat_encoding = encoding.name.upper() if encoding.is_utf16 else None
-        for _ in read_xml(stream, cutter, self.resync, expat_encoding):
+        """The file's hands, read from its bytes as UTF-8 (`parsers.xml.encoding`): UTF-16 and
+        mis-declared files read like any other. Offsets count in that UTF-8 text (the file's
+        own bytes for a UTF-8 file)."""
+        stream.seek(encoding.bom)
+        declared = None if encoding.is_utf16 else declared_encoding(stream.read(512))
+        codec, unknown = reading_codec(encoding, declared)
+        if unknown is not None:
+            yield unknown_encoding(path, unknown)
+        cutter = HandCutter(self, path)
+        for _ in read_xml(utf8_chunks(stream, encoding, codec), cutter, self.resync, "utf-8"):
             yield from cutter.ready
             cutter.ready.clear()
 

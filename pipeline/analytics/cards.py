@@ -21,8 +21,9 @@ import numpy as np
 import polars as pl
 
 from studdraw.parsers.model import Game
-from studdraw.pipeline.evaluators import arrays, badugi, low27, low_a5
+from studdraw.pipeline.evaluators import arrays
 from studdraw.pipeline.evaluators.arrays import DECK, INDEX, NO_LOW
+from studdraw.pipeline.rules.showdown import EVALUATORS
 from studdraw.pipeline.rules.specs import GAME_SPECS
 
 from .features import LOW_DRAW_GAMES, STUD_GAMES
@@ -41,33 +42,29 @@ PARALLEL_SPOTS: Final = 2_000
 """From this many all-in hands on, a process pool (when given) computes their equities."""
 
 
-def _draw_value(game: str) -> Callable[[Sequence[str]], int]:
-    return {"td27": low27, "tda5": low_a5, "badugi": badugi, "sd27": low27}[game]
-
-
-MADE: Final = {
-    "td27": ("Th", "9c", "8d", "7s", "5h"),
-    "sd27": ("Th", "9c", "8d", "7s", "5h"),
-    "tda5": ("Th", "9c", "8d", "7s", "6h"),
-    "badugi": ("Kc", "Qd", "Jh", "Ts"),
+MADE: Final = {game.value: spec.made for game, spec in GAME_SPECS.items() if spec.made is not None}
+"""The worst hand that counts as made (pat-capable), per draw game (`GameSpec.made`)."""
+BAD: Final = {game.value: spec.bad for game, spec in GAME_SPECS.items() if spec.bad is not None}
+"""Below this a hand shown after standing pat is a snow, per draw game (`GameSpec.bad`)."""
+HAND_SIZE_SQL: Final = (
+    "CASE h.game "
+    + " ".join(f"WHEN '{game}' THEN {GAME_SPECS[Game(game)].hand_size}" for game in LOW_DRAW_GAMES)
+    + " END"
+)
+"""The cards a player holds in each low draw game, from its GameSpec."""
+_ARRAYS: Final[dict[str, Callable[[np.ndarray], np.ndarray]]] = {
+    "high": arrays.high,
+    "low_a5": arrays.low_a5,
+    "low8": arrays.low8,
 }
-"""The worst hand that counts as made (pat-capable), per draw game: a ten-low without a pair,
-straight or flush (2-7), a ten-low without a pair (A-5), any four-card badugi."""
-BAD: Final = {
-    "td27": ("Kc", "Qd", "Jh", "Ts", "8s"),
-    "sd27": ("Kc", "Qd", "Jh", "Ts", "8s"),
-    "tda5": ("Kc", "Qd", "Jh", "Ts", "9s"),
-    "badugi": ("Kc", "Qd", "Jh", "Ts"),
-}
-"""Below this a hand shown after standing pat is a snow: worse than every king-low without a pair,
-straight or flush (2-7: pairs, straights, flushes and ace-high), a paired hand (A-5), anything
-short of a four-card badugi."""
+"""The array evaluators of the stud games' halves, by the evaluator names of `GameSpec`."""
 
 
 def _at_least(game: str, worst: dict[str, tuple[str, ...]]) -> Callable[[Sequence[str]], bool]:
-    value = _draw_value(game)
-    floor = value(worst[game])
-    return lambda cards: value(cards) >= floor
+    """Does a hand of `game` reach `worst[game]` by the game's evaluator (`GameSpec.best`)?"""
+    evaluate = EVALUATORS[GAME_SPECS[Game(game)].best]
+    floor = evaluate(worst[game])
+    return lambda cards: (evaluate(cards) or 0) >= (floor or 0)
 
 
 def _judge(frame: pl.DataFrame, worst: dict[str, tuple[str, ...]]) -> pl.Series:
@@ -98,7 +95,7 @@ JOIN player_streets nxt
   ON nxt.hand_id = ps.hand_id AND nxt.name = ps.name AND nxt.street = ps.street + 1
 WHERE ps.hand_id BETWEEN $lo AND $hi AND nxt.hand_id BETWEEN $lo AND $hi
   AND h.game IN {LOW_DRAW_GAMES} AND ps.street <= 2 AND nxt.drawn IS NOT NULL
-  AND len(ps.cards) = CASE h.game WHEN 'badugi' THEN 4 ELSE 5 END
+  AND len(ps.cards) = {HAND_SIZE_SQL}
   AND list_count(ps.cards) = len(ps.cards)
 """
 
@@ -110,7 +107,7 @@ JOIN player_streets ps ON ps.hand_id = hp.hand_id AND ps.name = hp.name
   AND ps.street = {LAST_DRAW_SQL}
 WHERE hp.hand_id BETWEEN $lo AND $hi AND ps.hand_id BETWEEN $lo AND $hi
   AND h.game IN {LOW_DRAW_GAMES} AND ps.drawn = 0 AND hp.showed
-  AND len(hp.cards) = CASE h.game WHEN 'badugi' THEN 4 ELSE 5 END
+  AND len(hp.cards) = {HAND_SIZE_SQL}
   AND list_count(hp.cards) = len(hp.cards)
 """
 
@@ -224,17 +221,21 @@ def expected_net(spot: AllIn) -> dict[str, float]:
     }
 
 
+CARDS_SQL: Final = (_KNOWN_BEFORE_DRAW, _SHOWN_PAT, _ALLIN_PLAYERS)
+"""The queries that pick the hands judged here: part of the per-hand rows' definitions
+(`source.VERSION`)."""
+
+
 def _scores(game: str, held: tuple[str, ...], drawn: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(high values, low values) of the final seven-card hands `held` + each row of `drawn`
-    (card indices): razz's low is its `high` (it is the only half), and -1 stands for no low
-    (stud, or no eight-or-better low in stud hi/lo)."""
+    (card indices) by the game's evaluators (`GameSpec.best`, `split_low`): razz's low is its
+    `high` (it is the only half), and -1 stands for no low (no split, or no low that
+    qualifies)."""
     own = np.array([INDEX[card] for card in held], dtype=np.int64)
     hands = np.concatenate([np.broadcast_to(own, (len(drawn), len(own))), drawn], axis=1)
-    if game == "razz":
-        return arrays.low_a5(hands), np.full(len(hands), NO_LOW)
-    if game == "stud8":
-        return arrays.high(hands), arrays.low8(hands)
-    return arrays.high(hands), np.full(len(hands), NO_LOW)
+    spec = GAME_SPECS[Game(game)]
+    low = _ARRAYS[spec.split_low](hands) if spec.split_low else np.full(len(hands), NO_LOW)
+    return _ARRAYS[spec.best](hands), low
 
 
 def _every_runout(

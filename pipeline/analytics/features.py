@@ -14,11 +14,28 @@ from __future__ import annotations
 
 from typing import Final
 
-STUD_GAMES: Final = ("stud", "stud8", "razz")
-DRAW_GAMES: Final = ("td27", "tda5", "badugi", "sd27", "draw5")
-LOW_DRAW_GAMES: Final = ("td27", "tda5", "badugi", "sd27")
-"""The draw games the lowest hand wins: those with a made hand to stand pat on, to break or to
-snow with. Five-card draw (high) has none: a pair is not "made", and drawing to it is the game."""
+from studdraw.parsers.model import GameKind
+from studdraw.pipeline.rules.specs import GAME_SPECS, games_where
+
+STUD_GAMES: Final = games_where(lambda spec: spec.kind is GameKind.STUD)
+DRAW_GAMES: Final = games_where(lambda spec: spec.kind is GameKind.DRAW)
+LOW_DRAW_GAMES: Final = games_where(lambda spec: spec.made is not None)
+"""The draw games with a made hand (`GameSpec.made`) to stand pat on, to break or to snow with."""
+A5_STUD_GAMES: Final = games_where(
+    lambda spec: spec.kind is GameKind.STUD and spec.best == "low_a5"
+)
+"""The stud games the lowest hand wins, aces low (razz): a low door card is the strong one."""
+SPLIT_GAMES: Final = games_where(lambda spec: spec.split_low is not None)
+"""The games whose pot splits high and low (stud hi/lo): a main pot share is counted."""
+LOW8_GAMES: Final = games_where(lambda spec: spec.split_low == "low8")
+"""The games with an eight-or-better low half: three low cards start a hand."""
+
+
+def is_game(games: tuple[str, ...]) -> str:
+    """SQL testing a `game` column against `games`: `= 'razz'` for one, `IN (...)` for more."""
+    return f"= '{games[0]}'" if len(games) == 1 else f"IN {games}"
+
+
 STREETS: Final = range(5)
 """Betting rounds by index: stud 0 = 3rd street .. 4 = 7th; draw 0 = before the first draw ..
 3 = after the third draw."""
@@ -33,9 +50,24 @@ CAP_AGGRESSIONS: Final = 4
 needs fewer aggressive actions than this before the player's decision."""
 
 TABLE_SIZES: Final = ("heads-up", "short-handed", "full ring")
+
+
+def _short_handed() -> str:
+    """SQL: the most seats of a short-handed table for a hand's game (`GameSpec.short_handed`),
+    the largest first and the smallest as the default (stud 6, else 4)."""
+    sizes = sorted({spec.short_handed for spec in GAME_SPECS.values()}, reverse=True)
+    cases = "".join(
+        f"WHEN game {is_game(games_where(lambda spec: spec.short_handed == n))} THEN {n} "  # noqa: B023 (called at once)
+        for n in sizes[:-1]
+    )
+    return f"CASE {cases}ELSE {sizes[-1]} END"
+
+
+_SHORT_HANDED: Final = _short_handed()
+"""The most seats of a short-handed table, per game (`GameSpec.short_handed`)."""
 TABLE_SIZE_SQL: Final = f"""CASE
     WHEN coalesce(max_seats, players) <= 2 THEN '{TABLE_SIZES[0]}'
-    WHEN coalesce(max_seats, players) <= CASE WHEN game IN {STUD_GAMES} THEN 6 ELSE 4 END
+    WHEN coalesce(max_seats, players) <= {_SHORT_HANDED}
       THEN '{TABLE_SIZES[1]}'
     ELSE '{TABLE_SIZES[2]}' END"""
 """A hand's table size from the seats the room gives (the players dealt in when it does not):
@@ -146,7 +178,8 @@ decisions AS (
 -- door card's strength for stealing (stud, stud8: aces high; razz: the lower the stronger).
 doors AS (
   SELECT hand_id, name, door, k,
-    CASE WHEN game = 'razz' AND door_rank < 14 THEN 15 - door_rank ELSE door_rank END AS strength
+    CASE WHEN game {is_game(A5_STUD_GAMES)} AND door_rank < 14 THEN 15 - door_rank
+         ELSE door_rank END AS strength
   FROM (
     SELECT p.hand_id, p.name, p.door, h.game,
       strpos('23456789TJQKA', p.door[1]) + 1 AS door_rank,
@@ -173,7 +206,7 @@ steals AS (
 main_pot AS (
   SELECT pt.hand_id, unnest(pt.eligible) AS name, pt.half, pt.winners
   FROM pots pt JOIN h USING (hand_id)
-  WHERE pt.hand_id BETWEEN $lo AND $hi AND pt.name = 'main' AND h.game = 'stud8'
+  WHERE pt.hand_id BETWEEN $lo AND $hi AND pt.name = 'main' AND h.game {is_game(SPLIT_GAMES)}
 ),
 shares AS (
   SELECT hand_id, name,
@@ -202,13 +235,13 @@ groups AS (
   SELECT hand_id, name,
     CASE
       WHEN len(list_distinct(r)) = 1 THEN 'rolled up'
-      WHEN game = 'razz' AND len(list_distinct(r)) = 2 THEN 'paired'
-      WHEN game = 'razz' THEN
+      WHEN game {is_game(A5_STUD_GAMES)} AND len(list_distinct(r)) = 2 THEN 'paired'
+      WHEN game {is_game(A5_STUD_GAMES)} THEN
         substr('A23456789TJQK', list_max(low), 1) || ' low'
       WHEN len(list_distinct(r)) = 2
         AND len(list_filter(r, lambda x: x = door_rank)) = 2 THEN 'split pair'
       WHEN len(list_distinct(r)) = 2 THEN 'buried pair'
-      WHEN game = 'stud8' AND list_max(low) <= 8 THEN 'three low'
+      WHEN game {is_game(LOW8_GAMES)} AND list_max(low) <= 8 THEN 'three low'
       WHEN suits = 1 THEN 'three-flush'
       WHEN list_max(r) - list_min(r) <= 4 THEN 'three-straight'
       WHEN list_max(low) - list_min(low) <= 4 THEN 'three-straight'
@@ -231,7 +264,7 @@ SELECT
   NOT p.folded AND l.players_left >= 2 AND hp.won AS showdown_won,
   hp.won AND NOT (NOT p.folded AND l.players_left >= 2) AS won_without_showdown,
   {", ".join(f"p.{name}" for name in _street_names())},
-  -- stud family
+  -- stud games
   h.stud AND list_has_any(p.actions0, ['complete', 'raise']) AS complete_3rd,
   coalesce(h.stud AND hp.position = 'BI' AND hp.stack - h.ante > h.bring_in, false)
     AS bring_in_opp,
@@ -250,7 +283,7 @@ SELECT
   p.door,
   g.start_group,
   sh.main_share,
-  -- draw family
+  -- draw games
   NOT h.stud AND coalesce(c.first_vol_before = 0, false) AS rfi_opp,
   NOT h.stud AND coalesce(c.first_vol_before = 0 AND c.first_kind IN ('raise', 'bet'), false)
     AS rfi,

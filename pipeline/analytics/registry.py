@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from studdraw.pipeline.rules.specs import GAME_SPECS
+
 from .features import STREET_ACTS, STREET_NAMES, STREETS
 
 MONEY: Final = (
@@ -27,17 +29,18 @@ currencies or mixes cash with tournaments."""
 @dataclass(frozen=True, slots=True)
 class Stat:
     """A frequency: hands (or streets) where `action` happened / those where `opportunity`
-    arose, both SQL conditions over `player_hands`. `family`: the games it applies to."""
+    arose, both SQL conditions over `player_hands`. `group`: the games it applies to, by the
+    stat groups each game counts in (`GameSpec.stat_groups`)."""
 
     name: str
     label: str
-    family: str
+    group: str
     opportunity: str
     action: str
     street: int | None = None
 
-    def title(self, family: str | None = None) -> str:
-        """The label, naming the street as `family` ("stud", "draw") does, or as both do."""
+    def title(self, kind: str | None = None) -> str:
+        """The label, naming the street as games of `kind` ("stud", "draw") do, or as both do."""
         if self.street is None:
             return self.label
         names = {
@@ -45,7 +48,7 @@ class Stat:
             for kind, streets in STREET_NAMES.items()
             if self.street < len(streets)
         }
-        return self.label.format(street=names.get(family or "", " / ".join(names.values())))
+        return self.label.format(street=names.get(kind or "", " / ".join(names.values())))
 
 
 def _street_stats() -> list[Stat]:
@@ -113,17 +116,8 @@ STATS: Final[tuple[Stat, ...]] = (
 )  # fmt: skip
 """Every frequency, in report order."""
 BY_NAME: Final = {stat.name: stat for stat in STATS}
-FAMILIES: Final = {
-    "stud": ("all", "stud"),
-    "stud8": ("all", "stud", "stud8"),
-    "razz": ("all", "stud"),
-    "td27": ("all", "draw"),
-    "tda5": ("all", "draw"),
-    "badugi": ("all", "draw"),
-    "sd27": ("all", "draw"),
-    "draw5": ("all", "draw"),
-}
-"""The stat families that apply to each game."""
+STAT_GROUPS: Final = {game.value: spec.stat_groups for game, spec in GAME_SPECS.items()}
+"""The stat groups that apply to each game (`Stat.group`), from its GameSpec."""
 AGGRESSION: Final = tuple(f"af_{s}" for s in STREETS)
 """Aggression factor per street: (bets + raises + completions) / calls."""
 

@@ -9,11 +9,13 @@ from __future__ import annotations
 import polars as pl
 from rich.table import Table
 
+from studdraw.parsers.model import Game
+from studdraw.pipeline.rules.specs import GAME_SPECS
 from studdraw.pipeline.words import plural
 
 from .currency import currency_label, money_text
 from .features import STREET_NAMES
-from .registry import AGGRESSION, FAMILIES, STATS
+from .registry import AGGRESSION, STAT_GROUPS, STATS
 
 SUMMARY: dict[str, str] = {"vpip": "VPIP", "went_to_showdown": "WTSD", "won_at_showdown": "W$SD"}
 """The stats shown for every player in the all-players table, with their headings."""
@@ -53,8 +55,8 @@ def player_table(stats: pl.DataFrame, player: str) -> Table:
     opportunities)."""
     rows = {(row["game"], row["currency"]): row for row in stats.iter_rows(named=True)}
     columns = list(rows)
-    families = {"stud" if "stud" in FAMILIES.get(game, ()) else "draw" for game, _ in columns}
-    family = families.pop() if len(families) == 1 else None
+    kinds = {GAME_SPECS[Game(game)].kind.value for game, _ in columns}
+    kind = kinds.pop() if len(kinds) == 1 else None
     table = Table(title=f"{player}: statistics per game and currency")
     table.add_column("stat")
     for game, currency in columns:
@@ -69,24 +71,24 @@ def player_table(stats: pl.DataFrame, player: str) -> Table:
     for stat in STATS:
         cells = [
             f"{_pct(rows[key][stat.name])} ({rows[key][stat.name + '_n']})"
-            if stat.family in FAMILIES.get(key[0], ()) and rows[key][stat.name + "_n"]
+            if stat.group in STAT_GROUPS.get(key[0], ()) and rows[key][stat.name + "_n"]
             else ""
             for key in columns
         ]
         if any(cells):
-            table.add_row(stat.title(family), *cells)
+            table.add_row(stat.title(kind), *cells)
     table.add_section()
     for name in AGGRESSION:
         cells = [_num(rows[key][name]) if rows[key][name] is not None else "" for key in columns]
         if any(cells):
             street = int(name[-1])
             where = {
-                kind: streets[street]
-                for kind, streets in STREET_NAMES.items()
+                named: streets[street]
+                for named, streets in STREET_NAMES.items()
                 if street < len(streets)
             }
             table.add_row(
-                f"aggression factor, {where.get(family or '', ' / '.join(where.values()))}",
+                f"aggression factor, {where.get(kind or '', ' / '.join(where.values()))}",
                 *cells,
             )
     return table

@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo
 import duckdb
 import polars as pl
 
+from .features import A5_STUD_GAMES, is_game
 from .filters import Filters, need_player, sessions_sql, where
 from .registry import BY_NAME, KEY, KIND, MONEY, NET, rollup_columns, stat_totals
 from .source import ensure_features, run
@@ -181,7 +182,8 @@ SELECT game, currency, door[1] AS door_rank, count(*) AS dealt,
   sum(net_bb) AS big_bets
 FROM player_hands WHERE {condition} AND door IS NOT NULL
 GROUP BY game, currency, door[1]
-ORDER BY game, currency, CASE WHEN game = 'razz' THEN strpos('A23456789TJQK', door[1])
+ORDER BY game, currency,
+  CASE WHEN game {is_game(A5_STUD_GAMES)} THEN strpos('A23456789TJQK', door[1])
                     ELSE 14 - strpos('23456789TJQKA', door[1]) END""",
         params,
     )
@@ -207,3 +209,17 @@ FROM player_hands WHERE {condition} AND ({found.opportunity})
 ORDER BY started_at DESC, hand_id DESC LIMIT $limit""",
         {**params, "limit": limit},
     )
+
+
+def filtered_hand_ids(con: duckdb.DuckDBPyConnection, filters: Filters, limit: int) -> list[int]:
+    """The hands the filters select (a player's, in a session if one is chosen), at most
+    `limit` of the newest, in store order."""
+    ensure_features(con)
+    condition, params = where(filters)
+    found = run(
+        con,
+        f"{_with_sessions(filters)} SELECT DISTINCT hand_id FROM player_hands WHERE {condition} "
+        "ORDER BY hand_id DESC LIMIT $limit",
+        {**params, "limit": limit},
+    )
+    return sorted(found.get_column("hand_id").to_list())

@@ -68,17 +68,20 @@ from studdraw.pipeline.importer.dask_tasks import (
     split_segment,
     split_task,
 )
+from studdraw.pipeline.importer.dedupe import Verdict, on_cut, on_fate
 from studdraw.pipeline.importer.ingest import (
     ImportInterruptedError,
     IngestOptions,
     IngestSummary,
     apply_counts,
+    file_state,
     ledger_path,
     mark_interrupted,
     name_note,
     summarize,
+    unsettled,
 )
-from studdraw.pipeline.importer.process import REJECTED, STORED, STRAY_FATE, ProcessedBatch
+from studdraw.pipeline.importer.process import STORED, ProcessedBatch
 from studdraw.pipeline.importer.settings import DEFAULT_TASK_BYTES
 from studdraw.pipeline.importer.stopping import StopRequested, stop_on_signals
 from studdraw.pipeline.store.db import ImportRow, Key, Store, open_store, record_key
@@ -277,7 +280,8 @@ class _Importer:
             self.rows[import_id] = row
             task.delta(import_id)
             try:
-                row.size = size = path.stat().st_size
+                before = file_state(path)
+                row.size = size = before[0]
                 with path.open("rb") as stream:
                     row.content_hash = hashlib.file_digest(stream, "sha256").hexdigest()
                 previous = self.store.completed_import(row.content_hash)
@@ -289,6 +293,7 @@ class _Importer:
                     continue
                 history = open_history(path)
                 ranges = plan_ranges(history, size, self.task_bytes)
+                unsettled(row, path, before)
             except OSError as error:
                 task.finished[import_id] = ("failed", error.strerror or str(error))
                 advance(path)
@@ -389,32 +394,25 @@ class _Importer:
         ):
             delta = task.delta(import_id)
             key = record_key(room, path, digest)
-            if position in keys.strays:  # a problem (FIL001), not a hand: counted apart, kept once
-                delta["stray_texts"] += 1
-                if key not in self.recorded and key not in self.pending:
-                    self.pending.add(key)
-                    task.pending[position] = key
-                continue
-            delta["hands_seen"] += 1
+            stray = position in keys.strays
             stored = None
-            if room is not None and hand_id is not None:
+            if not stray and room is not None and hand_id is not None:
                 stored = at_start.get((room, hand_id))
-            if stored is not None and hand_id is not None:
-                if stored == digest or key in self.recorded:
-                    delta["duplicates"] += 1
-                else:
-                    self.recorded.add(key)
-                    task.changed.append((position, hand_id))
-                    delta["rejected"] += 1
-                    delta["changed"] += 1
-                continue
-            if key in self.recorded or key in self.pending:
-                delta["duplicates"] += 1
-                continue
-            self.pending.add(key)
-            if position in keys.poison:
-                task.poisoned.append((position, keys.poison[position]))
-            task.pending[position] = key
+            verdict = on_cut(
+                delta,
+                key,
+                digest,
+                stored,
+                stray=stray,
+                recorded=self.recorded,
+                pending=self.pending,
+            )
+            if verdict is Verdict.CHANGED and hand_id is not None:
+                task.changed.append((position, hand_id))
+            elif verdict is Verdict.PROCESS:
+                if not stray and position in keys.poison:
+                    task.poisoned.append((position, keys.poison[position]))
+                task.pending[position] = key
         positions = [i for i in task.pending if i not in keys.poison]
         if positions:
             self._submit_process(task, positions, f"process-{self.token}-{task.number}")
@@ -450,30 +448,27 @@ class _Importer:
         fates = b"".join(result.fates for result in results)
         keys = task.hand_keys
         for position, fate in zip(positions, fates, strict=True):
-            key = task.pending[position]
-            self.pending.discard(key)
-            delta = task.delta(keys.import_ids[position])
-            if fate == STORED:
-                room_key = (rooms[hand_index], hand_ids[hand_index])
+            room_key = (rooms[hand_index], hand_ids[hand_index]) if fate == STORED else None
+            stored = None
+            if room_key is not None:
                 stored = self.uncommitted.get(room_key, in_store.get(room_key))
-                if stored is None:
-                    self.uncommitted[room_key] = keys.digests[position]
-                    task.new.append(room_key)
-                    keep.append(hand_index)
-                    delta["stored"] += 1
-                elif stored == keys.digests[position] or key in self.recorded:
-                    delta["duplicates"] += 1
-                else:
-                    self.recorded.add(key)
-                    task.changed.append((position, room_key[1]))
-                    delta["rejected"] += 1
-                    delta["changed"] += 1
+            verdict = on_fate(
+                task.delta(keys.import_ids[position]),
+                task.pending[position],
+                keys.digests[position],
+                fate,
+                stored,
+                recorded=self.recorded,
+                pending=self.pending,
+            )
+            if verdict is Verdict.PROCESS and room_key is not None:
+                self.uncommitted[room_key] = keys.digests[position]
+                task.new.append(room_key)
+                keep.append(hand_index)
+            elif verdict is Verdict.CHANGED and room_key is not None:
+                task.changed.append((position, room_key[1]))
+            if fate == STORED:
                 hand_index += 1
-            elif fate == STRAY_FATE:
-                self.recorded.add(key)  # counted when it was split
-            else:
-                self.recorded.add(key)
-                delta["rejected" if fate == REJECTED else "unsupported"] += 1
         for position, _ in task.poisoned:
             key = task.pending[position]
             self.pending.discard(key)

@@ -38,12 +38,11 @@ from studdraw.parsers.reader import open_history
 from studdraw.parsers.rooms import BY_NAME
 from studdraw.pipeline.forkserver import IMPORT_WORKERS, signals_ignored
 from studdraw.pipeline.importer.collector import collect_batch, collected_per_batch
+from studdraw.pipeline.importer.dedupe import Verdict, on_cut, on_fate
 from studdraw.pipeline.importer.pool import InProcess, Stage, stage
 from studdraw.pipeline.importer.process import (
     CHUNK,
-    REJECTED,
     STORED,
-    STRAY_FATE,
     PendingHand,
     ProcessedBatch,
     content_hash,
@@ -317,7 +316,8 @@ class _Importer:
         self.rows[import_id] = row
         self.batch.delta(import_id)
         try:
-            row.size = path.stat().st_size
+            before = file_state(path)
+            row.size = before[0]
             with path.open("rb") as stream:
                 row.content_hash = hashlib.file_digest(stream, "sha256").hexdigest()
             previous = self.store.completed_import(row.content_hash)
@@ -344,6 +344,7 @@ class _Importer:
                 else:
                     self._send(self.batch, executor, whole=False)
             self.on_hands(cut % CHUNK)
+            unsettled(row, path, before)
         except OSError as error:
             self.batch.finished[import_id] = ("failed", error.strerror or str(error))
             return
@@ -355,31 +356,25 @@ class _Importer:
         digest = content_hash(hand.text)
         room = hand.room
         key = record_key(room, hand.source.path, digest)
-        if hand.stray:  # a problem (FIL001), not a hand: counted apart, recorded once
-            delta["stray_texts"] += 1
-            if key not in self.known.recorded and key not in self.pending_keys:
-                self.pending_keys.add(key)
-                batch.keys.append(key)
-                batch.items.append(PendingHand(hand, None, digest, import_id))
-            return
-        delta["hands_seen"] += 1
-        if room is not None and hand_id is not None:
+        stored = None
+        if not hand.stray and room is not None and hand_id is not None:
             stored = self.known.stored.get(room, {}).get(hand_id)
-            if stored is not None:
-                if stored == digest or key in self.known.recorded:
-                    delta["duplicates"] += 1
-                else:
-                    self.known.recorded.add(key)
-                    batch.rejects.append(changed_reject(hand, hand_id, digest, import_id))
-                    delta["rejected"] += 1
-                    delta["changed"] += 1
-                return
-        if key in self.known.recorded or key in self.pending_keys:
-            delta["duplicates"] += 1
-            return
-        self.pending_keys.add(key)
-        batch.keys.append(key)
-        batch.items.append(PendingHand(hand, hand_id, digest, import_id))
+        verdict = on_cut(
+            delta,
+            key,
+            digest,
+            stored,
+            stray=hand.stray,
+            recorded=self.known.recorded,
+            pending=self.pending_keys,
+        )
+        if verdict is Verdict.CHANGED and hand_id is not None:
+            batch.rejects.append(changed_reject(hand, hand_id, digest, import_id))
+        elif verdict is Verdict.PROCESS:
+            batch.keys.append(key)
+            batch.items.append(
+                PendingHand(hand, None if hand.stray else hand_id, digest, import_id)
+            )
 
     # -- the writer ---------------------------------------------------------------------------
 
@@ -402,31 +397,25 @@ class _Importer:
         hand_ids = hands.column("room_hand_id").to_pylist() if hands is not None else []
         in_store = self.store.stored_hashes(rooms, hand_ids) if hand_ids else {}
         for item, key, fate in zip(batch.items, batch.keys, fates, strict=True):
-            self.pending_keys.discard(key)
-            delta = batch.delta(item.import_id)
+            room_key = (rooms[hand_index], hand_ids[hand_index]) if fate == STORED else None
+            verdict = on_fate(
+                batch.delta(item.import_id),
+                key,
+                item.content_hash,
+                fate,
+                in_store.get(room_key) if room_key is not None else None,
+                recorded=self.known.recorded,
+                pending=self.pending_keys,
+            )
+            if verdict is Verdict.PROCESS and room_key is not None:
+                in_store[room_key] = item.content_hash
+                keep.append(hand_index)
+            elif verdict is Verdict.CHANGED and room_key is not None:
+                rejects.append(
+                    changed_reject(item.hand, room_key[1], item.content_hash, item.import_id)
+                )
             if fate == STORED:
-                room_key = (rooms[hand_index], hand_ids[hand_index])
-                stored = in_store.get(room_key)
-                if stored is None:
-                    in_store[room_key] = item.content_hash
-                    keep.append(hand_index)
-                    delta["stored"] += 1
-                elif stored == item.content_hash or key in self.known.recorded:
-                    delta["duplicates"] += 1
-                else:
-                    self.known.recorded.add(key)
-                    reject = changed_reject(
-                        item.hand, room_key[1], item.content_hash, item.import_id
-                    )
-                    rejects.append(reject)
-                    delta["rejected"] += 1
-                    delta["changed"] += 1
                 hand_index += 1
-            elif fate == STRAY_FATE:
-                self.known.recorded.add(key)  # counted when it was cut
-            else:
-                self.known.recorded.add(key)
-                delta["rejected" if fate == REJECTED else "unsupported"] += 1
         if result is not None:
             if len(keep) < hand_index:
                 tables = keep_hands(tables, keep)
@@ -523,6 +512,31 @@ def quality(tables: Tables) -> tuple[Counter[int], Counter[tuple[str, str, str]]
         )
     )
     return with_errors, reasons
+
+
+CHANGED_NOTE: Final = (
+    "the file changed while it was read: its hands were read as they stood, and the next "
+    "import reads it again"
+)
+
+
+def file_state(path: Path) -> tuple[int, int, int]:
+    """What tells a file's content changed: its size, modification time and inode."""
+    info = path.stat()
+    return info.st_size, info.st_mtime_ns, info.st_ino
+
+
+def unsettled(row: ImportRow, path: Path, before: tuple[int, int, int]) -> None:
+    """A file that changed between its hashing and the end of its reading (a sync client or
+    the poker client rewriting it) is recorded without a hash, so no later import skips it
+    as read: the hash would name content whose hands were not all read."""
+    try:
+        changed = file_state(path) != before
+    except OSError:  # gone since: what was read stands, the hash does not
+        changed = True
+    if changed:
+        row.content_hash = None
+        row.note = CHANGED_NOTE
 
 
 def apply_counts(

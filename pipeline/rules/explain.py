@@ -37,6 +37,7 @@ PREFIXES: Final = (
     ("SHW", "replay", "the showdown: the award against the best hands"),
     ("TXT", "parse", "the text of a hand: lines the room's reader does not know or cannot place"),
     ("PRS", "parse", "a hand the room's reader cannot read, for a cause no other code names"),
+    ("PHH", "parse", "a PHH file's stated result (winnings, finishing stacks) against its play"),
     ("FIL", "read", "the file around the hands: text that starts no hand, text too long to read"),
     ("UNS", "read, parse", "what studdraw does not read: a game, a kind of hand, a room"),
     ("IMP", "import", "what the store cannot hold"),
@@ -209,7 +210,7 @@ def _profiles() -> str:
     ]
     for name, rules in all_house_rules().items():
         rake = "unknown" if rules.rake_percent is None else f"{rules.rake_percent}%"
-        players = ", ".join(f"{family} {limit}" for family, limit in rules.max_players)
+        players = ", ".join(f"{kind} {limit}" for kind, limit in rules.max_players)
         cells = (
             f"`{name}`",
             str(rules.max_raises),

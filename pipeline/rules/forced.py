@@ -248,12 +248,27 @@ class ForcedBetState(DrawState):
             self.first_actor = i
         self._advance(i)
 
+    def _table_ante(self) -> int:
+        """The player of a big-blind or button ante, else NO_ONE: in a button game, one player
+        antes for the whole table, the big blind or the button, and nobody else antes (PHH's
+        `antes = [0, 150000, 0]`)."""
+        if self.stud:
+            return NO_ONE
+        anted = [i for i, posted in enumerate(self.posted_ante) if posted]
+        if len(anted) == 1 and anted[0] in (self.big_blind_index, self.button_index):
+            return anted[0]
+        return NO_ONE
+
     def _check_forced_bets(self, event: Event, index: int | None) -> None:
         """At the first street marker: the antes are of the right size, every player anted
         (when there are antes), and a blind game has its big blind."""
+        table = self._table_ante()
+        if table >= 0:  # dead money, as a dead blind: the main pot's, whoever is all-in
+            at_stake = sum([ante.amount for ante, _ in self.antes_at_stake])
+            self.dead[table] += at_stake + sum([ante.amount for ante, _, _ in self.ante_posts])
         if self.ante_posts:
             self._judge_antes()
-        if self.stakes.ante:
+        if self.stakes.ante and table < 0:
             for i, posted in enumerate(self.posted_ante):
                 if not posted and self.stack[i] > 0:
                     self.flag(

@@ -377,5 +377,5 @@ def random_hand(
         raise ValueError(f"a hand needs 2 to 8 players, not {players}")
     rules = rules or house_rules_for("pokerstars")
     spec = GAME_SPECS[game]
-    players = min(players, rules.players_allowed(spec.family, spec.max_players))
+    players = min(players, rules.players_allowed(spec.kind, spec.max_players))
     return _Generator(game, structure, players, rng, rules).run()

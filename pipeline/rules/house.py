@@ -56,7 +56,7 @@ class HouseRules:
         "any" (the room has been seen giving it to the low half).
     dead_blinds: a player may post a dead or missing blind (returning, or a new player posting
         out of position); where not, such a post is a blind out of position.
-    max_players: the most players a game family ("stud", "draw") deals in; a family not named
+    max_players: the most players a game kind ("stud", "draw") deals in; a kind not named
         keeps each game's own limit (`GameSpec.max_players`).
     """
 
@@ -76,11 +76,11 @@ class HouseRules:
     max_players: tuple[tuple[str, int], ...]
     source: str
 
-    def players_allowed(self, family: str, default: int) -> int:
-        """The most players a game of `family` deals in under this profile (`default`: the
+    def players_allowed(self, kind: str, default: int) -> int:
+        """The most players a game of `kind` deals in under this profile (`default`: the
         game's own limit)."""
         for named, limit in self.max_players:
-            if named == family:
+            if named == kind:
                 return limit
         return default
 

@@ -40,7 +40,7 @@ def start_state(record: HandRecord, rules: HouseRules | None = None) -> HandStat
         seats,
         rules or house_rules_for(record.room),
         button=record.button,
-        stake_table=room_stakes(record, spec.family),
+        stake_table=room_stakes(record, spec.kind),
         path=record.source.path,
         scale=record.scale,
         currency=record.currency,

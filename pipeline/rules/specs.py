@@ -1,15 +1,21 @@
 """Game definitions as data (pokerkit's game classes are the model): what each street deals,
 whether a draw precedes its betting, which bet unit it uses, who opens it, and how the pot is
 won. The replay loop in `state.py` reads only these; it has no per-game branches beyond them.
+
+`GAME_SPECS` is the one table of a game's facts: besides the rules, its name, its PHH code, the
+hands the statistics judge (made and bad draw hands), the stat groups it counts in and the table
+size that is short-handed. The exporter, the analytics and the dashboard read them from here;
+only a game's kind (`Game.kind`) lives below, in the record, for the readers.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
-from studdraw.parsers.model import Game
+from studdraw.parsers.model import Game, GameKind
 
 
 class Opener(StrEnum):
@@ -63,11 +69,18 @@ class GameSpec:
         street (stud's door and the three cards after it); empty in draw games.
     community_street: the street whose single card the dealer may deal as one community card
         when the deck cannot serve every player (stud's 7th street); None in draw games.
-    family: "stud" or "draw": what house rules name a game by (`HouseRules.max_players`).
+    kind: stud or draw (`Game.kind`): what house rules name a game by (`HouseRules.max_players`).
     max_players: the most players the game deals in (the rulebooks: stud 8, 2-7 triple draw 6).
     last_street: index of the last betting round.
     draws: how many draw rounds the game has.
     bring_in_street: the round the bring-in opens (stud's 3rd street), -1 in blind games.
+    title: the game's name as the dashboard and reports write it.
+    phh: the game's part of a PHH variant code (after the structure's letter: "F" + "7S").
+    made: the worst hand that counts as made (one to stand pat on, or to break), in the draw
+        games the lowest hand wins; None where no hand is "made" (stud, five-card draw).
+    bad: below this a hand shown after standing pat is a snow (same games as `made`).
+    stat_groups: the groups of statistics that apply to the game (`registry.Stat.group`).
+    short_handed: the most seats of a table the statistics call short-handed (above two).
     """
 
     game: Game
@@ -80,11 +93,17 @@ class GameSpec:
     open_pair_street: int | None
     board: slice
     community_street: int | None
-    family: str
+    kind: GameKind
     max_players: int
     last_street: int
     draws: int
     bring_in_street: int
+    title: str
+    phh: str
+    made: tuple[str, ...] | None
+    bad: tuple[str, ...] | None
+    stat_groups: tuple[str, ...]
+    short_handed: int
 
 
 def _stud_streets(board_opener: Opener) -> tuple[StreetSpec, ...]:
@@ -114,7 +133,11 @@ def _draw_streets(hand_size: int, draws: int) -> tuple[StreetSpec, ...]:
     )
 
 
-def _stud(game: Game, best: str, split_low: str | None, low_game: bool) -> GameSpec:
+def _stud(
+    game: Game, *, title: str, phh: str, best: str, split_low: str | None, low_game: bool
+) -> GameSpec:
+    """A seven-card stud game: antes, a bring-in, five betting rounds; a six-handed table is
+    short-handed (eight-handed when full). Split games count in the stud8 stats too."""
     streets = _stud_streets(Opener.LOW_BOARD if low_game else Opener.HIGH_BOARD)
     return GameSpec(
         game=game,
@@ -127,17 +150,34 @@ def _stud(game: Game, best: str, split_low: str | None, low_game: bool) -> GameS
         open_pair_street=None if low_game else 1,
         board=slice(2, 6),  # the door card and 4th to 6th street's
         community_street=len(streets) - 1,
-        family="stud",
+        kind=game.kind,
         max_players=8,
         last_street=len(streets) - 1,
         draws=0,
         bring_in_street=0,
+        title=title,
+        phh=phh,
+        made=None,
+        bad=None,
+        stat_groups=("all", "stud", "stud8") if split_low else ("all", "stud"),
+        short_handed=6,
     )
 
 
-def draw_spec(game: Game, best: str, hand_size: int, max_players: int, draws: int = 3) -> GameSpec:
+def draw_spec(
+    game: Game,
+    *,
+    title: str,
+    phh: str,
+    best: str,
+    hand_size: int,
+    max_players: int,
+    draws: int = 3,
+    made: tuple[tuple[str, ...], tuple[str, ...]] | None = None,
+) -> GameSpec:
     """A draw game: the first round after the deal, then `draws` rounds each opened by a draw
-    (triple draw: 3; single draw and five-card draw: 1)."""
+    (triple draw: 3; single draw and five-card draw: 1); `made`: its (made, bad) hands, for the
+    games the lowest hand wins. A four-handed table is short-handed (six-handed when full)."""
     streets = _draw_streets(hand_size, draws)
     return GameSpec(
         game=game,
@@ -150,26 +190,69 @@ def draw_spec(game: Game, best: str, hand_size: int, max_players: int, draws: in
         open_pair_street=None,
         board=slice(0, 0),
         community_street=None,
-        family="draw",
+        kind=game.kind,
         max_players=max_players,
         last_street=len(streets) - 1,
         draws=draws,
         bring_in_street=-1,
+        title=title,
+        phh=phh,
+        made=made[0] if made else None,
+        bad=made[1] if made else None,
+        stat_groups=("all", "draw"),
+        short_handed=4,
     )
 
 
+_LOW27: Final = (("Th", "9c", "8d", "7s", "5h"), ("Kc", "Qd", "Jh", "Ts", "8s"))
+"""2-7: made is a ten-low without a pair, straight or flush; bad is worse than every king-low
+without one (pairs, straights, flushes and ace-high)."""
+_LOW_A5: Final = (("Th", "9c", "8d", "7s", "6h"), ("Kc", "Qd", "Jh", "Ts", "9s"))
+"""A-5: made is a ten-low without a pair; bad is a paired hand."""
+_BADUGI: Final = (("Kc", "Qd", "Jh", "Ts"), ("Kc", "Qd", "Jh", "Ts"))
+"""Badugi: made is any four-card badugi; bad is anything short of one."""
+
 GAME_SPECS: Final[dict[Game, GameSpec]] = {
-    Game.STUD: _stud(Game.STUD, "high", None, low_game=False),
-    Game.STUD8: _stud(Game.STUD8, "high", "low8", low_game=False),
-    Game.RAZZ: _stud(Game.RAZZ, "low_a5", None, low_game=True),
+    Game.STUD: _stud(
+        Game.STUD, title="Seven-card stud", phh="7S", best="high", split_low=None, low_game=False
+    ),
+    Game.STUD8: _stud(
+        Game.STUD8, title="Stud hi/lo", phh="7S/8", best="high", split_low="low8", low_game=False
+    ),
+    Game.RAZZ: _stud(
+        Game.RAZZ, title="Razz", phh="R", best="low_a5", split_low=None, low_game=True
+    ),
     # deuce-to-seven-triple-draw.de.txt: "at most six players"
-    Game.TD27: draw_spec(Game.TD27, "low27", 5, max_players=6),
-    Game.TDA5: draw_spec(Game.TDA5, "low_a5", 5, max_players=6),
+    Game.TD27: draw_spec(
+        Game.TD27, title="2-7 triple draw", phh="2L3D", best="low27", hand_size=5,
+        max_players=6, made=_LOW27,
+    ),
+    Game.TDA5: draw_spec(
+        Game.TDA5, title="A-5 triple draw", phh="A5L3D", best="low_a5", hand_size=5,
+        max_players=6, made=_LOW_A5,
+    ),
     # Four cards each and three draws: PokerStars and Full Tilt deal badugi to eight
     # (tour/Stars/Draw/LBad-USD-MTT8-201011.txt, cash/FTP/Draw/Badugi-FL-USD-0.10-0.20-201305.*).
-    Game.BADUGI: draw_spec(Game.BADUGI, "badugi", 4, max_players=8),
+    Game.BADUGI: draw_spec(
+        Game.BADUGI, title="Badugi", phh="B", best="badugi", hand_size=4, max_players=8,
+        made=_BADUGI,
+    ),
     # One draw: no rulebook in ../shared/rules; PokerStars seats single draw at 7-max tables
     # (cash/Stars/Draw/2-7 Single Draw-NL-*), and eight players keep a full deck for the draw.
-    Game.SD27: draw_spec(Game.SD27, "low27", 5, max_players=8, draws=1),
-    Game.DRAW5: draw_spec(Game.DRAW5, "high", 5, max_players=8, draws=1),
-}
+    Game.SD27: draw_spec(
+        Game.SD27, title="2-7 single draw", phh="2L1D", best="low27", hand_size=5,
+        max_players=8, draws=1, made=_LOW27,
+    ),
+    # Five-card draw (high) has no made hand: a pair is not "made", and drawing to it is the game.
+    Game.DRAW5: draw_spec(
+        Game.DRAW5, title="Five-card draw", phh="5CD", best="high", hand_size=5, max_players=8,
+        draws=1,
+    ),
+}  # fmt: skip
+"""Every game, in the order the dashboard and reports list them."""
+
+
+def games_where(test: Callable[[GameSpec], bool]) -> tuple[str, ...]:
+    """The ids of the games whose spec passes `test`, in table order, as plain strings (what SQL
+    and the store's `game` column hold)."""
+    return tuple(game.value for game, spec in GAME_SPECS.items() if test(spec))

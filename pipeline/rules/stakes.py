@@ -32,22 +32,22 @@ _NONE: Final[dict[str, int]] = {}
 
 @cache
 def stake_tables() -> dict[tuple[str, str, int, int], dict[str, int]]:
-    """(room, game family, small bet, big bet) -> the forced bets the room posts there, in the
+    """(room, game kind, small bet, big bet) -> the forced bets the room posts there, in the
     hand's smallest unit (cents)."""
     text = resources.files(__package__).joinpath(_FILE).read_text(encoding="utf-8")
     tables: dict[tuple[str, str, int, int], dict[str, int]] = {}
-    for room, families in tomllib.loads(text).items():
-        for family, levels in families.items():
+    for room, kinds in tomllib.loads(text).items():
+        for kind, levels in kinds.items():
             for level in levels:
-                key = (room, family, int(level["small_bet"]), int(level["big_bet"]))
+                key = (room, kind, int(level["small_bet"]), int(level["big_bet"]))
                 tables[key] = {name: int(level[name]) for name in _FORCED if name in level}
     return tables
 
 
-def room_stakes(record: HandRecord, family: str) -> dict[str, int]:
+def room_stakes(record: HandRecord, kind: str) -> dict[str, int]:
     """The forced bets the record's room posts at its limits (cash games in cents only: a
     tournament's stakes rise by level); empty when the table has no such level."""
     if record.tournament is not None or record.scale != 100:
         return _NONE
     stakes = record.stakes
-    return stake_tables().get((record.room, family, stakes.small_bet, stakes.big_bet), _NONE)
+    return stake_tables().get((record.room, kind, stakes.small_bet, stakes.big_bet), _NONE)

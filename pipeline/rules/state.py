@@ -153,7 +153,7 @@ class HandState(BettingState):
         if self.ante_posts:  # the hand never reached its first street (judged only if one differs)
             self._judge_antes()
         spec = self.spec
-        seats = self.rules.players_allowed(spec.family, spec.max_players)
+        seats = self.rules.players_allowed(spec.kind, spec.max_players)
         if len(self.names) > seats:
             self.flag_at(
                 Code.STR009,

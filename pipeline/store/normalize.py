@@ -116,9 +116,13 @@ def _hands(
     stakes = [r.stakes for r in records]
     tours = [r.tournament for r in records]
     sources = [r.source for r in records]
-    errors = [sum(p.severity == "error" for p in res.problems) for res in results]
+    errors = [
+        sum(p.severity == "error" for p in res.problems)
+        + sum(p.severity == "error" for p in r.problems)  # the reader's (a PHH file's PHH001)
+        for r, res in zip(records, results, strict=True)
+    ]
     warnings = [
-        len(res.problems) - n + len(r.problems)
+        len(res.problems) + len(r.problems) - n
         for r, res, n in zip(records, results, errors, strict=True)
     ]
     return _batch(

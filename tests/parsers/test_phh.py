@@ -10,6 +10,7 @@ import pytest
 
 from studdraw.parsers.model import EventKind, Game, HandText, Outcome, SourceRef, Structure
 from studdraw.parsers.phh.vocabulary import money, parse_cards, to_units
+from studdraw.parsers.problems import Code
 from studdraw.parsers.reader import parse_file
 from studdraw.parsers.rooms import sniff
 from studdraw.parsers.rooms.phh import PHH
@@ -75,7 +76,8 @@ def test_a_phh_hand_written_elsewhere_reads_and_replays_clean() -> None:
     assert (last_bet.kind, last_bet.amount, last_bet.all_in) == (EventKind.BET, 280000, True)
     note = next(e for e in record.events if e.kind is EventKind.NOTE)
     assert note.text == "all in" and note.line == record.source.line + 20
-    assert any("no `winnings`" in note for note in record.notes)
+    assert [problem.code for problem in record.problems] == [Code.PHH002]  # no result stated
+    assert record.rake == 0  # and nobody collects: the pot is not taken as rake
     with_winnings = PHH().parse(phh_hand(YOCKEY_ARIEH + "winnings = [0, 0, 0, 2510000]\n"))
     assert with_winnings.record is not None
     result = replay(with_winnings.record)

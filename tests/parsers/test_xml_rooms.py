@@ -17,7 +17,7 @@ from studdraw.parsers.files import detect_encoding, discover_files
 from studdraw.parsers.model import HandText, Outcome, ParsedHand
 from studdraw.parsers.reader import open_history, parse_file, parse_hand
 from studdraw.parsers.rooms import BY_NAME, sniff
-from studdraw.parsers.xml import reader as xml_reader
+from studdraw.parsers.xml import encoding as xml_encoding
 from studdraw.parsers.xml.room import REFUSED
 from tests.conftest import CORPUS, corpus_file
 
@@ -150,7 +150,7 @@ def test_chunk_boundaries_change_nothing(monkeypatch: pytest.MonkeyPatch) -> Non
     7-byte chunks gives the same hand texts as one chunk."""
     data = session(*(GAME.format(id=n) for n in range(20)))
     whole = hand_texts("ipoker", data)
-    monkeypatch.setattr(xml_reader, "CHUNK_SIZE", 7)
+    monkeypatch.setattr(xml_encoding, "CHUNK_SIZE", 7)
     assert hand_texts("ipoker", data) == whole
     assert len(whole) == 20
 
@@ -255,7 +255,7 @@ def test_dtds_and_entities_are_refused_unexpanded(
 def test_a_refused_file_is_cut_the_same_in_tiny_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     data = REFUSED_CASES[-1][0].encode()
     whole = hand_texts("ipoker", data)
-    monkeypatch.setattr(xml_reader, "CHUNK_SIZE", 5)
+    monkeypatch.setattr(xml_encoding, "CHUNK_SIZE", 5)
     assert hand_texts("ipoker", data) == whole
 
 
@@ -312,12 +312,12 @@ def test_any_chunking_cuts_the_same_hands(
     games[broken] = games[broken].replace('<round no="1"/>', "<round no=1/>")
     ipoker = session(*games)
     merge = "".join(MERGE_FILE.format(n=n) for n in range(6)).encode()
-    monkeypatch.setattr(xml_reader, "CHUNK_SIZE", 1 << 20)
+    monkeypatch.setattr(xml_encoding, "CHUNK_SIZE", 1 << 20)
     expected = {
         room: hand_texts(room, data) for room, data in (("ipoker", ipoker), ("merge", merge))
     }
     assert [len(texts) for texts in expected.values()] == [6, 6]
-    monkeypatch.setattr(xml_reader, "CHUNK_SIZE", chunk)
+    monkeypatch.setattr(xml_encoding, "CHUNK_SIZE", chunk)
     assert hand_texts("ipoker", ipoker) == expected["ipoker"]
     assert hand_texts("merge", merge) == expected["merge"]
 

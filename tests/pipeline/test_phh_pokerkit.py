@@ -28,9 +28,9 @@ from pokerkit import HandHistory
 
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.model import EventKind, Game, HandRecord, Structure
-from studdraw.parsers.phh.vocabulary import SPEC_VARIANTS, players_in_order, variant_code
+from studdraw.parsers.phh.vocabulary import SPEC_VARIANTS, players_in_order
 from studdraw.parsers.reader import parse_file
-from studdraw.pipeline.phh import dumps, phh_fields
+from studdraw.pipeline.phh import dumps, phh_fields, variant_code
 from studdraw.pipeline.rules import ReplayResult, replay
 from studdraw.pipeline.rules.boards import board_key
 from studdraw.pipeline.rules.generate import random_hand

@@ -16,7 +16,7 @@ import pytest
 from studdraw.cli.ingest_report import resource_failure, run_ingest
 from studdraw.pipeline.importer.ingest import COUNTS, IngestOptions, IngestSummary, ingest
 from studdraw.pipeline.store.db import Store
-from tests.conftest import SAMPLES
+from tests.conftest import SAMPLES, messages
 
 RAZZ = SAMPLES / "pokerstars" / "razz.txt"
 RAZZ_HANDS = RAZZ.read_text(encoding="utf-8").count("PokerStars Hand #")
@@ -198,7 +198,7 @@ def test_a_full_disk_is_one_line_and_the_store_stays_as_it_was(
         captured.err
     )
     assert "Traceback" not in captured.err and "rollback" not in captured.err
-    assert len(captured.err.strip().splitlines()) == 1
+    assert len(messages(captured.err)) == 1
     monkeypatch.undo()
     assert ledger(db) == before
 
