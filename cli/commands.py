@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import typer
 
-from studdraw.cli import hands, reports, storage
+from studdraw.cli import annotate, hands, reports, storage
 
 HELP = (
     "Parse, validate, store and analyse hand histories of eight stud and draw games: seven-card "
@@ -47,5 +47,8 @@ for command in (
     reports.tournaments,
     storage.prepare,
     storage.export,
+    annotate.note,
+    annotate.tag,
 ):
     app.command()(command)
+app.command("notes")(annotate.list_notes)

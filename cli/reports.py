@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -46,6 +47,15 @@ CurrencyOption = Annotated[
 ]
 KindOption = Annotated[Kind | None, typer.Option(help="Only cash games or only tournaments.")]
 TableSizeOption = Annotated[TableSize | None, typer.Option(help="Only tables of this size.")]
+RoomOption = Annotated[str | None, typer.Option(help="Only hands of this room (pokerstars, ...).")]
+SinceOption = Annotated[
+    datetime | None,
+    typer.Option(formats=["%Y-%m-%d"], help="Only hands from this day on (UTC, YYYY-MM-DD)."),
+]
+UntilOption = Annotated[
+    datetime | None,
+    typer.Option(formats=["%Y-%m-%d"], help="Only hands up to this day, included (UTC)."),
+]
 DoubtfulOption = Annotated[
     bool,
     typer.Option(
@@ -64,11 +74,17 @@ def _filters(
     kind: Kind | None,
     table_size: TableSize | None,
     include_doubtful: bool,
+    room: str | None = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
 ) -> analytics.Filters:
     from studdraw.pipeline import analytics
 
     return analytics.Filters(
         player=player,
+        room=room.strip().lower() if room else None,
+        date_from=since.date() if since else None,
+        date_to=until.date() if until else None,
         game=str(game) if game else None,
         currency=currency.upper() if currency else None,
         kind=kind.value if kind else None,
@@ -85,6 +101,9 @@ def stats(
     currency: CurrencyOption = None,
     kind: KindOption = None,
     table_size: TableSizeOption = None,
+    room: RoomOption = None,
+    since: SinceOption = None,
+    until: UntilOption = None,
     include_doubtful: DoubtfulOption = False,
     json_output: JsonOption = False,
     wait: WaitOption = 60.0,
@@ -105,6 +124,9 @@ def stats(
         kind=kind,
         table_size=table_size,
         include_doubtful=include_doubtful,
+        room=room,
+        since=since,
+        until=until,
     )
     frame = analytics.player_stats(con, filters)
     if json_output:
@@ -125,6 +147,9 @@ def leaks(
     currency: CurrencyOption = None,
     kind: KindOption = None,
     table_size: TableSizeOption = None,
+    room: RoomOption = None,
+    since: SinceOption = None,
+    until: UntilOption = None,
     include_doubtful: DoubtfulOption = False,
     json_output: JsonOption = False,
     wait: WaitOption = 60.0,
@@ -145,6 +170,9 @@ def leaks(
         kind=kind,
         table_size=table_size,
         include_doubtful=include_doubtful,
+        room=room,
+        since=since,
+        until=until,
     )
     checked = analytics.assess(con, filters)
     found = checked.filter(checked["verdict"] == "leak")

@@ -266,6 +266,7 @@ def export(
     from studdraw.cli.progress import progress
     from studdraw.pipeline import export as exporter
     from studdraw.pipeline.forkserver import process_count
+    from studdraw.pipeline.notes import annotate_phh, notes_path
 
     stderr = console(stderr=True)
     try:
@@ -297,6 +298,7 @@ def export(
             return
         total = len(ids)
         hands = exporter.texts_from_store(db, ids, process_count(workers))
+    hands = annotate_phh(hands, notes_path(db))
     try:
         with written_aside(out) as aside, progress(stderr, "export", total=total) as tracker:
             count = exporter.write_export(_counted(hands, tracker.hands), aside, format.value)

@@ -82,10 +82,6 @@ def money(amount: int, scale: int, currency: str) -> str:
     return f"{sign}{symbol}{text}" if symbol else f"{sign}{text} {currency}"
 
 
-def stakes(small_bet: int, big_bet: int, scale: int, currency: str) -> str:
-    return f"{money(small_bet, scale, currency)}/{money(big_bet, scale, currency)}"
-
-
 def game_label(game: str, structure: str) -> str:
     return f"{GAME_NAMES.get(game, game)}, {STRUCTURE_NAMES.get(structure, structure).lower()}"
 

@@ -55,14 +55,20 @@ class Hand:
         return money(amount, self.header["scale"], self.header["currency"])
 
 
+def load_header(ref: StoreRef, hand_id: int) -> dict[str, Any] | None:
+    """The `hands` row of this `hands.hand_id`, or None when the store has no such hand."""
+    header = store.read(ref, hands.hand_rows, hand_id, "hands")
+    return None if header.is_empty() else header.row(0, named=True)
+
+
 def load_hand(ref: StoreRef, hand_id: int) -> Hand | None:
     """The hand with this `hands.hand_id`, or None when the store has no such hand."""
-    header = store.read(ref, hands.hand_rows, hand_id, "hands")
-    if header.is_empty():
+    header = load_header(ref, hand_id)
+    if header is None:
         return None
     frames = {table: store.read(ref, hands.hand_rows, hand_id, table) for table in _HAND_TABLES}
     return Hand(
-        header=header.row(0, named=True),
+        header=header,
         seats=frames["hand_players"].filter(pl.col("dealt_in")),
         all_seats=frames["hand_players"],
         actions=frames["actions"],
@@ -93,31 +99,113 @@ class SeatView:
     drawn: int | None  # draw games: cards exchanged in the draw that opened the street
 
 
-def seat_views(hand: Hand, step: int) -> list[SeatView]:
-    """Every dealt-in player at the end of step `step` (an index into `hand.steps`)."""
+_WAGERS = frozenset({"ante", "small_blind", "big_blind", "post", "dead", "bring_in", "call", "bet",
+                     "raise", "complete"})  # fmt: skip
+"""Events that put chips in the pot (an uncalled return takes some back)."""
+_DEALT = frozenset({"deal", "discard", "draw", "stand_pat"})
+"""A player's own events that give them the cards of a street."""
+_DONE = _WAGERS | {"fold", "check", "discard", "stand_pat"}
+"""What a seat box lists as the player's doings on the street."""
+
+
+def happened(hand: Hand, step: int, shown: int | None = None) -> pl.DataFrame:
+    """The events that have happened once the first `shown` events of step `step` are on screen
+    (all of them when `shown` is None): the earlier steps whole, this one up to there."""
+    showdown = pl.col("kind").is_in(list(SHOWDOWN_KINDS))
+    events = step_events(hand, step)
+    partial = shown is not None and shown < events.height
+    if partial:
+        events = events.head(max(shown or 0, 0))
+    if step >= len(hand.steps) - 1:
+        return pl.concat([hand.actions.filter(~showdown), events]).sort("seq")
+    so_far = hand.actions.filter(~showdown & (pl.col("street") <= step))
+    if not partial:
+        return so_far
+    start = so_far.filter((pl.col("street") < step) | (pl.col("kind") == "street"))
+    return pl.concat([start, events]).unique("seq").sort("seq")
+
+
+def _dealt_at(actions: pl.DataFrame, name: str, street: int) -> int | None:
+    """When a player got their cards of a street (the `seq`): their own last deal, discard,
+    draw or pat on it, else the street's first deal (a room deals every seat, printing only the
+    hero's cards), else the street's marker; None for a street the hand never reached."""
+    on_street = actions.filter(pl.col("street") == street)
+    own = on_street.filter((pl.col("actor") == name) & pl.col("kind").is_in(list(_DEALT)))
+    if own.height:
+        return max(_seqs(own))
+    for kind in ("deal", "street"):
+        found = _seqs(on_street.filter(pl.col("kind") == kind))
+        if found:
+            return min(found)
+    return min(_seqs(on_street), default=None)
+
+
+def _seqs(events: pl.DataFrame) -> list[int]:
+    found: list[int] = events.get_column("seq").to_list()
+    return found
+
+
+def _cards_now(
+    hand: Hand, seen: pl.DataFrame, name: str, street: int
+) -> tuple[list[str | None], list[bool]]:
+    """A player's cards as the table saw them: the cards of the last street they were dealt,
+    with every card that no event so far has shown (a hole card revealed only at the
+    showdown) face down and unknown."""
+    last = max(_seqs(seen), default=-1)
+    rows = hand.player_streets.filter((pl.col("name") == name) & (pl.col("street") <= street))
+    cards: list[str | None] = []
+    up: list[bool] = []
+    for row in rows.sort("street", descending=True).iter_rows(named=True):
+        at = _dealt_at(hand.actions, name, row["street"])
+        if at is not None and at <= last:
+            cards, up = list(row["cards"] or []), list(row["up"] or [])
+            break
+    mine = seen.filter(
+        ((pl.col("actor") == name) & pl.col("kind").is_in(["deal", "draw"]))
+        | (pl.col("kind") == "community")
+    )
+    known = {card for found in mine.get_column("cards").to_list() for card in found or []}
+    return [card if card in known else None for card in cards], up
+
+
+def seat_views(hand: Hand, step: int, shown: int | None = None) -> list[SeatView]:
+    """Every dealt-in player once the first `shown` events of step `step` (an index into
+    `hand.steps`) have happened, or at the end of the step when `shown` is None: nothing a later
+    event does (a fold, a bet, a card dealt or shown) shows before it happens."""
     final = step >= len(hand.steps) - 1
-    last_street = len(hand.steps) - 2
-    street = min(step, last_street)
-    rows = hand.player_streets.filter(pl.col("street") <= street)
+    street = min(step, len(hand.steps) - 2)
+    seen = happened(hand, step, shown)
+    complete = shown is None or shown >= step_events(hand, step).height
     views = []
     for seat in hand.seats.iter_rows(named=True):
-        mine = rows.filter(pl.col("name") == seat["name"])
-        now = mine.filter(pl.col("street") == street)
-        latest = mine.tail(1).row(0, named=True) if mine.height else None
-        folded = bool(mine.get_column("folded").any()) if mine.height else False
-        spent = int(mine.get_column("put_in").sum()) if mine.height else 0
+        mine = seen.filter(pl.col("actor") == seat["name"])
+        spent = collected = put_in = 0
         actions: list[str] = []
-        drawn = None
-        if final:
-            cards, up = seat["cards"] or [], seat["up"] or []
-            put_in = seat["invested"]
+        for event in mine.iter_rows(named=True):
+            kind, amount = event["kind"], event["amount"]
+            sign = 1 if kind in _WAGERS else -1 if kind == "uncalled" else 0
+            spent += sign * amount
+            if event["street"] == street:
+                put_in += sign * amount
+                if kind in _DONE:
+                    actions.append(kind)
+            if kind == "collect":
+                collected += amount
+        revealed = mine.filter(pl.col("kind").is_in(["show", "muck"])).height > 0
+        if final and (revealed or complete):
+            cards, up = list(seat["cards"] or []), list(seat["up"] or [])
         else:
-            cards = latest["cards"] if latest and latest["cards"] else []
-            up = latest["up"] if latest and latest["up"] else []
-            put_in = int(now.get_column("put_in").sum()) if now.height else 0
-            if now.height:
-                actions = now.row(0, named=True)["actions"] or []
-                drawn = now.row(0, named=True)["drawn"]
+            cards, up = _cards_now(hand, seen, seat["name"], street)
+        if final and complete:
+            spent, collected = seat["invested"], seat["collected"]
+        drawn = None
+        if not final:
+            row = hand.player_streets.filter(
+                (pl.col("name") == seat["name"]) & (pl.col("street") == street)
+            )
+            at = _dealt_at(hand.actions, seat["name"], street)
+            if row.height and at is not None and seen.filter(pl.col("seq") == at).height:
+                drawn = row.item(0, "drawn")
         views.append(
             SeatView(
                 seat=seat["seat"],
@@ -126,17 +214,27 @@ def seat_views(hand: Hand, step: int) -> list[SeatView]:
                 is_hero=seat["is_hero"],
                 cards=cards,
                 up=up,
-                stack=seat["stack"] - spent,
-                put_in=put_in,
-                actions=actions,
-                folded=folded,
-                all_in=bool(latest and latest["all_in"]),
-                net=seat["net"] if final else None,
-                won=bool(final and seat["won"]),
+                stack=seat["stack"] - spent + collected,
+                put_in=spent if final else put_in,
+                actions=[] if final else actions,
+                folded=mine.filter(pl.col("kind") == "fold").height > 0,
+                all_in=bool(mine.get_column("all_in").any()),
+                net=collected - spent if final else None,
+                won=final and collected > 0,
                 drawn=drawn,
             )
         )
     return views
+
+
+def next_position(hand: Hand, step: int, shown: int) -> tuple[int, int] | None:
+    """Where autoplay goes after `shown` events of step `step`: the step's next event, else the
+    next step's first event, or None at the end of the hand."""
+    if shown < step_events(hand, step).height:
+        return step, shown + 1
+    if step + 1 < len(hand.steps):
+        return step + 1, min(1, step_events(hand, step + 1).height)
+    return None
 
 
 def step_events(hand: Hand, step: int) -> pl.DataFrame:

@@ -30,7 +30,7 @@ import polars as pl
 import streamlit as st
 
 from studdraw.pipeline import analytics
-from studdraw.pipeline.analytics import Filters, inventory
+from studdraw.pipeline.analytics import Filters, annotated, inventory
 from studdraw.pipeline.analytics.source import ensure_features, hands_to_derive
 from studdraw.pipeline.store.schema import TABLES
 from studdraw.pipeline.words import plural
@@ -354,3 +354,10 @@ def tournament_summary(ref: StoreRef, filters: Filters) -> pl.DataFrame:
 def tournament_chips(ref: StoreRef, player: str, room: str, tournament_id: str) -> pl.DataFrame:
     with connection(ref) as con:
         return analytics.tournament_chips(con, player, room, tournament_id)
+
+
+@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False)
+def hands_of_keys(ref: StoreRef, keys: tuple[tuple[str, str], ...]) -> pl.DataFrame:
+    """`analytics.annotated.hands_of_keys`: the stored hands of notes' (room, hand id) keys."""
+    with connection(ref) as con:
+        return annotated.hands_of_keys(con, keys)

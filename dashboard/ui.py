@@ -14,11 +14,11 @@ import polars as pl
 import streamlit as st
 
 from studdraw.pipeline.analytics import KINDS, TABLE_SIZES, Filters, currency_label, inventory
-from studdraw.pipeline.words import plural
+from studdraw.pipeline.words import plural, stakes_text
 
 from . import store
 from .follow import follow
-from .render import GAME_NAMES, STRUCTURE_NAMES, stakes, stylesheet
+from .render import GAME_NAMES, STRUCTURE_NAMES, stylesheet
 from .store import StoreBusyError, StoreError, StoreRef
 
 
@@ -162,7 +162,7 @@ def filters_sidebar(ref: StoreRef, key: str, player: str | None) -> Filters:
         options = options.filter(pl.col("currency") == currency)
     labels: dict[int, str] = {}
     for row in options.sort("big_bet", "currency").iter_rows(named=True):
-        label = stakes(row["small_bet"], row["big_bet"], row["scale"], row["currency"])
+        label = stakes_text(row)
         known = labels.get(row["big_bet"])
         if known is None or label not in known.split(" · "):  # 8 cents and 8 chips share one
             labels[row["big_bet"]] = label if known is None else f"{known} · {label}"

@@ -138,12 +138,12 @@ def visit(page: Page, url: str) -> None:
     settle(page)
 
 
-def screenshot(page: Page, name: str) -> None:
+def screenshot(page: Page, name: str, width: int = WIDTH) -> None:
     """The whole page, however long: Streamlit scrolls inside its main block, so the viewport is
     stretched to the content's height first."""
     ARTIFACTS.mkdir(exist_ok=True)
     height = page.evaluate("document.querySelector('[data-testid=stMain]').scrollHeight")
-    page.set_viewport_size({"width": WIDTH, "height": min(int(height) + 40, 8000)})
+    page.set_viewport_size({"width": width, "height": min(int(height) + 40, 8000)})
     page.wait_for_timeout(500)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
@@ -212,6 +212,32 @@ def test_replayer_steps_to_the_showdown_and_links_a_code(
     screenshot(page, "violation_codes")
 
 
+def test_replayer_action_by_action_shows_only_what_happened_and_plays(
+    server: str, store: Path, page: Page
+) -> None:
+    """Action by action, one event shown (an ante): no seat holds a card yet and no seat says
+    it raised or called; autoplay then deals and bets by itself, one event at a time."""
+    hand_id = hand_id_of(store, BROKEN_HAND)
+    visit(page, f"{server}/replayer?hand={hand_id}")
+    page.get_by_text("Action by action", exact=True).click()
+    settle(page)
+    seats = page.locator(".sd-seat")
+    events = page.locator(".sd-events").first.locator(".sd-event")  # (then the violations)
+    expect(seats).to_have_count(3)
+    expect(events).to_have_count(1)
+    expect(page.locator(".sd-seat .sd-card")).to_have_count(0)
+    expect(page.locator(".sd-table")).not_to_contain_text("raise")
+    expect(page.locator(".sd-table")).not_to_contain_text("call")
+    screenshot(page, "replayer-first-event")
+    page.get_by_text("Autoplay", exact=True).click()
+    # The three deals come by themselves (events 4 to 6): cards appear, no click needed.
+    expect(page.locator(".sd-seat .sd-card").first).to_be_visible(timeout=60_000)
+    expect(events).not_to_have_count(1)
+    page.get_by_text("Autoplay", exact=True).click()
+    settle(page)
+    screenshot(page, "replayer-autoplay")
+
+
 def test_data_quality(server: str, page: Page) -> None:
     visit(page, f"{server}/data_quality")
     heading(page, "Data quality")
@@ -229,6 +255,40 @@ PAGES = (
     "overview", "sessions", "player_stats", "leaks", "tournaments", "replayer", "data_quality",
     "violation_codes",
 )  # fmt: skip
+
+
+OVERFLOW = """() => {
+  const main = document.querySelector('[data-testid=stMain]');
+  const limit = main.getBoundingClientRect().right + 1;
+  return [...main.querySelectorAll('.vega-embed, [data-testid=stDataFrame], .sd-table')]
+    .filter(e => e.getBoundingClientRect().right > limit)
+    .map(e => e.className || e.dataset.testid);
+}"""
+"""What runs off the right edge of the page: charts, tables and the replayer's table."""
+DRAWN = (
+    "[data-testid=stDataFrame], .vega-embed, .sd-table, [data-testid=stMetric], "
+    "[data-testid=stAlertContainer]"
+)
+"""What a page ends with: drawn from the store, or the note that nothing matches."""
+
+
+@pytest.mark.parametrize("width", [1400, 1024])
+def test_every_page_fits_the_window(server: str, browser: Browser, width: int) -> None:
+    """Each page at a desktop and a small-laptop width: no chart, table or seat box runs off the
+    page (Streamlit scrolls them inside it at most); a screenshot of each page at each width."""
+    context = browser.new_context(viewport={"width": width, "height": 1000})
+    page = context.new_page()
+    try:
+        for view in PAGES:
+            page.set_viewport_size({"width": width, "height": 1000})
+            visit(page, f"{server}/{view}" if view != "overview" else server)
+            expect(page.locator(DRAWN).first).to_be_visible()
+            settle(page)
+            expect(page.get_by_test_id("stException")).to_have_count(0)
+            assert page.evaluate(OVERFLOW) == [], (view, width)
+            screenshot(page, f"{view}-{width}", width)
+    finally:
+        context.close()
 
 
 def build_corpus_store(folder: Path) -> Path:

@@ -4,6 +4,7 @@ partial output or an empty store behind."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -272,3 +273,35 @@ def test_counts_take_their_plurals(tmp_path: Path) -> None:
 def test_leaks_note_takes_its_plurals() -> None:
     note = verdict_note(pl.DataFrame({"verdict": ["leak", "within range"]}), 20)
     assert note.startswith("1 leak in 2 stats judged")
+
+
+def _hands_of(output: str) -> dict[tuple[str, str], int]:
+    return {(row["player"], row["game"]): row["hands"] for row in json.loads(output)}
+
+
+def test_stats_take_the_dashboards_room_and_date_filters(store: Path) -> None:
+    """`--room`, `--since` and `--until` narrow `stats` as the dashboard's sidebar does: each
+    day (UTC) holds exactly the players' hands started on it."""
+    with duckdb.connect(str(store), read_only=True) as con:
+        rows = con.execute(
+            "SELECT CAST(timezone('UTC', h.started_at) AS DATE) AS day, p.name, h.game, "
+            "count(*) FROM hands h JOIN hand_players p USING (hand_id) WHERE p.dealt_in "
+            "GROUP BY ALL"
+        ).fetchall()
+    base = ["stats", "--db", str(store), "--json", "--include-doubtful"]
+    every = _hands_of(runner.invoke(app, base).output)
+    assert every
+    assert _hands_of(runner.invoke(app, [*base, "--room", "PokerStars"]).output) == every
+    assert _hands_of(runner.invoke(app, [*base, "--room", "ipoker"]).output) == {}
+    assert _hands_of(runner.invoke(app, [*base, "--since", "2030-01-01"]).output) == {}
+    for day in sorted({row[0] for row in rows}):
+        expected = {(name, game): n for d, name, game, n in rows if d == day}
+        bounds = ["--since", str(day), "--until", str(day)]
+        shown = _hands_of(runner.invoke(app, [*base, *bounds]).output)
+        assert {key: shown[key] for key in expected} == expected
+        assert set(shown) == set(expected)
+
+
+def test_leaks_take_the_room_filter(store: Path) -> None:
+    base = ["leaks", "--player", "Hero", "--db", str(store), "--json"]
+    assert json.loads(runner.invoke(app, [*base, "--room", "ipoker"]).output) == []

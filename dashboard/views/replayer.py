@@ -18,18 +18,18 @@ import streamlit as st
 
 from studdraw.dashboard import downloads, replay, store, ui
 from studdraw.dashboard.hand_text import hand_text
+from studdraw.dashboard.notes import hand_notes, tagged_hand
 from studdraw.dashboard.render import (
     card_text,
     cards,
     code_link,
     game_label,
     money,
-    stakes,
 )
 from studdraw.dashboard.replay import Hand, SeatView, position_name
 from studdraw.dashboard.store import StoreRef
 from studdraw.pipeline.analytics import hands
-from studdraw.pipeline.words import plural
+from studdraw.pipeline.words import plural, stakes_text
 
 HANDS_PER_DAY = 1000
 
@@ -52,23 +52,28 @@ def render() -> None:
         return
     _neighbours(ref, hand)
     _header(hand, zone)
+    hand_notes(ref, hand)
     downloads.one_hand(
         ref, hand_id, file_name=f"{hand.header['room']}-{hand.header['room_hand_id']}.phh"
     )
     steps = hand.steps
-    name = st.segmented_control(
-        "Street", steps, default=steps[0], required=True, key=f"replay-step-{hand_id}"
-    )
-    step = steps.index(name)
+    st.session_state.setdefault(f"replay-step-{hand_id}", steps[0])
+    name = st.segmented_control("Street", steps, required=True, key=f"replay-step-{hand_id}")
+    step = steps.index(name or steps[0])
     low, high = replay.pot_at(hand, step)
     flagged = replay.step_violations(hand, step)
     events = replay.step_events(hand, step)
     shown = _action_by_action(events, key=f"replay-action-{hand_id}-{step}")
+    if st.session_state.get("replay-by-action") and st.toggle(
+        "Autoplay", key="replay-autoplay", help="Show the next event every few seconds."
+    ):
+        st.session_state[_FRESH] = True
+        st.fragment(_play, run_every=PLAY_SECONDS)(hand, step, shown)
     if shown < events.height:
         high = replay.pot_after(events, shown, low)
     st.html(
         f'<div class="sd-pot">Pot {escape(hand.money(low))} → {escape(hand.money(high))}</div>'
-        + _seats_html(hand, replay.seat_views(hand, step))
+        + _seats_html(hand, replay.seat_views(hand, step, shown))
     )
     st.subheader(steps[step][:1].upper() + steps[step][1:])
     st.html(_events_html(hand, events.head(shown), flagged))
@@ -80,10 +85,31 @@ def render() -> None:
 
 def _action_by_action(events: pl.DataFrame, key: str) -> int:
     """How many of the step's events to show: all, or one more at each click of the slider."""
-    if events.height < 2 or not st.toggle("Action by action", key="replay-by-action"):
+    if not st.toggle("Action by action", key="replay-by-action") or events.height < 2:
         return events.height
-    shown: int = st.slider("Events shown", 1, events.height, 1, key=key)
+    st.session_state.setdefault(key, 1)
+    shown: int = st.slider("Events shown", 1, events.height, key=key)
     return shown
+
+
+PLAY_SECONDS = 1.5  # autoplay's pause between two events
+_FRESH = "replay-play-fresh"  # set by each run of the whole page, cleared by autoplay's first tick
+
+
+def _play(hand: Hand, step: int, shown: int) -> None:
+    """Autoplay's tick (a fragment run every `PLAY_SECONDS`): the next event, then the next
+    street, until the hand ends. The run of the whole page that draws it only starts the clock."""
+    if st.session_state.pop(_FRESH, False):
+        st.caption("Playing: the next event every few seconds.")
+        return
+    hand_id = hand.header["hand_id"]
+    found = replay.next_position(hand, step, shown)
+    if found is None:
+        st.session_state["replay-autoplay"] = False
+    else:
+        st.session_state[f"replay-step-{hand_id}"] = hand.steps[found[0]]
+        st.session_state[f"replay-action-{hand_id}-{found[0]}"] = max(found[1], 1)
+    st.rerun(scope="app")
 
 
 def _neighbours(ref: StoreRef, hand: Hand) -> None:
@@ -144,6 +170,9 @@ def _go_to(ref: StoreRef, hand_id: int | None, player: str) -> None:
     st.session_state["replay-player"] = player
     st.session_state["replay-day"] = day
     st.session_state["replay-pick"] = hand_id
+    header = replay.load_header(ref, hand_id)
+    if header is not None:  # the room hand id box names the hand on screen, not the one before
+        st.session_state["replay-room-id"] = header["room_hand_id"]
 
 
 def _zone() -> str:
@@ -188,11 +217,16 @@ def _choose_hand(ref: StoreRef) -> int | None:
         _start_widgets_at(ref, wanted)
     how = st.segmented_control(
         "Find a hand",
-        ["By player and day", "By room hand id"],
+        ["By player and day", "By room hand id", "By tag"],
         default="By player and day",
         required=True,
         key="replay-how",
     )
+    if how == "By tag":
+        picked = tagged_hand(ref)
+        if picked is not None:  # the address names the hand on screen
+            st.query_params["hand"] = str(picked)
+        return picked if picked is not None else wanted
     picked = _by_room_hand_id(ref) if how == "By room hand id" else _by_player_and_day(ref)
     return wanted if wanted is not None else picked
 
@@ -248,7 +282,7 @@ def _by_player_and_day(ref: StoreRef) -> int | None:
         row["hand_id"]: (
             f"{row['time']} · {row['room']} #{row['room_hand_id']} · "
             f"{game_label(row['game'], row['structure'])} "
-            f"{stakes(row['small_bet'], row['big_bet'], row['scale'], row['currency'])} · "
+            f"{stakes_text(row)} · "
             f"net {money(row['net'], row['scale'], row['currency'])}"
             + ("" if row["valid"] else " · ⚠ rule errors")
         )
@@ -292,7 +326,7 @@ def _header(hand: Hand, zone: str) -> None:
     st.markdown(
         f"#### {head['room']} hand #{head['room_hand_id']} · "
         f"{game_label(head['game'], head['structure'])} "
-        f"{stakes(head['small_bet'], head['big_bet'], head['scale'], head['currency'])}"
+        f"{stakes_text(head)}"
         + (f" · tournament {head['tournament_id']}" if head["tournament_id"] else "")
     )
     if head["valid"]:

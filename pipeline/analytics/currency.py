@@ -8,13 +8,12 @@ be read as one number.
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Final
 
-SYMBOLS: Final = {"USD": "$", "EUR": "€", "GBP": "£"}
-"""Currencies written with a symbol before the amount."""
-UNITS: Final = {"PLAY": "play money", "CHIPS": "chips"}
-"""Money that is not a currency: written after the amount."""
+from studdraw.pipeline.words import SYMBOLS, UNITS, money_text, units_text
+
+__all__ = ["NAMES", "SYMBOLS", "UNITS", "currency_label", "money_text", "units_text"]
+
 NAMES: Final = {"PLAY": "play money", "CHIPS": "tournament chips"}
 
 
@@ -23,23 +22,3 @@ def currency_label(code: str) -> str:
     if code in SYMBOLS:
         return f"{SYMBOLS[code]} ({code})"
     return NAMES.get(code, code)
-
-
-def money_text(value: Decimal | float | int | None, currency: str, *, signed: bool = False) -> str:
-    """An amount in currency units with its currency: "$1.25", "-€0.50", "+1,500 chips".
-    Chips and play money have no cents worth showing unless the amount has them."""
-    if value is None:
-        return "-"
-    number = Decimal(str(value))
-    sign = "-" if number < 0 else "+" if signed and number > 0 else ""
-    whole = number == number.to_integral_value()
-    digits = f"{abs(number):,.0f}" if whole and currency in UNITS else f"{abs(number):,.2f}"
-    if currency in SYMBOLS:
-        return f"{sign}{SYMBOLS[currency]}{digits}"
-    return f"{sign}{digits} {UNITS.get(currency, currency)}"
-
-
-def units_text(amount: int, scale: int, currency: str, *, signed: bool = False) -> str:
-    """An exact amount of the hand's smallest unit (`scale` per currency unit), as `money_text`
-    writes it."""
-    return money_text(Decimal(amount) / Decimal(scale), currency, signed=signed)

@@ -125,8 +125,9 @@ def player_hands_between(
     return _frame(
         con,
         "SELECT h.hand_id, strftime(timezone(?, h.started_at), '%H:%M:%S') AS time, "
-        "h.room, h.room_hand_id, h.game, h.structure, h.small_bet, h.big_bet, h.scale, "
-        "h.currency, p.net, h.valid FROM hand_players p JOIN hands h USING (hand_id) "
+        "h.room, h.room_hand_id, h.game, h.structure, h.small_bet, h.big_bet, h.small_blind, "
+        "h.big_blind, h.scale, h.currency, p.net, h.valid FROM hand_players p "
+        "JOIN hands h USING (hand_id) "
         "WHERE p.name = ? AND p.dealt_in AND h.started_at >= ? AND h.started_at < ? "
         "ORDER BY h.started_at, h.hand_id LIMIT ?",
         zone,

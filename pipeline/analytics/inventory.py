@@ -124,8 +124,8 @@ def tables_played(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     and its first and last UTC day, most hands first."""
     return _frame(
         con,
-        "SELECT room, game, structure, small_bet, big_bet, scale, currency, "
-        "tournament_id IS NOT NULL AS tournament, count(*) AS hands, "
+        "SELECT room, game, structure, small_bet, big_bet, small_blind, big_blind, scale, "
+        "currency, tournament_id IS NOT NULL AS tournament, count(*) AS hands, "
         "CAST(min(timezone('UTC', started_at)) AS DATE) AS first_day, "
         "CAST(max(timezone('UTC', started_at)) AS DATE) AS last_day "
         "FROM hands GROUP BY ALL ORDER BY hands DESC",

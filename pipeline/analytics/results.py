@@ -15,7 +15,8 @@ from datetime import timedelta
 import duckdb
 import polars as pl
 
-from .currency import units_text
+from studdraw.pipeline.words import stakes_text
+
 from .filters import SESSION_GAP_MINUTES, Filters, need_player, where
 from .registry import MONEY
 from .source import ensure_features, run
@@ -49,17 +50,22 @@ def session_starts(con: duckdb.DuckDBPyConnection, player: str) -> pl.DataFrame:
     )
 
 
+_STAKES = ("structure", "small_bet", "big_bet", "small_blind", "big_blind", "scale", "currency")
+"""The columns `stakes_text` names the stakes with."""
+
+
 def _timeline(con: duckdb.DuckDBPyConnection, filters: Filters) -> pl.DataFrame:
     """The player's hands passing the filters, in time order, each with its session number
     (counted over all the player's hands) and its results."""
     condition, params = where(replace(filters, session=None))
     hands = run(
         con,
-        f"""SELECT hand_id, room, room_hand_id, started_at, game, currency, tournament, small_bet,
-  big_bet, scale, {MONEY} AS net, net_bb AS big_bets, allin_adjusted,
+        f"""SELECT hand_id, room, room_hand_id, started_at, game, currency, tournament, structure,
+  small_bet, big_bet, scale, {MONEY} AS net, net_bb AS big_bets, allin_adjusted,
   allin_net / scale AS allin_net, allin_net / nullif(big_bet, 0) AS allin_big_bets,
-  ({condition}) AS kept
-FROM player_hands WHERE name = $player ORDER BY started_at, hand_id""",
+  ({condition}) AS kept, b.small_blind, b.big_blind
+FROM player_hands JOIN (SELECT hand_id, small_blind, big_blind FROM hands) b USING (hand_id)
+WHERE name = $player ORDER BY started_at, hand_id""",
         params,
     )
     hands = _numbered(hands)
@@ -80,19 +86,10 @@ def sessions(con: duckdb.DuckDBPyConnection, filters: Filters) -> pl.DataFrame:
     timeline = _timeline(con, filters)
     keys = ["session", "currency"]
     stakes = (
-        timeline.select(*keys, "small_bet", "big_bet", "scale")
+        timeline.select(*keys, *_STAKES[:-1])
         .unique()
         .sort(*keys, "big_bet")
-        .with_columns(
-            stakes=pl.struct("small_bet", "big_bet", "scale", "currency").map_elements(
-                lambda row: (
-                    units_text(row["small_bet"], row["scale"], row["currency"])
-                    + "/"
-                    + units_text(row["big_bet"], row["scale"], row["currency"])
-                ),
-                return_dtype=pl.String,
-            )
-        )
+        .with_columns(stakes=pl.struct(*_STAKES).map_elements(stakes_text, return_dtype=pl.String))
         .group_by(keys, maintain_order=True)
         .agg(pl.col("stakes").unique(maintain_order=True))
     )

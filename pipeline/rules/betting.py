@@ -162,7 +162,7 @@ class BettingState(ForcedBetState):
                 Code.SIZ008,
                 event,
                 index,
-                f"{self.names[i]} checks facing {self.current - self.bet[i]} to call",
+                f"{self.names[i]} checks facing {self.money(self.current - self.bet[i])} to call",
             )
         self.acted[i] = True
         self.street_actions[i].append(_CHECK)
@@ -188,7 +188,8 @@ class BettingState(ForcedBetState):
                     Code.SIZ004,
                     event,
                     index,
-                    f"{self.names[i]} calls {amount}, the call is {expected}",
+                    f"{self.names[i]} calls {self.money(amount)}, "
+                    f"the call is {self.money(expected)}",
                 )
         self._put(i, amount, event, index, live=True)
         self.acted[i] = True
@@ -324,23 +325,37 @@ class BettingState(ForcedBetState):
         if structure is _FIXED:
             units = self._bet_units()
             if amount not in units and not (short and amount < max(units)):
-                sizes = " or ".join(str(u) for u in units)
-                self.flag(Code.SIZ001, event, index, f"{name} bets {amount}, the bet is {sizes}")
+                sizes = " or ".join(self.money(u) for u in units)
+                self.flag(
+                    Code.SIZ001,
+                    event,
+                    index,
+                    f"{name} bets {self.money(amount)}, the bet is {sizes}",
+                )
         elif structure is _SPREAD:
             low, high = self.stakes.small_bet, self.stakes.big_bet
             if amount > high or (amount < low and not short):
-                self.flag(Code.SIZ001, event, index, f"{name} bets {amount}, outside {low}-{high}")
+                self.flag(
+                    Code.SIZ001,
+                    event,
+                    index,
+                    f"{name} bets {self.money(amount)}, "
+                    f"outside {self.money(low)}-{self.money(high)}",
+                )
         else:
             if amount < self.min_bet and not short and self.sized:
                 self.flag(
                     Code.SIZ001,
                     event,
                     index,
-                    f"{name} bets {amount}, the minimum is {self.min_bet}",
+                    f"{name} bets {self.money(amount)}, the minimum is {self.money(self.min_bet)}",
                 )
             if structure is _POT and amount > self._pot_limit_to(i):
                 self.flag(
-                    Code.SIZ007, event, index, f"{name} bets {amount} into a pot of {self.pot}"
+                    Code.SIZ007,
+                    event,
+                    index,
+                    f"{name} bets {self.money(amount)} into a pot of {self.money(self.pot)}",
                 )
 
     def _check_someone_answers(self, i: int, event: Event, index: int | None) -> None:
@@ -361,8 +376,14 @@ class BettingState(ForcedBetState):
         target, most, _ = self._raise_options(i)
         short = event.amount >= self.stack[i]
         if self.sized and (to > most or (to < target and not short)):
-            size = str(target) if target == most else f"{target} to {most}"
-            self.flag(Code.SIZ003, event, index, f"{name} completes to {to}, not to {size}")
+            size = (
+                self.money(target)
+                if target == most
+                else f"{self.money(target)} to {self.money(most)}"
+            )
+            self.flag(
+                Code.SIZ003, event, index, f"{name} completes to {self.money(to)}, not to {size}"
+            )
         self._put(i, event.amount, event, index, live=True)
         self.current = max(self.current, to)
         if to >= target:
@@ -416,16 +437,36 @@ class BettingState(ForcedBetState):
             if to in exact:
                 return
             if to > high:
-                self.flag(Code.SIZ006, event, index, f"{name} raises to {to}, the limit is {high}")
+                self.flag(
+                    Code.SIZ006,
+                    event,
+                    index,
+                    f"{name} raises to {self.money(to)}, the limit is {self.money(high)}",
+                )
             elif not short:
-                allowed = " or ".join(str(t) for t in exact)
-                self.flag(Code.SIZ005, event, index, f"{name} raises to {to}, expected {allowed}")
+                allowed = " or ".join(self.money(t) for t in exact)
+                self.flag(
+                    Code.SIZ005,
+                    event,
+                    index,
+                    f"{name} raises to {self.money(to)}, expected {allowed}",
+                )
         elif to < low and not short and self.sized:
-            self.flag(Code.SIZ005, event, index, f"{name} raises to {to}, the minimum is {low}")
+            self.flag(
+                Code.SIZ005,
+                event,
+                index,
+                f"{name} raises to {self.money(to)}, the minimum is {self.money(low)}",
+            )
         elif to > high and self.structure is _POT:
             self.flag(Code.SIZ007, event, index, f"{name} raises to {to}, the pot limit is {high}")
         elif to > high and self.structure is _SPREAD:
-            self.flag(Code.SIZ006, event, index, f"{name} raises to {to}, the limit is {high}")
+            self.flag(
+                Code.SIZ006,
+                event,
+                index,
+                f"{name} raises to {self.money(to)}, the limit is {self.money(high)}",
+            )
 
     def _short_all_in(self, i: int, increment: int, full: int) -> None:
         """An all-in for less than a full bet or raise does not count toward the cap; in limit

@@ -21,6 +21,7 @@ from typing import Final, cast
 
 from studdraw.parsers.model import Card, Event, EventKind, Game, Seat, Stakes, Structure
 from studdraw.parsers.problems import Code, Problem, Stage
+from studdraw.pipeline.words import units_text
 
 from .boards import board_key, bring_in_key
 from .house import HouseRules
@@ -75,6 +76,7 @@ class StateCore:
         "community",
         "community_check",
         "completions",
+        "currency",
         "current",
         "dead",
         "draw_pending",
@@ -110,6 +112,7 @@ class StateCore:
         "reshuffle_stub",
         "round_open",
         "rules",
+        "scale",
         "seat_numbers",
         "seen",
         "showed",
@@ -148,12 +151,15 @@ class StateCore:
         button: int | None = None,
         stake_table: Mapping[str, int] | None = None,
         path: str = "",
+        scale: int = 1,
+        currency: str = "CHIPS",
     ) -> None:
         """`seats`: the players dealt in, in any order (kept in seat order). `button`: the seat
         number of the button in blind games (inferred from the blinds when None).
         `stake_table`: the forced bets the room posts at these limits (`stakes.room_stakes`),
         which win over the sizes a record inferred from its own posts. `path`: the source file
-        of the hand, which its problems name."""
+        of the hand, which its problems name. `scale` and `currency`: the hand's money
+        (`HandRecord.scale`, `.currency`), in which the problems write their amounts."""
         ordered = sorted(seats, key=lambda seat: seat.seat)
         n = len(ordered)
         if structure is not _FIXED and structure is not _SPREAD and not stakes.small_bet:
@@ -200,6 +206,8 @@ class StateCore:
         self.pot = 0
         self.pot_before: list[int] = []
         self.path = path
+        self.scale = scale
+        self.currency = currency
         self.problems: list[Problem] = []
         self.collects: list[tuple[int, int, str, int | None, int]] = []
         self.phase = _FORCED
@@ -261,6 +269,11 @@ class StateCore:
         if self.community is not None and cards and cards[-1] == self.community:
             return (*pattern[:-1], True)
         return pattern
+
+    def money(self, amount: int) -> str:
+        """An amount of the hand as its room writes money ("$1.70", "1,500 chips"): a problem's
+        message never shows a bare count of cents."""
+        return units_text(amount, self.scale, self.currency)
 
     def flag(self, code: Code, event: Event, index: int | None, message: str) -> None:
         """Record a problem located at an event."""
@@ -518,14 +531,14 @@ class StateCore:
                 Code.MNY001,
                 event,
                 index,
-                f"{self.names[i]} puts in {amount} with {stack} behind",
+                f"{self.names[i]} puts in {self.money(amount)} with {self.money(stack)} behind",
             )
         elif event.all_in and amount < stack:
             self.flag(
                 Code.SIZ014,
                 event,
                 index,
-                f"{self.names[i]} is marked all-in with {stack - amount} left",
+                f"{self.names[i]} is marked all-in with {self.money(stack - amount)} left",
             )
         stack -= amount
         self.stack[i] = stack

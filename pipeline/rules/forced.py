@@ -80,7 +80,10 @@ class ForcedBetState(DrawState):
         amount = event.amount
         if amount != ante and not (amount < ante and all_in):
             self.flag(
-                Code.SIZ012, event, index, f"{event.player} antes {amount}, the ante is {ante}"
+                Code.SIZ012,
+                event,
+                index,
+                f"{event.player} antes {self.money(amount)}, the ante is {self.money(ante)}",
             )
 
     def _judge_antes(self) -> None:
@@ -154,7 +157,12 @@ class ForcedBetState(DrawState):
             expected = big
             wrong = amount > big
         if wrong and not (amount >= self.stack[i] and amount < big) and self.sized:
-            self.flag(Code.SIZ013, event, index, f"{name} posts {amount}, expected {expected}")
+            self.flag(
+                Code.SIZ013,
+                event,
+                index,
+                f"{name} posts {self.money(amount)}, expected {self.money(expected)}",
+            )
         self._put(i, amount, event, index, live=True)
         self.current = max(self.current, self.bet[i])
         if kind is _BIG_BLIND and self.bets == 0:
@@ -219,13 +227,13 @@ class ForcedBetState(DrawState):
         short = amount >= self.stack[i]
         low, high = self._bring_in_range(i)
         if amount <= 0 or amount > high or (amount < low and not short):
-            size = str(high) if low >= high else f"{low} to {high}"
+            size = self.money(high) if low >= high else f"{self.money(low)} to {self.money(high)}"
             self.flag(
                 Code.SIZ002,
                 event,
                 index,
-                f"{name} brings in for {amount}: the bring-in is {size} "
-                f"(ante {stakes.ante}, small bet {stakes.small_bet})",
+                f"{name} brings in for {self.money(amount)}: the bring-in is {size} "
+                f"(ante {self.money(stakes.ante)}, small bet {self.money(stakes.small_bet)})",
             )
         self.bring_in_done = True
         self.bring_in_index = i

@@ -106,7 +106,14 @@ class _Generator:
         self.seats = [Seat(number, f"p{number}", self._stack(big)) for number in numbers]
         self.button = None if game.is_stud else rng.choice(numbers)
         self.state = HandState(
-            self.spec, structure, self.stakes, self.seats, rules, button=self.button
+            self.spec,
+            structure,
+            self.stakes,
+            self.seats,
+            rules,
+            button=self.button,
+            scale=100,
+            currency="USD",
         )
         self.dealer = _Dealer(rng, burn=bool(rules.burn_cards))
         self.events: list[Event] = []

@@ -45,6 +45,8 @@ def start_state(record: HandRecord, rules: HouseRules | None = None) -> HandStat
         button=record.button,
         stake_table=room_stakes(record, spec.kind) or tournament_stakes(record, spec.kind, rules),
         path=record.source.path,
+        scale=record.scale,
+        currency=record.currency,
     )
 
 

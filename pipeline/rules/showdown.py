@@ -119,6 +119,7 @@ def settle(
     problems found."""
     found = _Problems(state.street, state.path)
     names = state.names
+    money = state.money
     pots = build_pots(state.invested, state.folded, state.all_in, state.dead)
     total = state.pot
     shares_by_pot: list[dict[int, int]] = [{} for _ in pots]
@@ -132,7 +133,7 @@ def settle(
                 Code.MNY005,
                 index,
                 event_line,
-                f"{names[player]} collects {amount} from the {label} pot, which {reason}",
+                f"{names[player]} collects {money(amount)} from the {label} pot, which {reason}",
             )
             continue
         shares = shares_by_pot[position]
@@ -145,27 +146,38 @@ def settle(
                 Code.MNY007,
                 None,
                 line,
-                f"{pot.taken} collected from the {pot.name} pot of {amount}",
+                f"{money(pot.taken)} collected from the {pot.name} pot of {money(amount)}",
             )
         results.extend(_judge(state, pot, line, found))
     rake = total - collected if room_rake is None else room_rake
     if room_total is not None and room_total != total:
         found.at(
-            Code.MNY002, None, line, f"the room's total pot is {room_total}, the bets make {total}"
+            Code.MNY002,
+            None,
+            line,
+            f"the room's total pot is {money(room_total)}, the bets make {money(total)}",
         )
     if collected + rake != total or rake < 0:
         found.at(
-            Code.MNY003, None, line, f"{collected} collected and {rake} rake from a pot of {total}"
+            Code.MNY003,
+            None,
+            line,
+            f"{money(collected)} collected and {money(rake)} rake from a pot of {money(total)}",
         )
     if tournament and rake:
-        found.at(Code.MNY008, None, line, f"a tournament hand raked {rake}")
+        found.at(Code.MNY008, None, line, f"a tournament hand raked {money(rake)}")
     percent = state.rules.rake_percent
     if (
         not tournament
         and percent is not None
         and rake * 100 * percent.denominator > total * percent.numerator
     ):
-        found.at(Code.MNY006, None, line, f"rake {rake} is above {percent}% of the pot of {total}")
+        found.at(
+            Code.MNY006,
+            None,
+            line,
+            f"rake {money(rake)} is above {percent}% of the pot of {money(total)}",
+        )
     return results, total, rake, found.problems
 
 

@@ -164,7 +164,10 @@ class HandState(BettingState):
         if self.uncalled_due is not None and self.rules.uncalled_returned:
             i, amount = self.uncalled_due
             self.flag_at(
-                Code.MNY004, None, line, f"{amount} uncalled was not returned to {self.names[i]}"
+                Code.MNY004,
+                None,
+                line,
+                f"{self.money(amount)} uncalled was not returned to {self.names[i]}",
             )
         self.uncalled_due = None
         if self.phase is not _OVER and self.in_hand >= 2:
@@ -350,7 +353,10 @@ class HandState(BettingState):
         if self.uncalled_due is not None and self.rules.uncalled_returned:
             i, amount = self.uncalled_due
             self.flag(
-                Code.MNY004, event, index, f"{amount} uncalled was not returned to {self.names[i]}"
+                Code.MNY004,
+                event,
+                index,
+                f"{self.money(amount)} uncalled was not returned to {self.names[i]}",
             )
         self.uncalled_due = None
 
@@ -364,7 +370,10 @@ class HandState(BettingState):
         if due is None:
             if amount > self._overage(i):
                 self.flag(
-                    Code.MNY004, event, index, f"{amount} returned to {name}: nothing uncalled"
+                    Code.MNY004,
+                    event,
+                    index,
+                    f"{self.money(amount)} returned to {name}: nothing uncalled",
                 )
         elif due != (i, amount) and not (
             due[0] == i and amount > due[1] and amount == self._unmatched(i)
@@ -373,7 +382,8 @@ class HandState(BettingState):
                 Code.MNY004,
                 event,
                 index,
-                f"{amount} returned to {name}; {due[1]} was uncalled for {self.names[due[0]]}",
+                f"{self.money(amount)} returned to {name}; {self.money(due[1])} was uncalled for "
+                f"{self.names[due[0]]}",
             )
         self.uncalled_due = None
         self.stack[i] += amount

@@ -100,7 +100,7 @@ def test_a_session_with_two_currencies_has_a_row_for_each(
         assert mine.get_column("hands").sum() == hands
         assert mine.get_column("net").sum() == net
     tournament = first.filter(pl.col("currency") == "CHIPS").row(0, named=True)
-    assert tournament["stakes"] == ["4 chips/8 chips"]
+    assert tournament["stakes"] == ["4/8 chips"]
     assert tournament["worst_net"] <= 0 <= tournament["best_net"] or tournament["hands"] == 1
     # The session picker lists that session once, from its first hand in either currency.
     starts = analytics.session_starts(con, HERO).filter(pl.col("session") == 1)

@@ -453,7 +453,7 @@ def test_an_odd_ante_is_blamed_on_its_poster() -> None:
         )
         text = stud(stakes=stakes, antes=antes, body=folded_to("$0.05", "$0.07"))
         flagged = [v.message for v in replay(parse_record(text)).problems if v.code == "SIZ012"]
-        assert flagged == [f"P2 antes 3, the ante is {antes[0][-1]}"]
+        assert flagged == [f"P2 antes $0.03, the ante is {antes[0]}"]  # in the room's money
 
 
 @pytest.mark.parametrize("name", list(AUDITS))

@@ -52,7 +52,7 @@ def test_errors_are_lint_lines_and_exit_one(tmp_path: Path) -> None:
     result = runner.invoke(app, ["validate", str(path)])
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
-    assert lines[0].startswith(f"{path}:19: SIZ001 Carol bets 6")
+    assert lines[0].startswith(f"{path}:19: SIZ001 Carol bets $0.06")
     assert any(line.startswith(f"{path}:") and " ORD005 [warning] " in line for line in lines)
     assert any(
         " TXT002 [export] unknown line with money or cards: 'Alice: dances on the table for $0.05'"
@@ -88,7 +88,7 @@ def test_jsonl_has_the_contract_keys(tmp_path: Path) -> None:
         "origin": "play",
         "stage": "replay",
         "street": 1,
-        "message": "Carol bets 6, the bet is 4",
+        "message": "Carol bets $0.06, the bet is $0.04",
     }
     assert rows[1]["severity"] == "warning"
     assert "2 errors" not in result.stdout  # the summaries go to stderr
@@ -119,7 +119,7 @@ def test_rules_profile_changes_the_verdict(tmp_path: Path) -> None:
     assert runner.invoke(app, ["validate", str(path)]).exit_code == 0
     result = runner.invoke(app, ["validate", "--rules", "italian", str(path)])
     assert result.exit_code == 1
-    assert " SIZ002 Alice brings in for 2: the bring-in is 1 " in result.stdout
+    assert " SIZ002 Alice brings in for $0.02: the bring-in is $0.01 " in result.stdout
 
 
 def test_unknown_rules_profile_exits_two_naming_the_choices(tmp_path: Path) -> None:
