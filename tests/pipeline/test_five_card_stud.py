@@ -13,7 +13,7 @@ import pytest
 from studdraw.parsers.model import EventKind, Game, HandRecord, Structure
 from studdraw.parsers.reader import parse_file
 from studdraw.parsers.render.fulltilt import render_fulltilt
-from studdraw.pipeline.phh import variant_code
+from studdraw.pipeline.phh import dumps, variant_code
 from studdraw.pipeline.rules import GAME_SPECS, replay
 from studdraw.pipeline.rules.generate import random_hand
 from tests.conftest import corpus_file, parse_record
@@ -128,3 +128,20 @@ def test_full_tilt_text_round_trips() -> None:
         assert replay(again).problems == [], text
         dealt = [(e.player, e.up) for e in again.events if e.kind is EventKind.DEAL]
         assert dealt == [(e.player, e.up) for e in record.events if e.kind is EventKind.DEAL]
+
+
+def test_phh_round_trips() -> None:
+    """PHH has no five-card stud code: "F5S" with `_game`, read back as the same hand."""
+    rng = random.Random(55)
+    for _ in range(30):
+        record = random_hand(Game.STUD5, Structure.FIXED, rng.randint(2, 8), rng)
+        text = dumps(record)
+        assert 'variant = "F5S"' in text
+        again = parse_record(text, "phh")
+        assert again.game is Game.STUD5
+        assert replay(again).problems == [], text
+        dealt = [(e.player, e.cards, e.up) for e in again.events if e.kind is EventKind.DEAL]
+        names = dict(zip(again.players, record.players, strict=True))
+        assert [(names.get(p or "", p), c, u) for p, c, u in dealt] == [
+            (e.player, e.cards, e.up) for e in record.events if e.kind is EventKind.DEAL
+        ]
