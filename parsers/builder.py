@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo
 
 from studdraw.parsers.model import (
     RANKS,
+    STUD_DEALS,
     SUITS,
     Card,
     Claim,
@@ -114,15 +115,25 @@ _SEPARATORS: Final = re.compile(r"[\s\u00a0\u202f]")
 
 
 @functools.lru_cache(maxsize=8192)
-def stud_faces(street: int, count: int, line: int) -> tuple[bool, ...]:
-    """Which cards of a stud deal are face up: on third street two down and the door card up
-    (a deal of another size there is an error of the hand), on fourth to sixth street each new
-    card up, on seventh street down."""
+def stud_faces(game: Game, street: int, count: int, line: int) -> tuple[bool, ...]:
+    """Which cards of a stud deal are face up, as the game deals them (`STUD_DEALS`): on the
+    first street the down cards and the door card up (a deal of another size there is an error
+    of the hand), then each later street's card(s) as that street deals them."""
+    deals = STUD_DEALS[game]
     if street == 0:
-        if count != 3:
-            raise HandParseError(f"3rd street deals 3 cards, not {count}", line)
-        return (False, False, True)
-    return (street < 4,) * count
+        first = deals[0]
+        if count != len(first):
+            raise HandParseError(
+                f"{stud_street_name(game, 0)} deals {len(first)} cards, not {count}", line
+            )
+        return first
+    return deals[min(street, len(deals) - 1)][:1] * count
+
+
+def stud_street_name(game: Game, street: int) -> str:
+    """ "3rd street" for seven-card stud's first round, "2nd street" for five-card stud's."""
+    number = len(STUD_DEALS[game][0]) + street
+    return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number, 'th') } street"
 
 
 @functools.lru_cache(maxsize=8192)

@@ -56,7 +56,8 @@ class Game(StrEnum):
     """The games in scope; the value is the stable game id used in the store and the CLI.
 
     Every other fact of a game is its `GameSpec` (`studdraw.pipeline.rules.specs`); the readers,
-    below the pipeline, need only its kind, written here once (the spec reads it from here)."""
+    below the pipeline, need only its kind and, in stud, which cards each street deals face up
+    (`STUD_DEALS`), written here once (the spec reads them from here)."""
 
     STUD = "stud"
     STUD8 = "stud8"
@@ -66,6 +67,7 @@ class Game(StrEnum):
     BADUGI = "badugi"
     SD27 = "sd27"
     DRAW5 = "draw5"
+    STUD5 = "stud5"
 
     @property
     def kind(self) -> GameKind:
@@ -80,10 +82,28 @@ class Game(StrEnum):
         return self not in _STUD_GAMES
 
 
-_STUD_GAMES: Final = frozenset({Game.STUD, Game.STUD8, Game.RAZZ})
+_SEVEN_CARDS: Final = ((False, False, True), (True,), (True,), (True,), (False,))
+STUD_DEALS: Final[dict[Game, tuple[tuple[bool, ...], ...]]] = {
+    Game.STUD: _SEVEN_CARDS,
+    Game.STUD8: _SEVEN_CARDS,
+    Game.RAZZ: _SEVEN_CARDS,
+    Game.STUD5: ((False, True), (True,), (True,), (True,)),
+}
+"""Each stud game's streets, as the cards each deals, True for face up: seven-card stud's 3rd
+street two down and the door, 4th to 6th one up, 7th one down; five-card stud's 2nd street one
+down and the door, 3rd to 5th one up. A street is named by the cards a player then holds ("3rd
+street"), so the first street's size says the number of the first street."""
+
+_STUD_GAMES: Final = frozenset(STUD_DEALS)
 """The stud games, every other game is a draw game. A set, not a tuple of `Game.X`: each member
 looked up through the enum class costs more than the test, and parsing a hand asks a few dozen
 times."""
+
+
+def stud_street(game: Game, number: int) -> int:
+    """The index of the betting round of the stud street a room names by `number` (its cards
+    held: 3 for "3rd street"); -1 or past the last when the game has no such street."""
+    return number - len(STUD_DEALS[game][0])
 
 
 class Structure(StrEnum):

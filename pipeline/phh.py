@@ -14,7 +14,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from studdraw.parsers.model import Card, EventKind, Game, GameKind, HandRecord, Seat, Structure
+from studdraw.parsers.model import (
+    STUD_DEALS,
+    Card,
+    EventKind,
+    Game,
+    GameKind,
+    HandRecord,
+    Seat,
+    Structure,
+)
 from studdraw.parsers.phh.vocabulary import (
     RESHUFFLE_NOTE,
     STAKE_FIELDS,
@@ -118,11 +127,11 @@ class _Hand:
             self.computed_returns.append((street, bets.index(top), top - others))
 
 
-def _deal_stud_street(hand: _Hand, street: int, board: dict[int, Card]) -> None:
+def _deal_stud_street(hand: _Hand, game: Game, street: int, board: dict[int, Card]) -> None:
     if street in board:
         hand.actions.append(f"d db {board[street]}")
         return
-    count = 3 if street == 0 else 1
+    count = len(STUD_DEALS[game][street])
     for i, folded in enumerate(hand.folded):
         if not folded:
             cards = _fit(hand.dealt.get((street, i), ()), count)
@@ -220,7 +229,7 @@ def _walk(record: HandRecord, players: Sequence[str]) -> _Hand:
                 if street:
                     bets[:] = [0] * len(bets)
                 if stud:
-                    _deal_stud_street(hand, street, board)
+                    _deal_stud_street(hand, record.game, street, board)
                 elif street == 0:
                     _deal_draw_hands(hand, size)
         if kind is deal:

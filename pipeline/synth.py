@@ -20,6 +20,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Final
 
 from studdraw.parsers.model import Game, HandRecord, Seat, SourceRef, Structure, Tournament
+from studdraw.parsers.render import fulltilt, ipoker, pokerstars
 from studdraw.parsers.render.fulltilt import fulltilt_can_render, render_fulltilt
 from studdraw.parsers.render.ipoker import ipoker_can_render, render_ipoker
 from studdraw.parsers.render.pokerstars import render_pokerstars
@@ -36,6 +37,13 @@ CAN_RENDER: Final[dict[str, Callable[[HandRecord], bool]]] = {
     "ipoker": ipoker_can_render,
 }
 """Rooms whose format cannot express every legal hand; such hands are dealt again."""
+GAMES_DEALT: Final[dict[str, frozenset[Game]]] = {
+    "pokerstars": frozenset(pokerstars.GAME_LABELS),
+    "fulltilt": frozenset(fulltilt.GAME_LABELS),
+    "ipoker": frozenset(ipoker.GAME_NAMES),
+}
+"""The games each room's format names (its renderer's labels): PokerStars deals no five-card
+stud, iPoker's exports in the corpus only stud."""
 FIRST_HAND_ID: Final = {"pokerstars": "24", "fulltilt": "41", "ipoker": "53"}  # room id prefixes
 NAME_POOL: Final = (
     "AceOfClubs",
@@ -94,6 +102,8 @@ def synthesize(options: SynthOptions) -> Iterator[HandRecord]:
     """`options.hands` random legal hands with names, ids and times, deterministic for a seed."""
     if options.room not in RENDERERS:
         raise ValueError(f"no renderer for {options.room!r}; choose from {sorted(RENDERERS)}")
+    if options.game not in GAMES_DEALT[options.room]:
+        raise ValueError(f"{options.room} deals no {options.game}")
     if not 2 <= options.min_players <= options.max_players <= 8:
         raise ValueError("players must be within 2 to 8, the smaller first")
     rng = random.Random(options.seed)

@@ -14,7 +14,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Final
 
 from studdraw.parsers.builder import HandParseError
-from studdraw.parsers.model import Card, Event, EventKind, Game, Seat, Stakes
+from studdraw.parsers.model import STUD_DEALS, Card, Event, EventKind, Game, Seat, Stakes
 from studdraw.parsers.phh.vocabulary import (
     RESHUFFLE_NOTE,
     blind_kind,
@@ -199,7 +199,7 @@ class Play:
             if self.street < 0 or self.acted or i in self.dealt:
                 self._new_street()
             self.dealt.add(i)
-            up = _stud_up(self.street, len(cards))
+            up = _stud_up(self.game, self.street, len(cards))
             kind = EventKind.DEAL
         elif self.street < 0:
             self._new_street()
@@ -335,12 +335,13 @@ class Play:
         )
 
 
-def _stud_up(street: int, count: int) -> tuple[bool, ...]:
-    """Stud deals two down cards and one up on 3rd street, one up on 4th-6th, one down on
-    7th."""
+def _stud_up(game: Game, street: int, count: int) -> tuple[bool, ...]:
+    """Which cards are up as the game deals them (`STUD_DEALS`: seven-card stud two down and
+    one up on 3rd street, one up on 4th-6th, one down on 7th)."""
+    deals = STUD_DEALS[game]
     if street == 0:
-        return tuple(k >= 2 for k in range(count))
-    return (street < 4,) * count
+        return tuple(k >= len(deals[0]) - 1 for k in range(count))
+    return deals[min(street, len(deals) - 1)][:1] * count
 
 
 def _number(text: str) -> int | Decimal:

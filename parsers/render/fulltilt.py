@@ -13,7 +13,8 @@ import re
 from collections import Counter
 from zoneinfo import ZoneInfo
 
-from studdraw.parsers.model import Card, Event, EventKind, Game, HandRecord, Structure
+from studdraw.parsers.builder import stud_street_name
+from studdraw.parsers.model import STUD_DEALS, Card, Event, EventKind, Game, HandRecord, Structure
 from studdraw.parsers.render.base import (
     CURRENCY_SYMBOLS,
     HeldCards,
@@ -33,12 +34,11 @@ GAME_LABELS = {
     Game.BADUGI: "Badugi",
     Game.SD27: "2-7 Single Draw",
     Game.DRAW5: "5 Card Draw",
+    Game.STUD5: "5 Card Stud",
 }
 LIMIT_LABELS = {Structure.FIXED: "Limit", Structure.POT: "Pot Limit", Structure.NO: "No Limit"}
-STUD_STREETS = ("3RD STREET", "4TH STREET", "5TH STREET", "6TH STREET", "7TH STREET")
 DRAW_STREETS = ("HOLE CARDS", "FIRST DRAW", "SECOND DRAW", "THIRD DRAW")
 SINGLE_DRAW_STREETS = ("HOLE CARDS", "DRAW")  # cash/FTP/Draw/1-Draw-NL-*: "*** DRAW ***"
-STUD_FOLDS = ("on 3rd St.", "on 4th St.", "on 5th St.", "on 6th St.", "on 7th St.")
 DRAW_FOLDS = ("before the Draw", "after the 1st Draw", "after the 2nd Draw", "after the 3rd Draw")
 SINGLE_DRAW_FOLDS = ("before the Draw", "after the Draw")
 SINGLE_DRAW = frozenset({Game.SD27, Game.DRAW5})
@@ -47,8 +47,8 @@ EASTERN = ZoneInfo("America/New_York")
 
 def street_names(game: Game) -> tuple[str, ...]:
     """The street markers of a game, by betting round."""
-    if game.is_stud:
-        return STUD_STREETS
+    if game.is_stud:  # "*** 3RD STREET ***"
+        return tuple(stud_street_name(game, i).upper() for i in range(len(STUD_DEALS[game])))
     return SINGLE_DRAW_STREETS if game in SINGLE_DRAW else DRAW_STREETS
 
 
@@ -437,7 +437,8 @@ class FullTiltRenderer:
             return mucked
         if facts.folded_on is not None:
             if self.record.game.is_stud:
-                return f"folded {STUD_FOLDS[facts.folded_on]}"
+                number = stud_street_name(self.record.game, facts.folded_on).split()[0]
+                return f"folded on {number} St."  # "on 3rd St."
             idle = facts.folded_on == 0 and player not in self.bettors
             folds = SINGLE_DRAW_FOLDS if self.record.game in SINGLE_DRAW else DRAW_FOLDS
             return f"folded {folds[facts.folded_on]}" + (" (didn't bet)" if idle else "")

@@ -11,12 +11,18 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
 
-from studdraw.parsers.model import Card, Event, EventKind, Game, HandRecord, Structure
+from studdraw.parsers.model import STUD_DEALS, Card, Event, EventKind, Game, HandRecord, Structure
 from studdraw.parsers.render.base import CURRENCY_SYMBOLS, format_money
+from studdraw.parsers.rooms.ipoker import STUD_ROUNDS
 
-GAME_NAMES = {Game.STUD: "7 Card Stud", Game.STUD8: "7 Card Stud Hi-Lo"}
+GAME_NAMES = {
+    Game.STUD: "7 Card Stud",
+    Game.STUD8: "7 Card Stud Hi-Lo",
+    Game.STUD5: "5 Card Stud",
+}
 LIMITS = {Structure.FIXED: "L", Structure.POT: "PL", Structure.NO: "NL"}
-STREETS = ("Third Street", "Fourth Street", "Fifth Street", "Sixth Street", "River")
+STREETS = {number: name for name, number in STUD_ROUNDS.items()}
+"""The `<cards type>` of a stud street by its number; the last street's is "River"."""
 TYPES = {
     EventKind.ANTE: 15,
     EventKind.BRING_IN: 16,
@@ -133,6 +139,12 @@ def _players(record: HandRecord, money: dict[str, str]) -> list[str]:
     return lines
 
 
+def _street_type(game: Game, street: int) -> str:
+    if street == len(STUD_DEALS[game]) - 1:
+        return "River"
+    return STREETS[len(STUD_DEALS[game][0]) + street]
+
+
 def _rounds(record: HandRecord, money: dict[str, str], visible: set[str | None]) -> list[str]:
     """Round 0 the antes, round 1 empty (iPoker's pocket round), rounds 2-6 the streets."""
     rounds: dict[int, list[str]] = {0: [], 1: []}
@@ -144,7 +156,7 @@ def _rounds(record: HandRecord, money: dict[str, str], visible: set[str | None])
         elif event.kind is EventKind.DEAL and event.player is not None:
             text = " ".join(_card(c, up or event.player in visible) for c, up in _dealt(event))
             cards.setdefault(event.street + 2, []).append(
-                f"<cards type={quoteattr(STREETS[event.street])} "
+                f"<cards type={quoteattr(_street_type(record.game, event.street))} "
                 f"player={quoteattr(event.player)}>{text}</cards>"
             )
         elif event.kind in TYPES and event.player is not None:

@@ -145,7 +145,7 @@ class AbsoluteReader(LineReader):
         if not new:
             return
         self._held[player] = len(cards)
-        up = stud_faces(b.street, len(new), line)
+        up = stud_faces(b.game, b.street, len(new), line)
         if b.street == 0 and all(card is not None for card in cards):
             b.hero = player
         b.add(EventKind.DEAL, line, player, cards=new, up=up)

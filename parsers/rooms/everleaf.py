@@ -127,7 +127,7 @@ class EverleafReader(LineReader):
             else:
                 raise HandParseError(f"3rd street deals 3 cards, not {len(cards)}", token.number)
         else:
-            up = stud_faces(b.street, len(cards), token.number)
+            up = stud_faces(b.game, b.street, len(cards), token.number)
         b.add(EventKind.DEAL, token.number, player, cards=cards, up=up)
 
     def opening_bet(self, token: LineToken) -> None:

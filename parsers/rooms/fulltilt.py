@@ -40,6 +40,7 @@ GAMES: Final = {
     "badugi": Game.BADUGI,
     "2-7 single draw": Game.SD27,
     "5 card draw": Game.DRAW5,
+    "5 card stud": Game.STUD5,
 }
 STRUCTURES: Final = {
     "limit": Structure.FIXED,
@@ -51,6 +52,7 @@ STRUCTURES: Final = {
     "nl": Structure.NO,
 }
 STUD_STREETS: Final = {
+    "2ND STREET": -1,
     "3RD STREET": 0,
     "4TH STREET": 1,
     "5TH STREET": 2,

@@ -22,13 +22,23 @@ from studdraw.parsers.builder import (
     stud_faces,
     unsupported,
 )
-from studdraw.parsers.model import Card, EventKind, Game, Seat, Structure, Tournament
+from studdraw.parsers.model import (
+    STUD_DEALS,
+    Card,
+    EventKind,
+    Game,
+    Seat,
+    Structure,
+    Tournament,
+    stud_street,
+)
 from studdraw.parsers.xml.room import Node, XmlRoom
 
 GAMES: Final[dict[str, Game]] = {
     "7 Card Stud": Game.STUD,
     "7 Card Stud Hi-Lo": Game.STUD8,
     "7 Card Stud HiLow": Game.STUD8,
+    "5 Card Stud": Game.STUD5,
 }
 """The games in scope, by the name `<gametype>` starts with; any other game is unsupported."""
 
@@ -52,13 +62,14 @@ _TOURNAMENT_TABLE: Final = re.compile(r".*, (?P<tournament>\d+), \d+")
 _BUY_IN: Final = re.compile(r"(?P<buy_in>[^+]+)\+(?P<fee>.+)")
 
 STUD_ROUNDS: Final[dict[str, int]] = {
-    "Third Street": 0,
-    "Fourth Street": 1,
-    "Fifth Street": 2,
-    "Sixth Street": 3,
-    "River": 4,
+    "Second Street": 2,
+    "Third Street": 3,
+    "Fourth Street": 4,
+    "Fifth Street": 5,
+    "Sixth Street": 6,
 }
-"""`<cards type=...>` of seven-card stud, by betting round (`<round no>` is 2 more)."""
+"""`<cards type=...>` of stud by the street's number (its cards held); "River" is the game's last
+street. The betting round is `model.stud_street` of it (`<round no>` is 2 more)."""
 
 FOLD, SMALL_BLIND, BIG_BLIND, CALL, CHECK, BET, RAISE_BY, ALL_IN = 0, 1, 2, 3, 4, 5, 6, 7
 NO_ACTION, SITTING_OUT, ANTE, BRING_IN, RAISE_TO = 8, 9, 15, 16, 23
@@ -217,14 +228,18 @@ def _card(text: str) -> str:
 
 
 def _deal(node: Node, street: int, b: HandBuilder) -> None:
-    kind = node.get("type")
-    if STUD_ROUNDS.get(kind) != street:
+    kind, game = node.get("type"), b.game
+    assert game is not None
+    number = STUD_ROUNDS.get(kind)
+    last = len(STUD_DEALS[game]) - 1
+    expected = last if kind == "River" else None if number is None else stud_street(game, number)
+    if expected != street:
         raise HandParseError(f"cards {kind!r} in round {street + 2}", node.line)
     try:
         cards = _cards(node.text)
     except ValueError as error:
         raise HandParseError(str(error), node.line) from None
-    up = stud_faces(street, len(cards), node.line)
+    up = stud_faces(game, street, len(cards), node.line)
     b.add(EventKind.DEAL, node.line, node.get("player"), cards=cards, up=up)
 
 

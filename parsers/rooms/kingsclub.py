@@ -289,7 +289,7 @@ class KingsClubReader(LineReader):
                 b.hero = player
             b.add(EventKind.DEAL, line, player, cards=cards, up=(False,) * len(cards))
             return
-        up = stud_faces(b.street, len(cards), line)
+        up = stud_faces(b.game, b.street, len(cards), line)
         if b.street == 0 and None not in cards:
             b.hero = player
         b.add(EventKind.DEAL, line, player, cards=cards, up=up)

@@ -22,10 +22,12 @@ from studdraw.parsers.builder import (
     card_count,
     no_game,
     parse_local_time,
+    stud_faces,
     to_utc,
     unsupported,
 )
 from studdraw.parsers.model import (
+    STUD_DEALS,
     Claim,
     EventKind,
     Game,
@@ -33,6 +35,7 @@ from studdraw.parsers.model import (
     HandText,
     Outcome,
     Structure,
+    stud_street,
 )
 from studdraw.parsers.problems import Code, Problem, Stage, quoting
 from studdraw.parsers.text.lines import LineSyntax
@@ -147,7 +150,8 @@ class LineReader:
     posts: ClassVar[dict[str, EventKind]] = {}
     """Forced-bet wording as printed (the `post` part) -> its event."""
     stud_streets: ClassVar[dict[str, int]] = {}
-    """Stud street marker as printed (the `street` part) -> betting round index."""
+    """Stud street marker as printed (the `street` part) -> its betting round in seven-card stud
+    (3rd street 0, 2nd street -1): the reader shifts it for a game whose first street differs."""
     draw_streets: ClassVar[dict[str, int]] = {}
     """Draw street marker as printed -> betting round index."""
     counts_known_draws: ClassVar[bool] = False
@@ -335,8 +339,12 @@ class LineReader:
         game = self.b.game
         if game is None:
             raise no_game(token.number)
-        index = (self.stud_streets if game.is_stud else self.draw_streets).get(name)
-        if index is None:
+        if game.is_draw:
+            index = self.draw_streets.get(name)
+        else:  # named by the cards held: seven-card stud's "3RD STREET" is 0, 3 cards held
+            shift = self.stud_streets.get(name)
+            index = None if shift is None else stud_street(game, shift + 3)
+        if index is None or index < 0 or (game.is_stud and index >= len(STUD_DEALS[game])):
             raise HandParseError(f"{name} is not a street of {game}", token.number)
         return index
 
@@ -378,23 +386,21 @@ class LineReader:
                     EventKind.DRAW, line, player, cards=drawn, up=(False,) * len(drawn), count=count
                 )
             return
-        up: tuple[bool, ...]
         if b.street == 0:
+            size = len(STUD_DEALS[b.game][0])
             if new is not None:  # the hero: "[down down] [door]"
                 if any(first):
                     b.hero = player
-                cards, up = first + new, (False,) * len(first) + (True,) * len(new)
-            elif len(first) == 3:
-                if first[0] is not None or first[1] is not None:  # not "[X X 8h]"
-                    b.hero = player
-                cards, up = first, (False, False, True)
+                cards = first + new
             elif len(first) == 1:  # an opponent: only the door card is shown
-                cards, up = (None, None, *first), (False, False, True)
-            else:
-                raise HandParseError(f"3rd street deals 3 cards, not {len(first)}", line)
+                cards = (None,) * (size - 1) + first
+            else:  # "[down down door]", or "[X X 8h]" for an opponent
+                if any(card is not None for card in first[:-1]):
+                    b.hero = player
+                cards = first
         else:  # "[cards so far] [new card]"
             cards = first if new is None else new
-            up = (b.street < 4,) * len(cards)
+        up = stud_faces(b.game, b.street, len(cards), line)
         b.add(EventKind.DEAL, line, player, cards=cards, up=up)
 
     # --- forced bets and actions ------------------------------------------------------------

@@ -409,10 +409,12 @@ class StateCore:
         best = NO_ONE
         best_key = -1
         suits = self.rules.bring_in_suits if self.rules.bring_in_tie_break == "suit" else None
+        at = self.board.start  # the door card: the first of the board
+        assert at is not None
         for i, cards in enumerate(self.cards):
-            if self.folded[i] or self.all_in[i] or len(cards) < 3:
+            if self.folded[i] or self.all_in[i] or len(cards) <= at:
                 continue
-            door = cards[2]
+            door = cards[at]
             if door is None:
                 return UNRESOLVED
             key = bring_in_key(door, rule, suits)

@@ -213,7 +213,7 @@ class _Generator:
         dealer = self.dealer
         active = [name for i, name in enumerate(state.names) if not state.folded[i]]
         dealer.burn_one()
-        if self.game.is_stud and street == self.spec.last_street and len(dealer.stub) < len(active):
+        if street == self.spec.community_street and len(dealer.stub) < len(active):
             self.emit(EventKind.COMMUNITY, cards=tuple(dealer.take(1)), up=(True,))
             return
         for name in active:

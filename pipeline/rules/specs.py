@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
-from studdraw.parsers.model import Game, GameKind
+from studdraw.parsers.model import STUD_DEALS, Game, GameKind
 
 
 class Opener(StrEnum):
@@ -106,13 +106,21 @@ class GameSpec:
     short_handed: int
 
 
-def _stud_streets(board_opener: Opener) -> tuple[StreetSpec, ...]:
-    return (
-        StreetSpec("3rd street", (False, False, True), False, False, Opener.BRING_IN),
-        StreetSpec("4th street", (True,), False, False, board_opener),
-        StreetSpec("5th street", (True,), False, True, board_opener),
-        StreetSpec("6th street", (True,), False, True, board_opener),
-        StreetSpec("7th street", (False,), False, True, board_opener),
+def _stud_streets(game: Game, board_opener: Opener) -> tuple[StreetSpec, ...]:
+    """The streets `STUD_DEALS` deals, named by the cards held; the first two are played for the
+    small bet, the rest for the big bet (seven-card stud: 3rd and 4th; five-card stud: 2nd and
+    3rd, as Full Tilt's and iPoker's five-card stud hands bet)."""
+    deals = STUD_DEALS[game]
+    first = len(deals[0])
+    return tuple(
+        StreetSpec(
+            f"{first + i}{ {2: 'nd', 3: 'rd'}.get(first + i, 'th') } street",
+            deal,
+            False,
+            i >= 2,
+            Opener.BRING_IN if i == 0 else board_opener,
+        )
+        for i, deal in enumerate(deals)
     )
 
 
@@ -134,24 +142,35 @@ def _draw_streets(hand_size: int, draws: int) -> tuple[StreetSpec, ...]:
 
 
 def _stud(
-    game: Game, *, title: str, phh: str, best: str, split_low: str | None, low_game: bool
+    game: Game,
+    *,
+    title: str,
+    phh: str,
+    best: str,
+    split_low: str | None,
+    low_game: bool,
+    max_players: int = 8,
 ) -> GameSpec:
-    """A seven-card stud game: antes, a bring-in, five betting rounds; a six-handed table is
-    short-handed (eight-handed when full). Split games count in the stud8 stats too."""
-    streets = _stud_streets(Opener.LOW_BOARD if low_game else Opener.HIGH_BOARD)
+    """A stud game: antes, a bring-in, a betting round per street; a six-handed table is
+    short-handed (eight-handed when full). Split games count in the stud8 stats too. Seven-card
+    stud's last card may be a community card (the deck serves seven cards to eight players but
+    not always the river's); five cards each never run a deck out."""
+    streets = _stud_streets(game, Opener.LOW_BOARD if low_game else Opener.HIGH_BOARD)
+    first = len(streets[0].deal)
+    seven = len(streets) == 5
     return GameSpec(
         game=game,
         streets=streets,
         best=best,
         split_low=split_low,
-        hand_size=7,
+        hand_size=sum(len(street.deal) for street in streets),
         max_discard=0,
         bring_in=BringIn.HIGH_CARD if low_game else BringIn.LOW_CARD,
-        open_pair_street=None if low_game else 1,
-        board=slice(2, 6),  # the door card and 4th to 6th street's
-        community_street=len(streets) - 1,
+        open_pair_street=None if low_game or not seven else 1,
+        board=slice(first - 1, first + 3),  # the door card and the next three up cards
+        community_street=len(streets) - 1 if seven else None,
         kind=game.kind,
-        max_players=8,
+        max_players=max_players,
         last_street=len(streets) - 1,
         draws=0,
         bring_in_street=0,
@@ -221,6 +240,14 @@ GAME_SPECS: Final[dict[Game, GameSpec]] = {
     ),
     Game.RAZZ: _stud(
         Game.RAZZ, title="Razz", phh="R", best="low_a5", split_low=None, low_game=True
+    ),
+    # Five-card stud (tour/FTP/Stud/5-Stud-*, cash/iPoker/Stud/5-StudL-*): one down card and
+    # the door, then three up cards; the low door brings in, the small bet on 2nd and 3rd
+    # street. PHH's spec has no code for it (built the same way: "F5S"); the rulebooks in
+    # ../shared/rules give no open-pair rule for it, so an open pair changes nothing.
+    Game.STUD5: _stud(
+        Game.STUD5, title="Five-card stud", phh="5S", best="high", split_low=None,
+        low_game=False,
     ),
     # deuce-to-seven-triple-draw.de.txt: "at most six players"
     Game.TD27: draw_spec(

@@ -73,7 +73,7 @@ def test_every_in_scope_corpus_hand_parses_and_the_rest_is_named() -> None:
         (Outcome.PARSED, "tda5"): 1,
         (Outcome.PARSED, "draw5"): 3,  # limit, pot limit and no limit
         (Outcome.PARSED, "sd27"): 1,
-        (Outcome.UNSUPPORTED, "Limit 5 Card Stud"): 1,
+        (Outcome.PARSED, "stud5"): 1,
         (Outcome.UNSUPPORTED, "td27"): 1,  # the dead hand
         (Outcome.ERROR, "td27"): 1,  # the partial hand, which the room exported broken
         (Outcome.ERROR, None): 1,  # a single-draw hand whose summary the room broke
@@ -536,7 +536,7 @@ def test_table_life_lines_are_events(line: str, kind: EventKind) -> None:
 
 @pytest.mark.parametrize(
     "label",
-    ["No Limit Hold'em", "Pot Limit Omaha Hi", "Limit 5 Card Stud"],
+    ["No Limit Hold'em", "Pot Limit Omaha Hi", "Limit Omaha H/L"],
 )
 def test_other_games_are_unsupported_not_errors(label: str) -> None:
     header = f"Full Tilt Poker Game #5: Table Zug - $1/$2 - {label} - 01:00:00 ET - 2011/01/01"

@@ -244,7 +244,7 @@ def test_raise_by_states_the_raise_over_the_bet_faced() -> None:
 
 @pytest.mark.parametrize(
     "gametype",
-    ["Holdem NL €0.05/€0.10", "Omaha PL €0.05/€0.10", "5 Card Stud L €0.10/€0.20"],
+    ["Holdem NL €0.05/€0.10", "Omaha PL €0.05/€0.10", "Razz L €0.10/€0.20"],
 )
 def test_other_games_are_unsupported_with_their_label(gametype: str) -> None:
     parsed = parse_text(hand(gametype=gametype), "ipoker")

@@ -36,7 +36,7 @@ def corpus_records() -> list[HandRecord]:
 
 def test_every_corpus_hand_round_trips() -> None:
     records = corpus_records()
-    assert len(records) == 119
+    assert len(records) == 120
     for record in records:
         text = render_ipoker(record, reveal=set(record.players))
         again = read_back(text)
@@ -44,7 +44,7 @@ def test_every_corpus_hand_round_trips() -> None:
         assert comparable(again, notes=False) == expected, f"{record.room_hand_id}\n{text}"
 
 
-@pytest.mark.parametrize("game", [Game.STUD, Game.STUD8])
+@pytest.mark.parametrize("game", [Game.STUD, Game.STUD8, Game.STUD5])
 def test_synthesised_hands_read_back_legal(game: Game) -> None:
     options = SynthOptions(room="ipoker", game=game, hands=60, seed=11)
     for record in synthesize(options):

@@ -87,7 +87,7 @@ def test_the_corpus_outcomes_per_room() -> None:
                 seen[(room, str(parsed.outcome), str(game))] += 1
     assert seen == {
         ("ipoker", "parsed", "stud"): 119,
-        ("ipoker", "unsupported", "5 Card Stud L $0.05/$0.10"): 1,
+        ("ipoker", "parsed", "stud5"): 1,
         ("merge", "parsed", "stud"): 1,
         ("merge", "parsed", "stud8"): 3,
         ("merge", "parsed", "td27"): 17,

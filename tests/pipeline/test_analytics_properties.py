@@ -29,7 +29,7 @@ from studdraw.pipeline.analytics import (
 from studdraw.pipeline.analytics import source as analytics_source
 from studdraw.pipeline.analytics.leaks import MIN_OPPORTUNITIES
 from studdraw.pipeline.importer.ingest import IngestOptions, ingest
-from studdraw.pipeline.synth import SynthOptions, render, synthesize
+from studdraw.pipeline.synth import GAMES_DEALT, SynthOptions, render, synthesize
 from tests.pipeline.store_support import forget_analytics
 
 HANDS_PER_GAME = 120
@@ -38,7 +38,7 @@ HANDS_PER_GAME = 120
 def synth_files(folder: Path, hands: int, seed: int) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     files = []
-    for offset, game in enumerate(Game):
+    for offset, game in enumerate(g for g in Game if g in GAMES_DEALT["pokerstars"]):
         options = SynthOptions(
             game=game,
             hands=hands,
@@ -59,7 +59,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     synth_files(root / "histories", HANDS_PER_GAME, seed=7)
     db, parquet = root / "synth.duckdb", root / "parquet"
     summary = ingest([root / "histories"], IngestOptions(db, parquet=parquet, workers=1))
-    assert summary.stored == HANDS_PER_GAME * len(Game)
+    assert summary.stored == HANDS_PER_GAME * len(GAMES_DEALT["pokerstars"])
     return db, parquet
 
 
@@ -120,7 +120,7 @@ def test_volume_matches_the_store(con: duckdb.DuckDBPyConnection) -> None:
 def test_sessions_and_results_agree(con: duckdb.DuckDBPyConnection) -> None:
     found = sessions(con, Filters(player="Hero"))
     graph = results_over_time(con, Filters(player="Hero"))
-    assert found["hands"].sum() == graph.height == HANDS_PER_GAME * len(Game)
+    assert found["hands"].sum() == graph.height == HANDS_PER_GAME * len(GAMES_DEALT["pokerstars"])
     assert found["session"].to_list() == list(range(1, found.height + 1))
     gap = timedelta(minutes=analytics.SESSION_GAP_MINUTES)
     starts, ends = found["start"].to_list(), found["end"].to_list()
@@ -188,20 +188,22 @@ def test_prepare_is_idempotent_and_follows_imports(
     before = player_stats(open_store(db), Filters())
     forget_analytics(db)  # a store an earlier studdraw imported: no rows kept
     first = prepare(db)
-    assert first.derived_hands == HANDS_PER_GAME * len(Game) and not first.rebuilt
+    assert (
+        first.derived_hands == HANDS_PER_GAME * len(GAMES_DEALT["pokerstars"]) and not first.rebuilt
+    )
     assert prepare(db).derived_hands == 0
     assert_frame_equal(player_stats(open_store(db), Filters()), before, check_exact=False)
     ingest(synth_files(tmp_path / "more", 10, seed=99), IngestOptions(db, workers=1))
     grown = open_store(db)
     count = grown.sql("SELECT count(DISTINCT hand_id) FROM player_hands").fetchall()[0][0]
-    assert count == (HANDS_PER_GAME + 10) * len(Game)
+    assert count == (HANDS_PER_GAME + 10) * len(GAMES_DEALT["pokerstars"])
     # The import kept the rows of its hands: nothing left to derive on open, nor to prepare.
     assert grown.sql("SELECT count(*) FROM duckdb_tables() WHERE temporary").fetchall() == [(0,)]
     kept = player_stats(grown, Filters())
     grown.close()  # DuckDB: no writer while this process holds a read-only connection
     assert prepare(db).derived_hands == 0
     forget_analytics(db)
-    assert prepare(db).derived_hands == (HANDS_PER_GAME + 10) * len(Game)
+    assert prepare(db).derived_hands == (HANDS_PER_GAME + 10) * len(GAMES_DEALT["pokerstars"])
     assert_frame_equal(player_stats(open_store(db), Filters()), kept, check_exact=False)
 
 
@@ -214,7 +216,7 @@ def test_prepare_rebuilds_rows_of_other_definitions(
     monkeypatch.setattr(analytics_source, "VERSION", "another")
     assert open_store(db).sql("SELECT count(*) FROM analytics_recent").fetchall()[0][0] > 0
     again = prepare(db)
-    assert again.rebuilt and again.derived_hands == HANDS_PER_GAME * len(Game)
+    assert again.rebuilt and again.derived_hands == HANDS_PER_GAME * len(GAMES_DEALT["pokerstars"])
 
 
 def test_prepare_rebuilds_a_rollup_of_other_columns(
