@@ -18,15 +18,18 @@ from studdraw.pipeline.analytics import Filters, open_store, player_stats
 from studdraw.pipeline.importer.ingest import IngestOptions, ingest
 from studdraw.pipeline.store.migration import RENAMED
 from studdraw.pipeline.store.schema import ALL_TABLES, SCHEMA_VERSION
-from tests.conftest import REPO_ROOT
 
 FIXTURE = Path(__file__).parent / "stores" / "schema-v1.tar.gz"
+INPUTS = Path(__file__).parent / "stores" / "schema-v1-inputs.tar.gz"
+"""The sample files the fixture was imported from, as they were then (the samples have been
+dealt again since): a re-import of them must find every one in the old store's ledger."""
 
 
 @pytest.fixture
 def old_store(tmp_path: Path) -> Path:
-    with tarfile.open(FIXTURE) as archive:
-        archive.extractall(tmp_path, filter="data")
+    for fixture in (FIXTURE, INPUTS):
+        with tarfile.open(fixture) as archive:
+            archive.extractall(tmp_path, filter="data")
     return tmp_path / "store.duckdb"
 
 
@@ -92,10 +95,11 @@ def test_a_writer_migrates_the_store_and_its_parquet_dataset(old_store: Path) ->
     con = duckdb.connect(str(old_store), read_only=True)
     ledger = dict(con.execute("SELECT content_hash, path FROM imports").fetchall())
     con.close()
+    samples = old_store.parent / "sample_histories"
     files = [
-        REPO_ROOT / "sample_histories" / "pokerstars" / "razz.txt",
-        REPO_ROOT / "sample_histories" / "fulltilt" / "razz.txt",
-        REPO_ROOT / "sample_histories" / "pokerstars" / "handwritten",
+        samples / "pokerstars" / "razz.txt",
+        samples / "fulltilt" / "razz.txt",
+        samples / "pokerstars" / "handwritten",
     ]
     for path in [files[0], files[1], *sorted(files[2].iterdir())]:
         digest = hashlib.sha256(path.read_bytes()).hexdigest()
