@@ -126,7 +126,7 @@ MAX_STRAY: Final = 4096
 """Characters kept of text that starts no room's hand (a problem, FIL001, not a hand)."""
 EXCERPT: Final = 200
 """Characters kept of a line over `MAX_LINE`."""
-_LINE_END: Final = re.compile(rb"\r\n|\r|\n")
+LINE_END: Final = re.compile(rb"\r\n|\r|\n")
 _TEXT_LINE_END: Final = re.compile(r"\r\n|\r|\n")
 
 
@@ -165,10 +165,10 @@ def iter_lines(stream: BinaryIO, encoding: Encoding) -> Iterator[Line]:
     if encoding.is_utf16:
         yield from _iter_utf16_lines(stream, encoding)
     else:
-        yield from _iter_byte_lines(stream, encoding.bom, 1)
+        yield from iter_byte_lines(stream, encoding.bom, 1)
 
 
-def _iter_byte_lines(stream: BinaryIO, start: int, first_number: int) -> Iterator[Line]:
+def iter_byte_lines(stream: BinaryIO, start: int, first_number: int) -> Iterator[Line]:
     """Lines of a UTF-8/cp1252 stream positioned at byte `start`, numbered from `first_number`.
 
     Each chunk is cut at its line ends by `bytes.splitlines` (CR, LF and CRLF, as the rooms
@@ -287,7 +287,7 @@ def split_lines(
     too, as a stray text (`HandText.stray`): a problem with its line (FIL001), never a hand. A
     line over `MAX_LINE`, or a hand over `MAX_HAND`, is kept as an excerpt and the hand gets its
     problem (FIL002).
-    `split_stream` is the fast path with the same results.
+    `chunked.split_stream` is the fast path with the same results.
     """
     buffer: list[str] = []
     first: Line | None = None
@@ -299,7 +299,7 @@ def split_lines(
         if hand_start.match(line.text):
             if first is not None:
                 text = "\n".join(buffer)
-                yield _hand_text(
+                yield hand_text(
                     text, first.offset, first.number, path, room, stray=stray, over=over, cut=cut
                 )
             buffer, first, stray, size, over, cut = (
@@ -329,12 +329,12 @@ def split_lines(
             cut.append(line)
     if first is not None:
         text = "\n".join(buffer)
-        yield _hand_text(
+        yield hand_text(
             text, first.offset, first.number, path, room, stray=stray, over=over, cut=cut
         )
 
 
-def _hand_text(
+def hand_text(
     text: str,
     offset: int,
     number: int,
@@ -373,123 +373,6 @@ def without_blank_tail(text: str) -> str:
         if not start:
             return ""
         end = start - 1
-
-
-_LEADING_BLANK_LINES: Final = re.compile(r"(?:[^\S\r\n]*(?:\r\n|\r|\n))*")
-
-
-def split_stream(
-    stream: BinaryIO, encoding: Encoding, hand_start: re.Pattern[str], path: str, room: str | None
-) -> Iterator[HandText]:
-    """`split_lines(iter_lines(...))` for UTF-8 files, chunk by chunk instead of line by line.
-
-    A chunk is decoded at once, hand starts are found with one multiline search, and byte
-    offsets and line numbers come from counting. The results are identical to the line path,
-    which still serves UTF-16 files and takes over for the rest of a file at the first chunk
-    that is not valid UTF-8 (cp1252 exports decode line by line), that holds a line or a
-    hand over the bounds (`MAX_LINE`, `MAX_HAND`), which the line path cuts linearly, or blanks
-    at a line's end (hand starts are judged on lines without them, `LINE_END_BLANKS`).
-    """
-    if encoding.is_utf16:
-        yield from split_lines(iter_lines(stream, encoding), hand_start, path, room)
-        return
-    # A line end followed by a hand start: leading with the line end lets the regex engine
-    # skip ahead quickly, where a look-behind would be tried at every position.
-    starts = LineStarts(hand_start.pattern, hand_start.flags)
-    stream.seek(encoding.bom)
-    offset, number = encoding.bom, 1  # byte offset and line number where `pending` begins
-    pending = ""  # decoded text not yet cut into hands
-    carry = b""  # bytes after the last line end of the data read so far
-    at_hand = False  # whether `pending` begins with a hand start
-    while True:
-        chunk = stream.read(min(CHUNK_SIZE, MAX_LINE))  # a line within one read is whole
-        data = carry + chunk
-        cut = data.rfind(b"\n") + 1 if chunk else len(data)
-        if chunk and not cut:
-            cut = data.rfind(b"\r", 0, len(data) - 1) + 1  # bare-CR files have no LF at all
-        # The line running on from the previous read, measured up to its end in this one.
-        run_end = _LINE_END.search(data, len(carry)) if carry else None
-        run = (run_end.start() if run_end else len(data)) if carry else 0
-        body, carry = data[:cut], data[cut:]
-        try:
-            if max(run, len(carry)) > MAX_LINE or len(pending) + len(body) > MAX_HAND:
-                raise _HandOverError
-            if _has_line_end_blanks(body, final=not chunk):
-                raise _HandOverError  # hand starts are judged on lines without them
-            pending += body.decode("utf-8")
-        except (UnicodeDecodeError, _HandOverError):
-            stream.seek(offset)
-            lines = _iter_byte_lines(stream, offset, number)
-            yield from split_lines(lines, hand_start, path, room)
-            return
-        found = [match.end() for match in starts.finder(pending).finditer(pending)]
-        if hand_start.match(pending):
-            found.insert(0, 0)
-        if not chunk:
-            found.append(len(pending))
-        elif not found:
-            continue
-        begin = 0
-        for end in found:
-            if end == 0:
-                at_hand = True
-                continue
-            segment = pending[begin:end]
-            if at_hand:
-                yield _segment_hand(segment, offset, number, path, room)
-            else:
-                blank = _LEADING_BLANK_LINES.match(segment)
-                skip = blank.end() if blank else 0
-                if segment[skip:].strip():
-                    head = segment[:skip]
-                    yield _segment_hand(
-                        segment[skip:],
-                        offset + _utf8_length(head),
-                        number + _line_ends(head),
-                        path,
-                        room,
-                        stray=True,
-                    )
-            offset += _utf8_length(segment)
-            number += _line_ends(segment)
-            begin, at_hand = end, True
-        pending = pending[begin:]
-        if not chunk:
-            return
-
-
-class _HandOverError(Exception):
-    """The fast path meets a line or a hand over the bounds, or blanks at a line's end: the
-    line path takes over."""
-
-
-def _has_line_end_blanks(body: bytes, *, final: bool) -> bool:
-    """Whether whole lines of raw text end in blanks (`LINE_END_BLANKS`; the text's own end
-    counts as a line end when it is the file's)."""
-    return (
-        b" \n" in body
-        or b"\t\n" in body
-        or b" \r" in body
-        or b"\t\r" in body
-        or (final and body.endswith((b" ", b"\t")))
-    )
-
-
-def _segment_hand(
-    segment: str, offset: int, number: int, path: str, room: str | None, *, stray: bool = False
-) -> HandText:
-    if "\r" in segment:
-        segment = segment.replace("\r\n", "\n").replace("\r", "\n")
-    return _hand_text(without_line_end_blanks(segment), offset, number, path, room, stray=stray)
-
-
-def _utf8_length(text: str) -> int:
-    return len(text) if text.isascii() else len(text.encode("utf-8"))
-
-
-def _line_ends(text: str) -> int:
-    lf = text.count("\n")
-    return lf + text.count("\r") - text.count("\r\n") if "\r" in text else lf
 
 
 def hand_too_long(path: str, number: int) -> Problem:

@@ -13,13 +13,13 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import BinaryIO, ClassVar, Final
 
+from studdraw.parsers.chunked import split_stream
 from studdraw.parsers.files import (
     LINE_END_BLANKS,
     Encoding,
     Line,
     iter_lines,
     split_lines,
-    split_stream,
     with_cut_lines,
 )
 from studdraw.parsers.model import HandText, ParsedHand

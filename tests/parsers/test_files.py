@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from studdraw.parsers import files
+from studdraw.parsers import chunked, files
 from studdraw.parsers.files import Encoding, detect_encoding, iter_lines
 from studdraw.parsers.reader import open_history, parse_file
 from studdraw.parsers.rooms import BY_NAME, sniff
@@ -197,7 +197,9 @@ def both_splits(data: bytes, chunk_size: int, monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(files, "CHUNK_SIZE", chunk_size)
     room = BY_NAME["pokerstars"]
     encoding = detect_encoding(data[:4096])
-    fast = list(files.split_stream(io.BytesIO(data), encoding, room.hand_start, "p", "pokerstars"))
+    fast = list(
+        chunked.split_stream(io.BytesIO(data), encoding, room.hand_start, "p", "pokerstars")
+    )
     slow = list(
         files.split_lines(
             iter_lines(io.BytesIO(data), encoding), room.hand_start, "p", "pokerstars"
@@ -235,7 +237,7 @@ def test_fast_split_equals_line_split_on_the_whole_corpus(monkeypatch: pytest.Mo
             continue
         with path.open("rb") as stream:
             fast = list(
-                files.split_stream(
+                chunked.split_stream(
                     stream, history.encoding, history.room.hand_start, str(path), history.room.name
                 )
             )
@@ -280,10 +282,11 @@ def test_blanks_at_line_ends_are_not_read(newline: str, blanks: str) -> None:
     assert lines == [line.text for line in iter_lines(io.BytesIO(clean), encoding)]
     assert not any(line.endswith((" ", "\t")) for line in lines)
     texts = [
-        h.text for h in files.split_stream(io.BytesIO(data), encoding, room.hand_start, "p", None)
+        h.text for h in chunked.split_stream(io.BytesIO(data), encoding, room.hand_start, "p", None)
     ]
     assert texts == [
-        h.text for h in files.split_stream(io.BytesIO(clean), encoding, room.hand_start, "p", None)
+        h.text
+        for h in chunked.split_stream(io.BytesIO(clean), encoding, room.hand_start, "p", None)
     ]
     # A hand start that ends its line (Party's) is found, and the room sniffed, with blanks.
     party = BY_NAME["partypoker"]

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from studdraw.parsers import files, reader
+from studdraw.parsers import chunked, files, reader
 from studdraw.parsers.files import MAX_LINE, Encoding, iter_lines
 from studdraw.parsers.model import HandText, Outcome, SourceRef
 from studdraw.parsers.problems import Code, Stage
@@ -55,9 +55,9 @@ def test_a_10_mb_line_costs_linear_work_and_is_cut(
     monkeypatch: pytest.MonkeyPatch, codec: str, newline: str
 ) -> None:
     monkeypatch.setattr(files, "CHUNK_SIZE", 1 << 16)
-    byte_pattern = CountingPattern(files._LINE_END)
+    byte_pattern = CountingPattern(files.LINE_END)
     text_pattern = CountingPattern(files._TEXT_LINE_END)
-    monkeypatch.setattr(files, "_LINE_END", byte_pattern)
+    monkeypatch.setattr(files, "LINE_END", byte_pattern)
     monkeypatch.setattr(files, "_TEXT_LINE_END", text_pattern)
     size = 10 << 20
     data = f"first{newline}".encode(codec) + b"\x00" * size + f"{newline}last".encode(codec)
@@ -74,8 +74,8 @@ def test_a_10_mb_line_costs_linear_work_and_is_cut(
 def test_a_line_without_end_of_any_length_is_linear(monkeypatch: pytest.MonkeyPatch) -> None:
     """The shape that stalled ingest: a hand followed by megabytes of NUL bytes, no line end."""
     monkeypatch.setattr(files, "CHUNK_SIZE", 1 << 16)
-    counter = CountingPattern(files._LINE_END)
-    monkeypatch.setattr(files, "_LINE_END", counter)
+    counter = CountingPattern(files.LINE_END)
+    monkeypatch.setattr(files, "LINE_END", counter)
     data = (FIRST_STARS + "\n").encode() + b"\x00" * (4 << 20)
     room = BY_NAME["pokerstars"]
     encoding = Encoding("utf-8", 0)
@@ -97,7 +97,7 @@ def test_fast_and_line_splits_agree_on_long_lines(monkeypatch: pytest.MonkeyPatc
     room = BY_NAME["pokerstars"]
     data = "\n\n".join([FIRST_STARS, FIRST_STARS + "\n" + "x" * 10_000, FIRST_STARS]).encode()
     encoding = Encoding("utf-8", 0)
-    fast = list(files.split_stream(io.BytesIO(data), encoding, room.hand_start, "p", "s"))
+    fast = list(chunked.split_stream(io.BytesIO(data), encoding, room.hand_start, "p", "s"))
     slow = list(
         files.split_lines(iter_lines(io.BytesIO(data), encoding), room.hand_start, "p", "s")
     )
