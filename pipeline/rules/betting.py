@@ -109,7 +109,8 @@ class BettingState(ForcedBetState):
             self.flag(Code.ORD001, event, index, f"{name} acts, but it is {due}'s turn")
 
     def _first_stud_action(self, i: int, event: Event, index: int | None) -> int:
-        """3rd street before any bring-in: only the bring-in player may open, by completing."""
+        """The bring-in's street (seven-card stud's 3rd) before any bring-in: only the bring-in
+        player may open, by completing."""
         expected = self._bring_in_player()
         opening = event.kind in _OPENING
         self.bring_in_done = True
@@ -120,12 +121,13 @@ class BettingState(ForcedBetState):
                     Code.ORD003,
                     event,
                     index,
-                    f"{self.names[i]} opens 3rd street, but {self.names[expected]} has the "
-                    "bring-in card",
+                    f"{self.names[i]} opens {self._bring_in_street_name()}, but "
+                    f"{self.names[expected]} has the bring-in card",
                 )
         else:
             self.bring_in_index = expected if expected >= 0 else i
-            self.flag(Code.STR002, event, index, "3rd street betting starts without a bring-in")
+            street = self._bring_in_street_name()
+            self.flag(Code.STR002, event, index, f"{street} betting starts without a bring-in")
         self.pointer = i
         if self.first_actor < 0:
             self.first_actor = i

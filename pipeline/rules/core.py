@@ -425,6 +425,10 @@ class StateCore:
     def _awaiting_bring_in(self) -> bool:
         return self.street == self.bring_in_street and not self.bring_in_done
 
+    def _bring_in_street_name(self) -> str:
+        """The bring-in's street as the game names it (3rd street; five-card stud's 2nd)."""
+        return self.spec.streets[max(self.bring_in_street, 0)].name
+
     def _completion_open(self) -> bool:
         """The bring-in round with only the bring-in in: the next increase is the completion."""
         return self.street == self.bring_in_street and self.completions == 0 and self.bets == 0

@@ -213,7 +213,8 @@ class ForcedBetState(DrawState):
         name = self.names[i]
         stakes = self.stakes
         if not self._awaiting_bring_in() or not self.marker_seen or self.phase is not _BETTING:
-            self.flag(Code.STR007, event, index, f"{name} brings in outside 3rd street's opening")
+            street = self._bring_in_street_name()
+            self.flag(Code.STR007, event, index, f"{name} brings in outside {street}'s opening")
         else:
             expected = self._bring_in_player()
             if expected >= 0 and expected != i:

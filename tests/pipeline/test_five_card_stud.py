@@ -145,3 +145,18 @@ def test_phh_round_trips() -> None:
         assert [(names.get(p or "", p), c, u) for p, c, u in dealt] == [
             (e.player, e.cards, e.up) for e in record.events if e.kind is EventKind.DEAL
         ]
+
+
+def test_the_bring_in_s_problems_name_five_card_stud_s_street() -> None:
+    """Without its bring-in a hand is caught on 2nd street, the street five-card stud brings
+    in on, and the messages say so, never seven-card stud's 3rd."""
+    rng = random.Random("stud5 bring-in")
+    messages: dict[str, str] = {}
+    for _ in range(60):
+        record = random_hand(Game.STUD5, Structure.FIXED, rng.randint(2, 8), rng)
+        events = [e for e in record.events if e.kind is not EventKind.BRING_IN]
+        for problem in replay(dataclasses.replace(record, events=events)).problems:
+            if problem.code.value in ("ORD003", "STR002"):
+                messages[problem.code.value] = problem.message
+    assert set(messages) == {"ORD003", "STR002"}, messages
+    assert all("2nd street" in text and "3rd" not in text for text in messages.values())
