@@ -18,8 +18,9 @@ import typer
 from studdraw.cli import annotate, hands, reports, storage
 
 HELP = (
-    "Parse, validate, store and analyse hand histories of eight stud and draw games: seven-card "
-    "stud, stud hi/lo, razz, 2-7 and A-5 triple draw, badugi, 2-7 single draw and five-card draw."
+    "Parse, validate, store and analyse hand histories of nine stud and draw games: seven-card "
+    "stud, stud hi/lo, razz, five-card stud, 2-7 triple draw, A-5 triple draw, badugi, 2-7 single "
+    "draw and five-card draw."
 )
 
 app = typer.Typer(

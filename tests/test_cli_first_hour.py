@@ -19,6 +19,7 @@ from studdraw.cli.commands import app
 from studdraw.pipeline import export as exporter
 from studdraw.pipeline.analytics.report import verdict_note
 from studdraw.pipeline.importer.ingest import IngestOptions, ingest
+from studdraw.pipeline.rules.specs import GAME_SPECS
 from tests.conftest import SAMPLES, messages
 
 runner = CliRunner()
@@ -251,9 +252,12 @@ def test_ingest_into_a_truncated_store_says_so_with_a_documented_code(
 
 
 # 11. --help and the messages say what is true
-def test_help_names_the_eight_games_and_every_exit_code() -> None:
-    top = " ".join(runner.invoke(app, ["--help"]).output.split())
-    assert "triple-draw hand histories" not in top and "eight stud and draw games" in top
+def test_help_names_every_game_and_every_exit_code() -> None:
+    top = " ".join(runner.invoke(app, ["--help"]).output.split()).lower()
+    assert "triple-draw hand histories" not in top
+    words = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+    assert f"{words[len(GAME_SPECS) - 1]} stud and draw games" in top
+    assert all(spec.title.lower() in top for spec in GAME_SPECS.values()), top
     ingest_help = " ".join(
         runner.invoke(app, ["ingest", "--help"], terminal_width=200).output.split()
     )
