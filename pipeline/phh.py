@@ -131,7 +131,8 @@ def _deal_stud_street(hand: _Hand, game: Game, street: int, board: dict[int, Car
     if street in board:
         hand.actions.append(f"d db {board[street]}")
         return
-    count = len(STUD_DEALS[game][street])
+    deals = STUD_DEALS[game]
+    count = len(deals[min(street, len(deals) - 1)])  # past the last: a broken hand, dealt as it
     for i, folded in enumerate(hand.folded):
         if not folded:
             cards = _fit(hand.dealt.get((street, i), ()), count)

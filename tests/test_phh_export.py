@@ -21,6 +21,7 @@ from studdraw.pipeline import export
 from studdraw.pipeline.phh import dumps
 from tests.conftest import CORPUS
 from tests.pipeline.test_phh_pokerkit import corpus_records
+from tests.replay_digest import as_phh, generated_hands
 
 runner = CliRunner()
 Key = tuple[str, str]
@@ -178,3 +179,12 @@ def test_worker_processes_write_the_same_hands_in_the_same_order(
     monkeypatch.setattr(export, "CHUNK", 100)  # several chunks, so the pool is used
     assert list(export.texts_from_store(db, ids, workers=2)) == alone
     assert len(alone) == len(ids)
+
+
+def test_every_mutated_hand_exports() -> None:
+    """A hand that breaks the rules is exported with its problems, whatever it breaks: the
+    mutations of the property tests (a street past the game's last among them) included."""
+    hands = generated_hands()
+    assert len(hands) > 1000
+    for record in hands:
+        assert "variant = " in as_phh(record), record.room_hand_id
