@@ -121,6 +121,7 @@ class StateCore:
         "spec",
         "stack",
         "stakes",
+        "straddle_index",
         "street",
         "street_actions",
         "street_folded",
@@ -220,6 +221,7 @@ class StateCore:
         self.button_dead = button is not None and button not in self.seat_numbers
         self.big_blind_index = NO_ONE
         self.small_blind_index = NO_ONE
+        self.straddle_index = NO_ONE  # a straddle opens the first round after it
         self.bring_in_index = NO_ONE
         self.bring_in_done = False
         self.uncalled_due: tuple[int, int] | None = None
@@ -364,7 +366,7 @@ class StateCore:
             self.tied_openers = (bring_in,)
             return bring_in
         if opener is Opener.LEFT_OF_BIG_BLIND:
-            start = self.big_blind_index
+            start = self.straddle_index if self.straddle_index >= 0 else self.big_blind_index
             if start < 0:
                 start = self._blind_seats()[1]
             return self._next_needing(start)

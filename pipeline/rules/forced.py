@@ -118,6 +118,14 @@ class ForcedBetState(DrawState):
         else:
             self._forced_out_of_place(event, index, f"{name}'s blind")
         self.street_actions[i].append(kind)
+        big = self._big_blind_size()
+        if kind is _POST and self._straddles(i, amount, big):
+            self._put(i, amount, event, index, live=True)
+            self.straddle_index = i
+            self.current = self.full_level = amount
+            self.last_increment = big  # the straddle raised the big blind by one big blind
+            self.bets = self.opening_bets = 2
+            return
         if (kind is _DEAD or kind is _POST) and not self.rules.dead_blinds:
             self.flag(
                 Code.ORD010,
@@ -129,7 +137,6 @@ class ForcedBetState(DrawState):
             self._put(i, amount, event, index, live=False)
             self.dead[i] += amount
             return
-        big = self._big_blind_size()
         n = len(self.names)
         if kind is _SMALL_BLIND:
             if self.small_blind_index == NO_ONE:
@@ -171,6 +178,20 @@ class ForcedBetState(DrawState):
             self.last_increment = big
             self.bets = 1
             self.opening_bets = 1
+
+    def _straddles(self, i: int, amount: int, big: int) -> bool:
+        """A live post of twice the big blind by the player after it, before anyone acts, is a
+        straddle (a room's "posts straddle", PHH's third blind): a blind raise, whose poster
+        acts last in the first round, as the big blind does without one."""
+        n = len(self.names)
+        return (
+            self.big_blind_index >= 0
+            and self.straddle_index == NO_ONE
+            and i == (self.big_blind_index + 1) % n
+            and n > 2
+            and amount == 2 * big
+            and not any(self.acted)
+        )
 
     def _check_blind_seat(
         self, i: int, blind: str, due: int, event: Event, index: int | None
