@@ -12,6 +12,7 @@ import pytest
 from studdraw.parsers.problems import Code
 from studdraw.parsers.reader import parse_file
 from studdraw.pipeline.rules import replay
+from tests.parsers.test_ongame import BIG_BRING_IN_SHOWDOWN as ONGAME_SHOWDOWN
 from tests.parsers.test_pokerstars import CURRENT_STUD
 
 FORMS = Path(__file__).parents[1] / "parsers" / "forms"
@@ -79,6 +80,31 @@ CASES = [
         "Side pot(1) $0.60 | Rake $0.00\nSeat 1",
         {Code.SUM003},
     ),
+    (
+        "bovada",
+        "bovada/stud-actions.txt",
+        "Seat 2:   lose with Two pair",
+        "Seat 2:  1660  with Two pair",
+        {Code.SUM001},
+    ),
+    (
+        "bovada",
+        "bovada/stud-actions.txt",
+        "Seat 5:  1660  with Three",
+        "Seat 5:  1600  with Three",
+        {Code.SUM002},
+    ),
+    ("bovada", "bovada/hilo-collects.txt", "LO $40 [", "LO $30 [", {Code.SUM002}),
+    (
+        "bovada",
+        "bovada/headers.txt",
+        "Seat 4:  Folded on",
+        "Seat 4:  $0.50 [Mucked]",
+        {Code.SUM001},
+    ),
+    # OnGame's summary pays the collects ("won by"); its seat lines' nets are held against them
+    ("ongame", ONGAME_SHOWDOWN, "($25.10), net: -$2.10", "($25.10), net: +$5.80", {Code.SUM001}),
+    ("ongame", ONGAME_SHOWDOWN, "net: +$4.80", "net: +$4.70", {Code.SUM002}),
 ]
 
 
@@ -116,4 +142,6 @@ def test_every_summary_code_has_a_case_in_every_room_that_states_it() -> None:
         "fulltilt": SUMMARY_CODES,
         "winamax": {Code.SUM001, Code.SUM002},
         "winning": SUMMARY_CODES,
+        "bovada": {Code.SUM001, Code.SUM002},
+        "ongame": {Code.SUM001, Code.SUM002},
     }
