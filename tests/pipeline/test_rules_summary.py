@@ -12,6 +12,7 @@ import pytest
 from studdraw.parsers.problems import Code
 from studdraw.parsers.reader import parse_file
 from studdraw.pipeline.rules import replay
+from tests.parsers.test_absolute import HI_LO_SHOWDOWN as ABSOLUTE_HI_LO
 from tests.parsers.test_ongame import BIG_BRING_IN_SHOWDOWN as ONGAME_SHOWDOWN
 from tests.parsers.test_pokerstars import CURRENT_STUD
 
@@ -105,6 +106,14 @@ CASES = [
     # OnGame's summary pays the collects ("won by"); its seat lines' nets are held against them
     ("ongame", ONGAME_SHOWDOWN, "($25.10), net: -$2.10", "($25.10), net: +$5.80", {Code.SUM001}),
     ("ongame", ONGAME_SHOWDOWN, "net: +$4.80", "net: +$4.70", {Code.SUM002}),
+    (
+        "absolute",
+        ABSOLUTE_HI_LO,
+        "Seat 5: Hero Folded on the 3rd STREET",
+        "Seat 5: Hero won Total ($0.09) HI:lost LO:($0.09)",
+        {Code.SUM001},
+    ),
+    ("absolute", ABSOLUTE_HI_LO, "won Total ($0.10)", "won Total ($0.11)", {Code.SUM002}),
 ]
 
 
@@ -144,4 +153,5 @@ def test_every_summary_code_has_a_case_in_every_room_that_states_it() -> None:
         "winning": SUMMARY_CODES,
         "bovada": {Code.SUM001, Code.SUM002},
         "ongame": {Code.SUM001, Code.SUM002},
+        "absolute": {Code.SUM001, Code.SUM002},
     }
