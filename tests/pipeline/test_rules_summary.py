@@ -19,6 +19,48 @@ from tests.parsers.test_pokerstars import CURRENT_STUD
 FORMS = Path(__file__).parents[1] / "parsers" / "forms"
 SUMMARY_CODES = {Code.SUM001, Code.SUM002, Code.SUM003}
 
+# A Boss Media hand (handwritten): the hero's net on `<HISTORY WIN LOSS>`, the main pot after
+# the rake on `<SHOWDOWN MAINPOT>`.
+BOSS_DRAW = """\
+<HISTORY ID="4100000001" SESSION="session4.xml" TABLE="Table FCD 4" GAME="GAME_FCD" \
+GAMETYPE="GAMETYPE_REAL" GAMEKIND="GAMEKIND_CASH" TABLECURRENCY="EUR" LIMIT="FL" \
+STAKES="2.00/4.00" DATE="1315776238" TABLETOURNEYID="" WIN="8.80" LOSS="0.00" ENDTIME="1315776290">
+<PLAYER NAME="Ann" SEAT="1" AMOUNT="50.00" STATE="STATE_PLAYING" DEALER="N"></PLAYER>
+<PLAYER NAME="Bob" SEAT="2" AMOUNT="30.00" STATE="STATE_PLAYING" DEALER="N"></PLAYER>
+<PLAYER NAME="Hero" SEAT="3" AMOUNT="40.00" STATE="STATE_PLAYING" DEALER="Y"></PLAYER>
+<ACTION TYPE="HAND_BLINDS" PLAYER="Bob" KIND="HAND_BB" VALUE="2.00"></ACTION>
+<ACTION TYPE="HAND_BLINDS" PLAYER="Ann" KIND="HAND_SB" VALUE="1.00"></ACTION>
+<ACTION TYPE="HAND_DEAL" PLAYER="Ann">
+<CARD LINK="b"></CARD><CARD LINK="b"></CARD><CARD LINK="b"></CARD><CARD LINK="b"></CARD>\
+<CARD LINK="b"></CARD></ACTION>
+<ACTION TYPE="HAND_DEAL" PLAYER="Bob">
+<CARD LINK="b"></CARD><CARD LINK="b"></CARD><CARD LINK="b"></CARD><CARD LINK="b"></CARD>\
+<CARD LINK="b"></CARD></ACTION>
+<ACTION TYPE="HAND_DEAL" PLAYER="Hero">
+<CARD LINK="12"></CARD><CARD LINK="25"></CARD><CARD LINK="32"></CARD><CARD LINK="42"></CARD>\
+<CARD LINK="1"></CARD></ACTION>
+<ACTION TYPE="ACTION_RAISE" PLAYER="Hero" VALUE="4.00"></ACTION>
+<ACTION TYPE="ACTION_FOLD" PLAYER="Ann"></ACTION>
+<ACTION TYPE="ACTION_CALL" PLAYER="Bob" VALUE="4.00"></ACTION>
+<ACTION TYPE="HAND_BOARD" POT="9.00" MAINPOT="9.00" LEFTPOT="" RIGHTPOT=""></ACTION>
+<ACTION TYPE="CHANGECARD" PLAYER="Bob" COUNT="2">
+<CARD LINK="b"></CARD><CARD LINK="b"></CARD><CARD LINK="b"></CARD><CARD LINK="b"></CARD>\
+<CARD LINK="b"></CARD></ACTION>
+<ACTION TYPE="CHANGECARD" PLAYER="Hero" COUNT="1">
+<CARD LINK="12"></CARD><CARD LINK="25"></CARD><CARD LINK="32"></CARD><CARD LINK="42"></CARD>\
+<CARD LINK="21"></CARD></ACTION>
+<ACTION TYPE="ACTION_CHECK" PLAYER="Bob"></ACTION>
+<ACTION TYPE="ACTION_BET" PLAYER="Hero" VALUE="4.00"></ACTION>
+<ACTION TYPE="ACTION_CALL" PLAYER="Bob" VALUE="4.00"></ACTION>
+<SHOWDOWN NAME="HAND_SHOWDOWN" POT="16.80" RAKE="0.20" MAINPOT="16.80" LEFTPOT="" RIGHTPOT="">
+<RESULT PLAYER="Bob" WIN="0.00" HAND="$(STR_G_WIN_PAIR) $(STR_G_CARDS_QUEENS)" WINCARDS="">
+<CARD LINK="11"></CARD><CARD LINK="50"></CARD><CARD LINK="20"></CARD><CARD LINK="30"></CARD>\
+<CARD LINK="41"></CARD></RESULT>
+<RESULT PLAYER="Hero" WIN="16.80" HAND="$(STR_G_WIN_PAIR) $(STR_G_CARDS_KINGS)" WINCARDS="">
+<CARD LINK="12"></CARD><CARD LINK="25"></CARD><CARD LINK="32"></CARD><CARD LINK="42"></CARD>\
+<CARD LINK="21"></CARD></RESULT></SHOWDOWN></HISTORY>
+"""
+
 # (room, the hand's file or text, a summary text as printed, the same text changed, codes)
 CASES = [
     (
@@ -114,6 +156,17 @@ CASES = [
         {Code.SUM001},
     ),
     ("absolute", ABSOLUTE_HI_LO, "won Total ($0.10)", "won Total ($0.11)", {Code.SUM002}),
+    # Boss Media pays the collects from `<RESULT WIN>`: the hero's net and the main pot are
+    # the export's second word
+    ("boss", BOSS_DRAW, 'WIN="8.80" LOSS="0.00"', 'WIN="0.00" LOSS="8.00"', {Code.SUM001}),
+    ("boss", BOSS_DRAW, 'WIN="8.80" LOSS="0.00"', 'WIN="8.60" LOSS="0.00"', {Code.SUM002}),
+    (
+        "boss",
+        BOSS_DRAW,
+        'RAKE="0.20" MAINPOT="16.80"',
+        'RAKE="0.20" MAINPOT="16.60"',
+        {Code.SUM003},
+    ),
 ]
 
 
@@ -154,4 +207,5 @@ def test_every_summary_code_has_a_case_in_every_room_that_states_it() -> None:
         "bovada": {Code.SUM001, Code.SUM002},
         "ongame": {Code.SUM001, Code.SUM002},
         "absolute": {Code.SUM001, Code.SUM002},
+        "boss": SUMMARY_CODES,
     }
