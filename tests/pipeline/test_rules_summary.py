@@ -13,6 +13,7 @@ from studdraw.parsers.problems import Code
 from studdraw.parsers.reader import parse_file
 from studdraw.pipeline.rules import replay
 from tests.parsers.test_absolute import HI_LO_SHOWDOWN as ABSOLUTE_HI_LO
+from tests.parsers.test_kingsclub import TRIPLE_DRAW as KINGSCLUB_DRAW
 from tests.parsers.test_ongame import BIG_BRING_IN_SHOWDOWN as ONGAME_SHOWDOWN
 from tests.parsers.test_pokerstars import CURRENT_STUD
 
@@ -167,6 +168,9 @@ CASES = [
         'RAKE="0.20" MAINPOT="16.60"',
         {Code.SUM003},
     ),
+    # KingsClub's summary nets are held against its collects ("wins pot")
+    ("kingsclub", KINGSCLUB_DRAW, "(1,834.50) +79", "(1,834.50) -80", {Code.SUM001}),
+    ("kingsclub", KINGSCLUB_DRAW, "(1,834.50) +79", "(1,834.50) +78", {Code.SUM002}),
 ]
 
 
@@ -208,4 +212,5 @@ def test_every_summary_code_has_a_case_in_every_room_that_states_it() -> None:
         "ongame": {Code.SUM001, Code.SUM002},
         "absolute": {Code.SUM001, Code.SUM002},
         "boss": SUMMARY_CODES,
+        "kingsclub": {Code.SUM001, Code.SUM002},
     }
