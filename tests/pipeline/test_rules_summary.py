@@ -11,6 +11,8 @@ import pytest
 
 from studdraw.parsers.problems import Code
 from studdraw.parsers.reader import parse_file
+from studdraw.pipeline.analytics import open_store, quality
+from studdraw.pipeline.importer.ingest import IngestOptions, ingest
 from studdraw.pipeline.rules import replay
 from tests.parsers.test_absolute import HI_LO_SHOWDOWN as ABSOLUTE_HI_LO
 from tests.parsers.test_kingsclub import TRIPLE_DRAW as KINGSCLUB_DRAW
@@ -214,3 +216,24 @@ def test_every_summary_code_has_a_case_in_every_room_that_states_it() -> None:
         "boss": SUMMARY_CODES,
         "kingsclub": {Code.SUM001, Code.SUM002},
     }
+
+
+def test_a_summary_finding_reaches_the_store_and_the_data_quality_page(tmp_path: Path) -> None:
+    """The verdict is a violation like the others: stored with its hand, counted as an export
+    defect, and listed by the data-quality page's queries with its message."""
+    histories = tmp_path / "histories"
+    histories.mkdir()
+    wrong = BOSS_DRAW.replace('RAKE="0.20" MAINPOT="16.80"', 'RAKE="0.20" MAINPOT="16.60"')
+    (histories / "boss.txt").write_text(wrong, encoding="utf-8")
+    db = tmp_path / "store.duckdb"
+    summary = ingest([histories], IngestOptions(db, workers=1))
+    assert (summary.stored, summary.with_errors) == (1, 1)
+    con = open_store(db)
+    try:
+        assert quality.quality_counts(con)["export"] == 1
+        by_code = quality.violations_by_code(con)
+        assert by_code.select("room", "code", "violations").rows() == [("boss", "SUM003", 1)]
+        [message] = quality.violation_examples(con, "SUM003", 10)["message"].to_list()
+        assert message == "the summary's main pot is 1660; 1680 was collected"
+    finally:
+        con.close()
