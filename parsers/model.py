@@ -292,7 +292,8 @@ class SourceRef(_Value):
 @dataclass(slots=True, unsafe_hash=True)
 class Claim(_Value):
     """What a hand's summary says about the money, to be held against the play: with `player`,
-    what the player won in all (0 for a seat line that says the player folded, lost or mucked);
+    what the player won in all (0 for a seat line that says the player folded, lost or mucked),
+    or with `net`, the player's net result (won less put in, as OnGame's "net: +$1.47");
     without, the size of the pot `pot` ("main", "side1", ...) as the summary splits the total.
     `line` is the summary line that says it."""
 
@@ -300,6 +301,7 @@ class Claim(_Value):
     amount: int
     player: str | None = None
     pot: str | None = None
+    net: bool = False
 
 
 @dataclass(slots=True)
