@@ -73,8 +73,9 @@ def _pick_table(ref: StoreRef) -> int:
 
     def label(key: str) -> str:
         row = rows[key]
-        text = f"{row['table_name']} · {_room_title(row['room'])} · {GAME_NAMES.get(row['game'])}"
-        return f"Newest: {text}" if key == NEWEST else text
+        if key == NEWEST:  # never named: the newest changes while the page is open
+            return "The newest table (follows the play)"
+        return f"{row['table_name']} · {_room_title(row['room'])} · {GAME_NAMES.get(row['game'])}"
 
     chosen: str = st.sidebar.selectbox(
         "Table",
@@ -105,8 +106,9 @@ def _header(table: LiveTable, zone: str) -> None:
         else f"cash game in {currency_label(hand['currency'])}",
         f"hand #{hand['room_hand_id']} at "
         + ui.local_time(hand["started_at"], zone, "%Y-%m-%d %H:%M:%S"),
-        f"{plural(seated, 'player')} dealt in"
-        + (f" of {hand['max_seats']:,} seats" if hand["max_seats"] else ""),
+        f"{seated:,} of {plural(hand['max_seats'], 'seat')} dealt in"
+        if hand["max_seats"]
+        else f"{plural(seated, 'player')} dealt in",
     ]
     if hand["tournament_level"]:
         parts.insert(3, f"level {hand['tournament_level']}")

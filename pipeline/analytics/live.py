@@ -34,14 +34,14 @@ _HAND_COLUMNS: Final = (
 
 def live_tables(con: duckdb.DuckDBPyConnection, limit: int = TABLES_SHOWN) -> pl.DataFrame:
     """The tables of the hands imported last, newest first: room, table name, tournament id,
-    game, the newest hand (`hand_id`, `started_at`) and the hands of the table around then. A
-    table is listed when its newest hand started within `SESSION_GAP_MINUTES` of the newest hand
-    imported (the tables one sits at together); the newest table comes first whatever its time."""
+    game and the newest hand (`hand_id`, `started_at`). A table is listed when its newest hand
+    started within `SESSION_GAP_MINUTES` of the newest hand imported (the tables one sits at
+    together); the newest table comes first whatever its time."""
     return run(
         con,
         f"""WITH newest AS (SELECT started_at FROM hands ORDER BY hand_id DESC LIMIT 1)
 SELECT room, table_name, tournament_id, arg_max(game, hand_id) AS game,
-  max(hand_id) AS hand_id, max(started_at) AS started_at, count(*)::BIGINT AS hands
+  max(hand_id) AS hand_id, max(started_at) AS started_at
 FROM hands
 WHERE started_at >= (SELECT started_at FROM newest) - INTERVAL {SESSION_GAP_MINUTES} MINUTES
 GROUP BY room, table_name, tournament_id
