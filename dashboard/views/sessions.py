@@ -20,7 +20,7 @@ from studdraw.pipeline.analytics import (
     money_text,
     per_hour,
 )
-from studdraw.pipeline.words import plural
+from studdraw.pipeline.words import duration_text, plural
 
 # Points drawn per line: a million-hand graph is thinned to this (every session's first and
 # last hand kept), which the eye cannot tell apart and the browser draws at once. (A comment, not
@@ -129,7 +129,7 @@ def _summary(results: Results, table: pl.DataFrame, currency: str) -> None:
     cols = st.columns(5)
     cols[0].metric(
         "Time played",
-        _duration(rates["seconds"]),
+        duration_text(rates["seconds"]),
         help="Each session from its first hand to its last (hands at several tables at once "
         "share the time).",
     )
@@ -139,12 +139,6 @@ def _summary(results: Results, table: pl.DataFrame, currency: str) -> None:
         money_text(rates["net_per_hour"], currency, signed=True) if timed else "–",
     )
     cols[3].metric("Big bets / hour", f"{rates['big_bets_per_hour']:+,.2f}" if timed else "–")
-
-
-def _duration(seconds: float) -> str:
-    """A time played as people say it: "2 h 05 min", "45 min"."""
-    minutes = round(seconds / 60)
-    return f"{minutes // 60:,} h {minutes % 60:02d} min" if minutes >= 60 else f"{minutes} min"
 
 
 def _wall_time(zone: str) -> pl.Expr:
@@ -241,7 +235,7 @@ def _totals(table: pl.DataFrame) -> None:
         f"{money_text(row['net'], row['currency'], signed=True)} in {row['hands']:,} "
         f"{row['kind']} hands"
         + (
-            f" ({_duration(row['seconds'])}: "
+            f" ({duration_text(row['seconds'])}: "
             f"{money_text(row['net_per_hour'], row['currency'], signed=True)} an hour)"
             if row["hours"]
             else ""

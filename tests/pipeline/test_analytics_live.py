@@ -4,6 +4,7 @@ made straight from the store's own tables."""
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from itertools import pairwise
@@ -12,13 +13,16 @@ from pathlib import Path
 import duckdb
 import polars as pl
 import pytest
+from typer.testing import CliRunner
 
+from studdraw.cli.commands import app
 from studdraw.parsers.model import Game
 from studdraw.pipeline import analytics
 from studdraw.pipeline.analytics import Filters
 from studdraw.pipeline.analytics.registry import BY_NAME, HUD, STAT_GROUPS
 from studdraw.pipeline.importer.ingest import IngestOptions, ingest
 from studdraw.pipeline.synth import SynthOptions, render, synthesize
+from studdraw.pipeline.words import duration_text, money_text
 
 START = datetime(2026, 6, 1, 18, 0, tzinfo=UTC)
 DEALS = (  # game, hands, seed, start: an old stud session, then two tables played together
@@ -186,3 +190,26 @@ def test_no_time_no_rate() -> None:
     assert rates["hours"] == 0
     assert rates["hands_per_hour"] is None
     assert rates["net_per_hour"] is None
+
+
+def test_stats_gives_the_time_and_rates_per_hour_per_game_and_currency(
+    store: Path, con: duckdb.DuckDBPyConnection
+) -> None:
+    rates = analytics.hourly(con, Filters(player="Hero"), by_game=True)
+    printed = CliRunner().invoke(app, ["stats", "--db", str(store), "--player", "Hero"])
+    assert printed.exit_code == 0, printed.output
+    rows = [line for line in printed.stdout.splitlines() if "│" in line]
+    lines = {line.split("│")[1].strip(): line for line in rows}
+    for name in ("time played", "hands per hour", "net won per hour"):
+        assert name in lines
+    for row in rates.iter_rows(named=True):
+        assert duration_text(row["seconds"]) in lines["time played"]
+        assert f"{row['hands_per_hour']:,.1f}" in lines["hands per hour"]
+        assert money_text(row["net_per_hour"], "USD", signed=True) in lines["net won per hour"]
+    records = json.loads(
+        CliRunner().invoke(app, ["stats", "--db", str(store), "--player", "Hero", "--json"]).stdout
+    )
+    by_game = {record["game"]: record for record in records}
+    for row in rates.iter_rows(named=True):
+        assert by_game[row["game"]]["hands_per_hour"] == pytest.approx(row["hands_per_hour"])
+        assert by_game[row["game"]]["net_per_hour"] == pytest.approx(row["net_per_hour"])
