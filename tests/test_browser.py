@@ -171,7 +171,12 @@ def test_sessions(server: str, page: Page) -> None:
     heading(page, "Sessions of Hero")
     expect(page.locator(".vega-embed").first).to_be_visible()
     expect(page.get_by_test_id("stDataFrame")).to_have_count(1)
+    expect(page.get_by_test_id("stMetricLabel").filter(has_text="Hands / hour")).to_be_visible()
     screenshot(page, "sessions")
+    page.get_by_role("radio", name="Date", exact=True).click()
+    settle(page)
+    expect(page.locator(".vega-embed").first).to_contain_text("date (UTC)")
+    screenshot(page, "sessions-by-date")
 
 
 def test_player_stats(server: str, page: Page) -> None:
@@ -263,13 +268,15 @@ PAGES = (
 OVERFLOW = """() => {
   const main = document.querySelector('[data-testid=stMain]');
   const limit = main.getBoundingClientRect().right + 1;
-  return [...main.querySelectorAll('.vega-embed, [data-testid=stDataFrame], .sd-table')]
+  return [...main.querySelectorAll(
+      '.vega-embed, [data-testid=stDataFrame], .sd-table, .sd-hud, .sd-hud-seat')]
     .filter(e => e.getBoundingClientRect().right > limit)
     .map(e => e.className || e.dataset.testid);
 }"""
-"""What runs off the right edge of the page: charts, tables and the replayer's table."""
+"""What runs off the right edge of the page: charts, tables, the replayer's table and the live
+table's seats."""
 DRAWN = (
-    "[data-testid=stDataFrame], .vega-embed, .sd-table, [data-testid=stMetric], "
+    "[data-testid=stDataFrame], .vega-embed, .sd-table, .sd-hud, [data-testid=stMetric], "
     "[data-testid=stAlertContainer]"
 )
 """What a page ends with: drawn from the store, or the note that nothing matches."""
@@ -320,7 +327,7 @@ def test_every_page_runs_clean(other_server: tuple[str, str, Path], page: Page) 
         # Every page ends with something drawn from the store: a table, a chart or the hand.
         expect(
             page.locator(
-                "[data-testid=stDataFrame], .vega-embed, .sd-table, [data-testid=stMetric]"
+                "[data-testid=stDataFrame], .vega-embed, .sd-table, .sd-hud, [data-testid=stMetric]"
             ).first
         ).to_be_visible(timeout=60_000)
         settle(page)

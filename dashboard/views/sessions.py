@@ -108,37 +108,43 @@ def _currency_picker(table: pl.DataFrame, filters: Filters) -> str:
 
 
 def _summary(results: Results, table: pl.DataFrame, currency: str) -> None:
+    """The headline figures in one currency, each as wide as its label and value: a row that
+    wraps on a narrow window instead of cutting them off."""
     hands, last = results.hands, results.last
-    cols = st.columns(5)
-    cols[0].metric("Hands", f"{hands:,}")
-    cols[1].metric("Sessions", f"{table.height:,}")
-    cols[2].metric(
-        f"Net won ({currency_label(currency)})", money_text(last["cumulative_net"], currency)
-    )
-    cols[3].metric(
-        "Big bets / 100 hands",
-        f"{100 * last['cumulative_big_bets'] / hands:+.2f}",
-        help="Net in big bets of each hand's stakes, per hundred hands, in this currency only.",
-    )
-    cols[4].metric(
-        "All-in adjusted BB / 100",
-        f"{100 * last['allin_cumulative_big_bets'] / hands:+.2f}",
-    )
     rates = hourly_of_sessions(table).row(0, named=True)
     timed = rates["hours"] > 0
-    cols = st.columns(5)
-    cols[0].metric(
-        "Time played",
-        duration_text(rates["seconds"]),
-        help="Each session from its first hand to its last (hands at several tables at once "
-        "share the time).",
-    )
-    cols[1].metric("Hands / hour", f"{rates['hands_per_hour']:,.1f}" if timed else "–")
-    cols[2].metric(
-        f"Net won / hour ({currency_label(currency)})",
-        money_text(rates["net_per_hour"], currency, signed=True) if timed else "–",
-    )
-    cols[3].metric("Big bets / hour", f"{rates['big_bets_per_hour']:+,.2f}" if timed else "–")
+    money = currency_label(currency)
+    row = st.container(horizontal=True, gap="large")
+    figures: list[tuple[str, str, str | None]] = [
+        ("Hands", f"{hands:,}", None),
+        ("Sessions", f"{table.height:,}", None),
+        (f"Net won ({money})", money_text(last["cumulative_net"], currency), None),
+        (
+            "Big bets / 100 hands",
+            f"{100 * last['cumulative_big_bets'] / hands:+.2f}",
+            "Net in big bets of each hand's stakes, per hundred hands, in this currency only.",
+        ),
+        (
+            "All-in adjusted BB / 100",
+            f"{100 * last['allin_cumulative_big_bets'] / hands:+.2f}",
+            None,
+        ),
+        (
+            "Time played",
+            duration_text(rates["seconds"]),
+            "Each session from its first hand to its last (hands at several tables at once "
+            "share the time).",
+        ),
+        ("Hands / hour", f"{rates['hands_per_hour']:,.1f}" if timed else "–", None),
+        (
+            f"Net won / hour ({money})",
+            money_text(rates["net_per_hour"], currency, signed=True) if timed else "–",
+            None,
+        ),
+        ("Big bets / hour", f"{rates['big_bets_per_hour']:+,.2f}" if timed else "–", None),
+    ]
+    for label, value, note in figures:
+        row.metric(label, value, help=note, width="content")
 
 
 def _wall_time(zone: str) -> pl.Expr:
