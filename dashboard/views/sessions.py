@@ -114,7 +114,7 @@ def _summary(results: Results, table: pl.DataFrame, currency: str) -> None:
     rates = hourly_of_sessions(table).row(0, named=True)
     timed = rates["hours"] > 0
     money = currency_label(currency)
-    row = st.container(horizontal=True, gap="large")
+    row = st.container(horizontal=True, gap="medium")
     figures: list[tuple[str, str, str | None]] = [
         ("Hands", f"{hands:,}", None),
         ("Sessions", f"{table.height:,}", None),
