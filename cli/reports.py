@@ -109,7 +109,8 @@ def stats(
     wait: WaitOption = 60.0,
 ) -> None:
     """Player statistics per game and currency (definitions: docs/stats.md): every stat of one
-    player, or a summary line per player, game and currency. Money is never added across
+    player (with the time played and the money and hands per hour), or a summary line per
+    player, game and currency. Money is never added across
     currencies (tournament chips and play money are currencies of their own). Exits 1 when
     no player has the --player name or no hand the --currency, 2 when the store is missing,
     busy past --wait or cannot be read."""
@@ -129,6 +130,9 @@ def stats(
         until=until,
     )
     frame = analytics.player_stats(con, filters)
+    if player is not None:
+        rates = analytics.hourly(con, filters, by_game=True)
+        frame = analytics_report.with_rates(frame, rates)
     if json_output:
         sys.stdout.write(frame.write_json() + "\n")
         return

@@ -23,6 +23,12 @@ def plural(count: int, noun: str) -> str:
     return f"{count:,} {noun}s"
 
 
+def duration_text(seconds: float) -> str:
+    """A time played as people say it: "2 h 05 min", "45 min"."""
+    minutes = round(seconds / 60)
+    return f"{minutes // 60:,} h {minutes % 60:02d} min" if minutes >= 60 else f"{minutes} min"
+
+
 def money_text(value: Decimal | float | int | None, currency: str, *, signed: bool = False) -> str:
     """An amount in currency units with its currency: "$1.25", "-€0.50", "+1,500 chips".
     Chips and play money have no cents worth showing unless the amount has them."""
