@@ -12,7 +12,7 @@ other rooms, and `HandText.origin` says which.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -43,6 +43,26 @@ def record_text(record: HandRecord, stored_hash: int | None) -> HandText:
     text hashes to `stored_hash` (the store's `hands.content_hash`), else rendered."""
     source = record.source
     exact = None if stored_hash is None else source_text(source.path, source.offset, stored_hash)
+    return _text(record, exact)
+
+
+def records_texts(hands: Sequence[tuple[HandRecord, int | None]]) -> list[HandText]:
+    """`record_text` of each (record, stored hash), in order, each source file read once."""
+    wanted: dict[str, dict[int, int]] = {}
+    for record, stored_hash in hands:
+        if stored_hash is not None:
+            wanted.setdefault(record.source.path, {})[record.source.offset] = stored_hash
+    found: dict[tuple[str, int], str] = {}
+    for path, hashes in wanted.items():
+        for offset, text in _texts_at(path, hashes).items():
+            found[(path, offset)] = text
+    return [
+        _text(record, found.get((record.source.path, record.source.offset))) for record, _ in hands
+    ]
+
+
+def _text(record: HandRecord, exact: str | None) -> HandText:
+    source = record.source
     if exact is not None:
         return HandText(exact, f"As the room wrote it: {source.path}, line {source.line}.")
     room = record.room
@@ -62,14 +82,21 @@ def record_text(record: HandRecord, stored_hash: int | None) -> HandText:
 
 def source_text(path: str, offset: int, stored_hash: int) -> str | None:
     """The hand's text from its file, if the file still holds exactly that hand at `offset`."""
+    return _texts_at(path, {offset: stored_hash}).get(offset)
+
+
+def _texts_at(path: str, hashes: dict[int, int]) -> dict[int, str]:
+    """The hands of the file at the offsets asked for whose texts still have the stored hashes
+    (the file read up to the last offset asked for); none when it cannot be read."""
+    found: dict[int, str] = {}
+    last = max(hashes, default=-1)
     try:
-        history = open_history(Path(path))
-        for found in history.hand_texts():
-            if found.source.offset == offset:
-                text = found.text
-                return text if content_hash(text) == stored_hash else None
-            if found.source.offset > offset:
-                return None
+        for hand in open_history(Path(path)).hand_texts():
+            offset = hand.source.offset
+            if offset > last:
+                break
+            if offset in hashes and content_hash(hand.text) == hashes[offset]:
+                found[offset] = hand.text
     except (OSError, ValueError):
-        return None
-    return None
+        return {}
+    return found
