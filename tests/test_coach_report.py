@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 from studdraw.cli.commands import app
 from studdraw.parsers.model import Game, HandText, SourceRef, Tournament
 from studdraw.parsers.rooms.phh import PHH
-from studdraw.pipeline import analytics
+from studdraw.pipeline import analytics, coach
 from studdraw.pipeline.analytics import Filters
 from studdraw.pipeline.analytics.currency import currency_label
 from studdraw.pipeline.coach.charts import WIDTH, range_bar
@@ -330,8 +330,6 @@ def test_no_hand_left_by_the_filters_writes_nothing(store: Path, tmp_path: Path)
 def test_ctrl_c_leaves_no_partial_file(
     store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from studdraw.pipeline import coach
-
     def interrupted(*_: object) -> str:
         raise KeyboardInterrupt
 
