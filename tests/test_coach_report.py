@@ -364,3 +364,13 @@ def test_the_range_bar_draws_the_value_the_band_and_the_interval() -> None:
     assert "major" in bar.attrs["class"].split()
     assert root.find("title")[0].text() == "VPIP <&>: 50.0%"
     assert "range 20.0%-30.0%" in root.text()
+
+
+def test_progress_counts_each_example_hand_once(store: Path) -> None:
+    con = analytics.open_store(store)
+    analysis = coach.analyse(con, Filters(player=HOSTILE))
+    counted: list[int] = []
+    gathered = coach.gather(con, store, analysis, counted.append)
+    assert sum(counted) == len(analysis.example_ids) == len(gathered.examples) > 0
+    every = [hand for hands in gathered.leaks["examples"].to_list() for hand in hands]
+    assert set(every) == set(gathered.examples) and len(every) >= len(gathered.examples)
