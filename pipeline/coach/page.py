@@ -43,8 +43,8 @@ nav ol { columns: 2; } nav a, a { color: #1a5fb4; }
 .scroll { overflow-x: auto; max-width: 100%; }
 table { border-collapse: collapse; margin: .4em 0 1em; }
 th, td { border-bottom: 1px solid #e3e6ea; padding: .25em .6em; text-align: left;
-  vertical-align: top; white-space: nowrap; }
-th { white-space: normal; min-width: 4em; }
+  vertical-align: top; }
+th { min-width: 4em; } td.num { white-space: nowrap; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .n { color: #6c7680; font-size: .9em; }
 .gain { color: #1b7f3b; } .loss { color: #b3261e; }
@@ -54,7 +54,8 @@ article.leak, article.hand { border: 1px solid #dde1e6; border-radius: 6px; padd
   color: #fff; background: #6c7680; }
 .badge.major { background: #b3261e; } .badge.moderate { background: #c26a00; }
 .badge.minor { background: #6c7680; }
-pre { background: #f5f6f8; padding: .6em; overflow-x: auto; font-size: 13px; }
+pre { background: #f5f6f8; padding: .6em; font-size: 13px; white-space: pre-wrap;
+  overflow-wrap: anywhere; }
 svg.chart { display: block; max-width: 100%; height: auto; font-size: 11px; }
 svg text { fill: #3b444d; } svg .legend { fill: #55606b; }
 svg .band { fill: #cfe8d5; } svg .pool-band { fill: #e3e6ea; }
