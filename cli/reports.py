@@ -49,6 +49,13 @@ CurrencyOption = Annotated[
 KindOption = Annotated[Kind | None, typer.Option(help="Only cash games or only tournaments.")]
 TableSizeOption = Annotated[TableSize | None, typer.Option(help="Only tables of this size.")]
 RoomOption = Annotated[str | None, typer.Option(help="Only hands of this room (pokerstars, ...).")]
+StakesOption = Annotated[
+    str | None,
+    typer.Option(
+        help="Only these stakes, as the rooms print them: 0.10/0.20 (fixed limit: the bets; "
+        "pot and no limit: the blinds), or the big one alone (0.20)."
+    ),
+]
 SinceOption = Annotated[
     datetime | None,
     typer.Option(formats=["%Y-%m-%d"], help="Only hands from this day on (UTC, YYYY-MM-DD)."),
@@ -68,7 +75,9 @@ DoubtfulOption = Annotated[
 
 
 def _filters(
+    con: duckdb.DuckDBPyConnection,
     *,
+    stakes: str | None,
     player: str | None,
     game: Game | None,
     currency: str | None,
@@ -83,6 +92,7 @@ def _filters(
 
     return analytics.Filters(
         player=player,
+        stakes=_big_bet(con, stakes, currency.upper() if currency else None) if stakes else None,
         room=room.strip().lower() if room else None,
         date_from=since.date() if since else None,
         date_to=until.date() if until else None,
@@ -103,6 +113,7 @@ def stats(
     kind: KindOption = None,
     table_size: TableSizeOption = None,
     room: RoomOption = None,
+    stakes: StakesOption = None,
     since: SinceOption = None,
     until: UntilOption = None,
     include_doubtful: DoubtfulOption = False,
@@ -120,6 +131,8 @@ def stats(
 
     con = _open_report(db, player, wait, currency)
     filters = _filters(
+        con,
+        stakes=stakes,
         player=player,
         game=game,
         currency=currency,
@@ -153,6 +166,7 @@ def leaks(
     kind: KindOption = None,
     table_size: TableSizeOption = None,
     room: RoomOption = None,
+    stakes: StakesOption = None,
     since: SinceOption = None,
     until: UntilOption = None,
     include_doubtful: DoubtfulOption = False,
@@ -169,6 +183,8 @@ def leaks(
 
     con = _open_report(db, player, wait, currency)
     filters = _filters(
+        con,
+        stakes=stakes,
         player=player,
         game=game,
         currency=currency,
@@ -202,6 +218,7 @@ def report(
     kind: KindOption = None,
     table_size: TableSizeOption = None,
     room: RoomOption = None,
+    stakes: StakesOption = None,
     since: SinceOption = None,
     until: UntilOption = None,
     include_doubtful: DoubtfulOption = False,
@@ -221,6 +238,8 @@ def report(
     _writable(out)
     con = _open_report(db, player, wait, currency)
     filters = _filters(
+        con,
+        stakes=stakes,
         player=player,
         game=game,
         currency=currency,
@@ -262,6 +281,24 @@ def report(
         markup=False,
         highlight=False,
     )
+
+
+def _big_bet(con: duckdb.DuckDBPyConnection, asked: str, currency: str | None) -> int:
+    """The big bet (smallest units) of the stakes `asked` names; exit 1 naming the store's
+    stakes when it holds none such, or asking for --currency when they are of several."""
+    from studdraw.pipeline.analytics import inventory
+
+    found = inventory.stakes_matching(con, asked, currency)
+    if len({big_bet for _, _, big_bet in found}) == 1:
+        return found[0][2]
+    if found:
+        named = ", ".join(f"{label} ({code})" for code, label, _ in found)
+        problem = f"{asked!r} names stakes of several currencies: {named}; add --currency"
+    else:
+        held = inventory.stakes_held(con, currency)
+        problem = f"no hands at stakes {asked!r}; the store holds " + (", ".join(held) or "none")
+    console(stderr=True).print(f"[red]error:[/red] {escape(problem)}", highlight=False)
+    raise typer.Exit(code=1)
 
 
 def _writable(out: Path) -> None:
