@@ -107,8 +107,11 @@ def stud_street(game: Game, number: int) -> int:
 
 
 class Structure(StrEnum):
+    """A betting structure; what each allows is data (`pipeline/rules/structures.py`)."""
+
     FIXED = "fixed"
     POT = "pot"
+    HALF_POT = "half_pot"
     NO = "no"
     SPREAD = "spread"
 

@@ -44,6 +44,13 @@ GAMES_DEALT: Final[dict[str, frozenset[Game]]] = {
 }
 """The games each room's format names (its renderer's labels): PokerStars deals no five-card
 stud, iPoker's exports in the corpus only stud."""
+STRUCTURES_DEALT: Final[dict[str, frozenset[Structure]]] = {
+    "pokerstars": frozenset(pokerstars.LIMIT_LABELS),
+    "fulltilt": frozenset(fulltilt.LIMIT_LABELS),
+    "ipoker": frozenset(ipoker.LIMITS),
+}
+"""The betting structures each room's format names (its renderer's labels): none prints
+half-pot limit (Merge's), Full Tilt and iPoker no spread limit."""
 FIRST_HAND_ID: Final = {"pokerstars": "24", "fulltilt": "41", "ipoker": "53"}  # room id prefixes
 NAME_POOL: Final = (
     "AceOfClubs",
@@ -104,6 +111,8 @@ def synthesize(options: SynthOptions) -> Iterator[HandRecord]:
         raise ValueError(f"no renderer for {options.room!r}; choose from {sorted(RENDERERS)}")
     if options.game not in GAMES_DEALT[options.room]:
         raise ValueError(f"{options.room} deals no {options.game}")
+    if options.structure not in STRUCTURES_DEALT[options.room]:
+        raise ValueError(f"{options.room} deals no {options.structure} limit")
     if not 2 <= options.min_players <= options.max_players <= 8:
         raise ValueError("players must be within 2 to 8, the smaller first")
     rng = random.Random(options.seed)

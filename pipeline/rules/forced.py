@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Final
 
-from studdraw.parsers.model import Event, EventKind, Structure
+from studdraw.parsers.model import Event, EventKind
 from studdraw.parsers.problems import Code
 
 from .core import NO_ONE, Phase
@@ -19,7 +19,6 @@ _BIG_BLIND: Final = EventKind.BIG_BLIND
 _POST: Final = EventKind.POST
 _DEAD: Final = EventKind.DEAD
 _BRING_IN: Final = EventKind.BRING_IN
-_POT: Final = Structure.POT
 
 
 class ForcedBetState(DrawState):
@@ -35,7 +34,7 @@ class ForcedBetState(DrawState):
             for i, posted in enumerate(self.posted_ante):
                 if not posted and not self.all_in[i]:
                     return i
-        if self.stud or len(self.names) < 2:
+        if not self.blinds or len(self.names) < 2:
             return NO_ONE
         small, big = self._blind_seats()
         if self.small_blind_index == NO_ONE and stakes.small_blind and not self.all_in[small]:
@@ -215,7 +214,7 @@ class ForcedBetState(DrawState):
         ante, bring_in, small = stakes.ante, stakes.bring_in, stakes.small_bet
         floor = ante or bring_in or 1
         if not self.limit:
-            top = self._pot_limit_to(i) if self.structure is _POT else self.stack[i]
+            top = self._pot_limit_to(i) if self.pot_divisor else self.stack[i]
             return min(floor, bring_in or floor), top
         below_small = small - 1 if self.sized else self.stack[i]
         size = self.rules.bring_in_size
@@ -296,5 +295,5 @@ class ForcedBetState(DrawState):
                     self.flag(
                         Code.STR008, event, index, f"{self.names[i]} is dealt in without an ante"
                     )
-        if not self.stud and self.big_blind_index == NO_ONE:
+        if self.blinds and self.big_blind_index == NO_ONE:
             self.flag(Code.STR003, event, index, "the first round starts without a big blind")
