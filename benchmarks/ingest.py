@@ -46,12 +46,13 @@ import argparse
 import contextlib
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import psutil
@@ -169,6 +170,12 @@ class Run:
     rss_workers: int = 0
     rss_total: int = 0
     pss_total: int = 0
+    cpu: float = 0.0
+    """CPU seconds of all the command's processes (user and system): its own and those it
+    waited for, exactly (`RUSAGE_CHILDREN`), and the others' (the fork server and the workers,
+    which the command does not wait for) as last sampled, up to a tenth of a second short each
+    (`cpu_of`)."""
+    cpu_of: dict[int, float] = field(default_factory=dict)
 
     @property
     def rate(self) -> float:
@@ -184,6 +191,7 @@ class Run:
         fast = self if self.seconds <= other.seconds else other
         return replace(
             fast,
+            cpu=min(self.cpu, other.cpu),
             rss_main=max(self.rss_main, other.rss_main),
             rss_workers=max(self.rss_workers, other.rss_workers),
             rss_total=max(self.rss_total, other.rss_total),
@@ -199,6 +207,7 @@ def run_ingest(folder: Path, db: Path, workers: int, batch_size: int | None) -> 
     if batch_size is not None:
         command += ["--batch-size", str(batch_size)]
     env = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     process = psutil.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
     peak = Run({}, 0.0)
@@ -212,6 +221,9 @@ def run_ingest(folder: Path, db: Path, workers: int, batch_size: int | None) -> 
         samples += 1
         time.sleep(0.1)
     seconds = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    waited = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    peak.cpu = waited + sum(peak.cpu_of.values())
     assert process.stdout is not None
     output = process.stdout.read()
     if process.returncode != 0:
@@ -227,6 +239,9 @@ def _sample(tree: list[psutil.Process], peak: Run, with_pss: bool) -> None:
     for member in tree:
         try:
             memory.append(member.memory_full_info() if with_pss else member.memory_info())
+            if member is not tree[0]:
+                times = member.cpu_times()
+                peak.cpu_of[member.pid] = times.user + times.system
         except psutil.Error:
             if member is tree[0]:
                 return
