@@ -24,7 +24,6 @@ from typing import Final
 
 import duckdb
 import polars as pl
-import pyarrow as pa
 
 from studdraw.pipeline.forkserver import process_count
 from studdraw.pipeline.store.db import connect_writable
@@ -32,7 +31,7 @@ from studdraw.pipeline.store.migration import select_current, upgrade
 from studdraw.pipeline.store.schema import BATCH_TABLES, SCHEMA_VERSION
 from studdraw.pipeline.store.schema import META as STORE_META
 
-from . import batch, cards
+from . import cards
 from .features import FEATURES_SQL
 from .registry import KEY, ROLLUP_COMBINE, rollup_columns
 
@@ -223,26 +222,13 @@ class Upkeep:
             self.live = last < 0  # an empty store: the first batch makes the tables
         self.derived = 0
 
-    def __call__(
-        self, con: duckdb.DuckDBPyConnection, lo: int, hi: int, rows: pa.Table | None = None
-    ) -> None:
-        """Add the rows of hands [lo, hi], just written in the caller's transaction: `rows`, the
-        batch's rows its workers derived (`analytics.batch`, numbered from 0 like the batch's
-        hands), or, without them, derived here from the store."""
+    def __call__(self, con: duckdb.DuckDBPyConnection, lo: int, hi: int) -> None:
+        """Derive the rows of hands [lo, hi], just written in the caller's transaction."""
         if not self.live or hi < lo:
             return
         con.execute(f"CREATE TABLE IF NOT EXISTS {META} (key VARCHAR PRIMARY KEY, value VARCHAR)")
         new = not _has_table(con, TABLE)
-        if rows is None:
-            _derive(con, TABLE, lo, hi, create="CREATE TABLE" if new else None)
-        else:
-            if new:  # the table as `prepare` makes it (its columns' types), then the rows
-                _derive(con, TABLE, lo, lo - 1, create="CREATE TABLE")
-            con.register("_batch_rows", batch.shift_rows(rows, lo))
-            try:
-                con.execute(f"INSERT INTO {TABLE} BY NAME SELECT * FROM _batch_rows")
-            finally:
-                con.unregister("_batch_rows")
+        _derive(con, TABLE, lo, hi, create="CREATE TABLE" if new else None)
         sums = (
             f"SELECT {rollup_columns()} FROM {TABLE} WHERE hand_id BETWEEN $lo AND $hi GROUP BY ALL"
         )

@@ -268,9 +268,7 @@ class _Importer:
         batch (a transaction of `batch_size` hands stays one commit)."""
         while len(batch.items) - batch.sent >= (1 if whole else CHUNK):
             piece = batch.items[batch.sent : batch.sent + CHUNK]
-            batch.pieces.append(
-                executor.submit(process_hands, piece, self.options.rules, self.upkeep.live)
-            )
+            batch.pieces.append(executor.submit(process_hands, piece, self.options.rules))
             batch.sent += len(piece)
 
     def _submit(self, batch: _Batch, executor: Stage, limit: int, *, last: bool = False) -> None:
@@ -418,14 +416,9 @@ class _Importer:
                 )
             if fate == STORED:
                 hand_index += 1
-        analytics = result.analytics if result is not None else None
         if result is not None:
             if len(keep) < hand_index:
                 tables = keep_hands(tables, keep)
-                if analytics is not None:  # (imported here: see `upkeep` in `__init__`)
-                    from studdraw.pipeline.analytics.batch import keep_rows  # noqa: PLC0415
-
-                    analytics = keep_rows(analytics, keep)
             with_errors, reasons = quality(tables)
             for import_id, count in with_errors.items():
                 batch.delta(import_id)["with_errors"] += count
@@ -451,9 +444,7 @@ class _Importer:
             touched,
             parts,
             self.dataset.root if self.dataset else None,
-            derive=(
-                (lambda con: self.upkeep(con, first, last, analytics)) if last >= first else None
-            ),
+            derive=(lambda con: self.upkeep(con, first, last)) if last >= first else None,
         )
         if self.dataset is not None:
             self.dataset.publish(parts)

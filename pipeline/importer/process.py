@@ -102,13 +102,11 @@ def _pending_hand(  # noqa: PLR0917 (the fields of a pickled PendingHand, in ord
 
 @dataclass(slots=True)
 class ProcessedBatch:
-    """A worker's answer: one batch per table (hands numbered 0.. in input order), one fate
-    byte per input hand (`STORED`, `REJECTED`, `UNSUPPORTED_FATE`), and the analytics rows of
-    its hands when asked for (`analytics.batch`)."""
+    """A worker's answer: one batch per table (hands numbered 0.. in input order) and one fate
+    byte per input hand (`STORED`, `REJECTED`, `UNSUPPORTED_FATE`)."""
 
     tables: Tables
     fates: bytes
-    analytics: pa.Table | None = None
 
     def __reduce__(self) -> tuple[Callable[..., ProcessedBatch], tuple[object, ...]]:
         """Pickled with its tables in Arrow's stream format. In a worker of an import's pool
@@ -117,12 +115,11 @@ class ProcessedBatch:
         and decompressing 3.6 MB per 500 hands, 10 ms of its time against 0.2. Anywhere else
         (or when shared memory is full) they travel in the pickle, compressed by LZ4: a
         quarter of the bytes."""
-        rows = _pack_rows(self.analytics)
         if _exchange is not None and (path := _shared(self.tables, _exchange)) is not None:
-            return _mapped_batch, (path, self.fates, rows)
+            return _mapped_batch, (path, self.fates)
         sink = pa.BufferOutputStream()
         _write_streams(sink, self.tables, "lz4")
-        return _processed_batch, (sink.getvalue().to_pybytes(), self.fates, rows)
+        return _processed_batch, (sink.getvalue().to_pybytes(), self.fates)
 
 
 def answer_through(folder: str | None) -> None:
@@ -159,59 +156,31 @@ def _read_streams(source: pa.NativeFile) -> Tables:
     return {table.name: pa.ipc.open_stream(source).read_all() for table in BATCH_TABLES}
 
 
-def _processed_batch(packed: bytes, fates: bytes, rows: bytes | None = None) -> ProcessedBatch:
-    return ProcessedBatch(_read_streams(pa.BufferReader(packed)), fates, _unpack_rows(rows))
+def _processed_batch(packed: bytes, fates: bytes) -> ProcessedBatch:
+    return ProcessedBatch(_read_streams(pa.BufferReader(packed)), fates)
 
 
-def _pack_rows(rows: pa.Table | None) -> bytes | None:
-    if rows is None:
-        return None
-    from studdraw.pipeline.analytics.batch import pack  # noqa: PLC0415 (see `process_hands`)
-
-    return pack(rows)
-
-
-def _unpack_rows(packed: bytes | None) -> pa.Table | None:
-    if packed is None:
-        return None
-    from studdraw.pipeline.analytics.batch import unpack  # noqa: PLC0415 (see `process_hands`)
-
-    return unpack(packed)
-
-
-def _mapped_batch(path: str, fates: bytes, rows: bytes | None = None) -> ProcessedBatch:
+def _mapped_batch(path: str, fates: bytes) -> ProcessedBatch:
     """A worker's answer left in shared memory: the tables are read in place from the
     mapped file, whose name is removed at once (its memory goes when the tables do)."""
     source = pa.memory_map(path)
     Path(path).unlink()
-    return ProcessedBatch(_read_streams(source), fates, _unpack_rows(rows))
+    return ProcessedBatch(_read_streams(source), fates)
 
 
-def process_hands(
-    items: Sequence[PendingHand], rules: str | None = None, analytics: bool = False
-) -> ProcessedBatch:
+def process_hands(items: Sequence[PendingHand], rules: str | None = None) -> ProcessedBatch:
     """Parse, replay and normalize a batch of hand texts, CHUNK hands at a time: only a chunk's
     records and replays are alive at once, while the batch (one transaction) can be larger.
-    `rules` names the house-rules profile to replay under (None: each hand's room's);
-    `analytics` asks for the analytics rows of the stored hands too (`analytics.batch`,
-    imported only then: a Dask worker never loads polars). Python's cyclic collector runs once,
-    at the end (`collector`)."""
+    `rules` names the house-rules profile to replay under (None: each hand's room's). Python's
+    cyclic collector runs once, at the end (`collector`)."""
     profile = house_rules_named(rules) if rules else None
     with collected_per_batch():
-        batch = join_batches(
+        return join_batches(
             [
                 _process_chunk(items[start : start + CHUNK], profile)
                 for start in range(0, len(items), CHUNK)
             ]
         )
-        if analytics:
-            from studdraw.pipeline.analytics.batch import derive_rows  # noqa: PLC0415
-
-            try:
-                batch.analytics = derive_rows(batch.tables)
-            except Exception:  # a bug on some odd hand: the importing process derives them
-                batch.analytics = None
-        return batch
 
 
 def join_batches(parts: Sequence[ProcessedBatch]) -> ProcessedBatch:
@@ -227,18 +196,7 @@ def join_batches(parts: Sequence[ProcessedBatch]) -> ProcessedBatch:
         table.name: pa.concat_tables([part[table.name] for part in shifted])
         for table in BATCH_TABLES
     }
-    return ProcessedBatch(tables, b"".join(part.fates for part in parts), _join_rows(parts))
-
-
-def _join_rows(parts: Sequence[ProcessedBatch]) -> pa.Table | None:
-    """The parts' analytics rows as one (None unless every part has them)."""
-    if any(part.analytics is None for part in parts):
-        return None
-    from studdraw.pipeline.analytics.batch import join_rows  # noqa: PLC0415
-
-    return join_rows(
-        [part.analytics for part in parts], [part.tables[HANDS.name].num_rows for part in parts]
-    )
+    return ProcessedBatch(tables, b"".join(part.fates for part in parts))
 
 
 def _process_chunk(items: Sequence[PendingHand], rules: HouseRules | None) -> ProcessedBatch:
