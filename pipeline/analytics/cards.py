@@ -3,7 +3,8 @@ all-in equity of stud hands whose cards are all known.
 
 SQL picks the few rows that qualify (known cards only); the evaluators of
 `studdraw.pipeline.evaluators` judge them here. Draw hands are judged once per distinct hand,
-then joined back; an all-in equity is an enumeration (or a seeded sample) of the unseen cards.
+then joined back; an all-in equity is an enumeration (or a seeded sample) of the unseen cards,
+computed for many hands at once by `equities.expected_nets`.
 """
 
 from __future__ import annotations
@@ -11,35 +12,22 @@ from __future__ import annotations
 import multiprocessing
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
-from dataclasses import dataclass
-from itertools import combinations
-from math import comb
 from typing import Final
 
 import duckdb
-import numpy as np
 import polars as pl
 
 from studdraw.parsers.model import Game
-from studdraw.pipeline.evaluators import arrays
-from studdraw.pipeline.evaluators.arrays import DECK, INDEX, NO_LOW
 from studdraw.pipeline.rules.showdown import EVALUATORS
 from studdraw.pipeline.rules.specs import GAME_SPECS
 
+from .equities import METHOD, AllIn, expected_nets
 from .features import LOW_DRAW_GAMES, STUD_GAMES
-
-EXACT_EVALUATIONS: Final = 4_000
-EXACT_RUNOUTS: Final = 100_000
-"""An all-in hand is enumerated exactly when scoring each player's hand with every subset of the
-unseen cards takes at most EXACT_EVALUATIONS evaluator calls and the subsets combine into at most
-EXACT_RUNOUTS runouts (all-ins on 6th street of up to three players)."""
-RUNOUTS: Final = 300
-"""Otherwise a sample of this many runouts, seeded by the hand id (the same result on every
-run): the sampled equity of one player has a standard error of at most 0.5/sqrt(300), about 3
-percentage points."""
 
 PARALLEL_SPOTS: Final = 2_000
 """From this many all-in hands on, a process pool (when given) computes their equities."""
+SPOTS_PER_TASK: Final = 500
+"""All-in hands per task of that pool (`equities.expected_nets` works on many at once)."""
 
 
 MADE: Final = {game.value: spec.made for game, spec in GAME_SPECS.items() if spec.made is not None}
@@ -52,12 +40,6 @@ HAND_SIZE_SQL: Final = (
     + " END"
 )
 """The cards a player holds in each low draw game, from its GameSpec."""
-_ARRAYS: Final[dict[str, Callable[[np.ndarray], np.ndarray]]] = {
-    "high": arrays.high,
-    "low_a5": arrays.low_a5,
-    "low8": arrays.low8,
-}
-"""The array evaluators of the stud games' halves, by the evaluator names of `GameSpec`."""
 
 
 def _at_least(game: str, worst: dict[str, tuple[str, ...]]) -> Callable[[Sequence[str]], bool]:
@@ -158,7 +140,7 @@ point AS (
   GROUP BY p.hand_id
 ),
 players AS (
-  SELECT t.hand_id, h.game, t.street, hp.seat, hp.name, hp.cards, hp.invested,
+  SELECT t.hand_id, h.game, h.content_hash, t.street, hp.seat, hp.name, hp.cards, hp.invested,
          ps.name IS NOT NULL AS remaining
   FROM point t
   JOIN hands h USING (hand_id)
@@ -167,7 +149,7 @@ players AS (
     ON ps.hand_id = t.hand_id AND ps.name = hp.name AND ps.street = t.street AND NOT ps.folded
   WHERE hp.dealt_in AND hp.hand_id BETWEEN $lo AND $hi
 )
-SELECT hand_id, game, street, name, cards, invested, remaining
+SELECT hand_id, game, content_hash, street, name, cards, invested, remaining
 FROM players
 QUALIFY bool_and(NOT remaining OR (len(cards) = 7 AND list_count(cards) = 7))
           OVER (PARTITION BY hand_id)
@@ -183,119 +165,10 @@ GROUP BY hand_id, name ORDER BY hand_id, name
 ALLIN_SCHEMA: Final = {"hand_id": pl.Int64, "name": pl.String, "allin_net": pl.Float64}
 
 
-@dataclass(frozen=True, slots=True)
-class AllIn:
-    """A stud hand at the moment betting closed with a player all-in: the remaining players'
-    cards so far and chips put in, the cards known to be out of the deck, and the pots (what
-    their winners took, who could win them)."""
-
-    hand_id: int
-    game: str
-    street: int
-    hands: dict[str, tuple[str, ...]]
-    invested: dict[str, int]
-    dead: frozenset[str]
-    pots: tuple[tuple[int, tuple[str, ...]], ...]
-
-
-def expected_net(spot: AllIn) -> dict[str, float]:
-    """Each remaining player's expected take from the pots over the runouts of the unseen
-    cards (each pot split as the room would split it, odd chips ignored), less what they put
-    in. numpy scores every runout of every player at once (`evaluators.arrays`) and splits
-    the pots over them."""
-    players = list(spot.hands)
-    need = 4 - spot.street
-    known = spot.dead.union(*spot.hands.values())
-    unseen = np.array([i for i, card in enumerate(DECK) if card not in known], dtype=np.int64)
-    exact = _every_runout(spot, players, unseen, need)
-    highs, lows = exact if exact is not None else _sampled_runouts(spot, players, unseen, need)
-    take = np.zeros(highs.shape)
-    for amount, eligible in spot.pots:
-        seats = [i for i, p in enumerate(players) if p in eligible]
-        low = lows[:, seats]
-        high_part = np.where((low >= 0).any(axis=1), amount / 2, amount)
-        take[:, seats] += _split(highs[:, seats], high_part)
-        take[:, seats] += _split(low, amount - high_part)
-    return {
-        player: float(take[:, i].mean()) - spot.invested[player] for i, player in enumerate(players)
-    }
-
-
-CARDS_SQL: Final = (_KNOWN_BEFORE_DRAW, _SHOWN_PAT, _ALLIN_PLAYERS)
-"""The queries that pick the hands judged here: part of the per-hand rows' definitions
+CARDS_SQL: Final = (_KNOWN_BEFORE_DRAW, _SHOWN_PAT, _ALLIN_PLAYERS, METHOD)
+"""The queries that pick the hands judged here, and how an equity is computed
+(`equities.METHOD`): part of the per-hand rows' definitions
 (`source.VERSION`)."""
-
-
-def _scores(game: str, held: tuple[str, ...], drawn: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(high values, low values) of the final seven-card hands `held` + each row of `drawn`
-    (card indices) by the game's evaluators (`GameSpec.best`, `split_low`): razz's low is its
-    `high` (it is the only half), and -1 stands for no low (no split, or no low that
-    qualifies)."""
-    own = np.array([INDEX[card] for card in held], dtype=np.int64)
-    hands = np.concatenate([np.broadcast_to(own, (len(drawn), len(own))), drawn], axis=1)
-    spec = GAME_SPECS[Game(game)]
-    low = _ARRAYS[spec.split_low](hands) if spec.split_low else np.full(len(hands), NO_LOW)
-    return _ARRAYS[spec.best](hands), low
-
-
-def _every_runout(
-    spot: AllIn, players: list[str], unseen: np.ndarray, need: int
-) -> tuple[np.ndarray, np.ndarray] | None:
-    """(high, low) scores per runout (row) and player (column) over EVERY runout, or None when
-    there are too many: each player's hand is scored once per subset of the unseen cards, and
-    the runouts are the combinations of pairwise disjoint subsets."""
-    count = comb(len(unseen), need)
-    if len(players) * count > EXACT_EVALUATIONS or count ** len(players) > EXACT_RUNOUTS:
-        return None
-    subsets = np.array(list(combinations(range(len(unseen)), need)), dtype=np.int64)
-    masks = (np.uint64(1) << subsets.astype(np.uint64)).sum(axis=1, dtype=np.uint64)
-    shape = (len(subsets),) * len(players)
-    valid = np.ones(shape, dtype=bool)
-    axes = [masks.reshape([-1 if axis == i else 1 for axis in range(len(players))])
-            for i in range(len(players))]  # fmt: skip
-    for i, j in combinations(range(len(players)), 2):
-        valid &= (axes[i] & axes[j]) == 0
-    scores = []
-    for i, player in enumerate(players):
-        own = _scores(spot.game, spot.hands[player], unseen[subsets])
-        view = [-1 if axis == i else 1 for axis in range(len(players))]
-        scores.append([np.broadcast_to(half.reshape(view), shape)[valid] for half in own])
-    return (
-        np.stack([high_low[0] for high_low in scores], axis=1),
-        np.stack([high_low[1] for high_low in scores], axis=1),
-    )
-
-
-def _sampled_runouts(
-    spot: AllIn, players: list[str], unseen: np.ndarray, need: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """(high, low) scores per runout and player over RUNOUTS random runouts, seeded by the
-    hand id so that every run gives the same result: each runout deals the unseen cards in
-    the order of random keys, `need` to each player in turn."""
-    dealt = len(players) * need
-    keys = np.random.default_rng(spot.hand_id).random((RUNOUTS, len(unseen)))
-    first = np.argpartition(keys, dealt - 1, axis=1)[:, :dealt]  # the lowest keys, unordered
-    order = np.take_along_axis(
-        first, np.take_along_axis(keys, first, axis=1).argsort(axis=1), axis=1
-    )
-    deals = unseen[order]
-    highs, lows = [], []
-    for i, player in enumerate(players):
-        high_values, low_values = _scores(
-            spot.game, spot.hands[player], deals[:, i * need : (i + 1) * need]
-        )
-        highs.append(high_values)
-        lows.append(low_values)
-    return np.stack(highs, axis=1), np.stack(lows, axis=1)
-
-
-def _split(values: np.ndarray, parts: np.ndarray) -> np.ndarray:
-    """Per runout (row), `parts` shared equally by the best values (-1: not in contention)."""
-    best = values.max(axis=1, keepdims=True)
-    winners = (values == best) & (best >= 0)
-    count = np.maximum(winners.sum(axis=1, keepdims=True), 1)
-    shares: np.ndarray = winners * (parts[:, None] / count)
-    return shares
 
 
 def allin_spots(con: duckdb.DuckDBPyConnection, lo: int, hi: int) -> list[AllIn]:
@@ -312,10 +185,11 @@ def allin_spots(con: duckdb.DuckDBPyConnection, lo: int, hi: int) -> list[AllIn]
     ).fetchall():
         pots.setdefault(hand_id, []).append((int(collected), tuple(eligible)))
     spots = []
-    for (hand_id, game, street), group in rows.group_by(
-        ["hand_id", "game", "street"], maintain_order=True
+    for (hand_id, game, seed, street), group in rows.group_by(
+        ["hand_id", "game", "content_hash", "street"], maintain_order=True
     ):
         assert isinstance(hand_id, int) and isinstance(game, str) and isinstance(street, int)
+        assert isinstance(seed, int)
         hands: dict[str, tuple[str, ...]] = {}
         invested: dict[str, int] = {}
         dead: set[str] = set()
@@ -328,7 +202,16 @@ def allin_spots(con: duckdb.DuckDBPyConnection, lo: int, hi: int) -> list[AllIn]
             else:
                 dead.update(card for card in cards or () if card is not None)
         spots.append(
-            AllIn(hand_id, game, street, hands, invested, frozenset(dead), tuple(pots[hand_id]))
+            AllIn(
+                hand_id,
+                game,
+                street,
+                hands,
+                invested,
+                frozenset(dead),
+                tuple(pots[hand_id]),
+                seed,
+            )
         )
     return spots
 
@@ -341,9 +224,10 @@ def allin_adjusted(
     results. With a process `pool` (see `equity_pool`), many spots are spread over it."""
     spots = allin_spots(con, lo, hi)
     if pool is not None and len(spots) >= PARALLEL_SPOTS:
-        nets = list(pool.map(expected_net, spots, chunksize=250))
+        parts = [spots[i : i + SPOTS_PER_TASK] for i in range(0, len(spots), SPOTS_PER_TASK)]
+        nets = [net for part in pool.map(expected_nets, parts) for net in part]
     else:
-        nets = [expected_net(spot) for spot in spots]
+        nets = expected_nets(spots)
     rows = [
         (spot.hand_id, name, net)
         for spot, by_player in zip(spots, nets, strict=True)

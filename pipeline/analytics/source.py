@@ -46,9 +46,7 @@ CHUNK_HANDS: Final = 20_000
 """Hands derived per step (and per transaction in `prepare`): bounds the memory of the window
 functions over `actions`, and how far `prepare`'s progress moves at a time."""
 VERSION: Final = hashlib.sha256(
-    "\n".join(
-        [FEATURES_SQL, *cards.CARDS_SQL, repr(cards.MADE), repr(cards.BAD), str(cards.RUNOUTS)]
-    ).encode()
+    "\n".join([FEATURES_SQL, *cards.CARDS_SQL, repr(cards.MADE), repr(cards.BAD)]).encode()
 ).hexdigest()[:16]
 """Fingerprint of the per-hand rows' definitions: kept rows of another version are rebuilt,
 never mixed."""

@@ -3,6 +3,7 @@ stats documentation, and `studdraw stats / leaks / prepare`."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -11,9 +12,9 @@ import pytest
 from typer.testing import CliRunner
 
 from studdraw.cli.commands import app
-from studdraw.pipeline.analytics import STATS, reference_ranges
-from studdraw.pipeline.analytics import cards as analytics_cards
-from studdraw.pipeline.analytics.cards import BAD, MADE, AllIn, expected_net
+from studdraw.pipeline.analytics import STATS, equities, reference_ranges
+from studdraw.pipeline.analytics.cards import BAD, MADE
+from studdraw.pipeline.analytics.equities import AllIn, expected_net, expected_nets
 from studdraw.pipeline.evaluators import badugi, low27, low_a5
 from studdraw.pipeline.importer.ingest import IngestOptions, ingest
 from tests.pipeline.store_support import forget_analytics
@@ -57,6 +58,7 @@ def spot(street: int, hands: dict[str, str], pots: list[tuple[int, str]], game: 
         invested=dict.fromkeys(hands, 10),
         dead=frozenset(),
         pots=tuple((amount, tuple(names.split())) for amount, names in pots),
+        seed=-12345,
     )
 
 
@@ -76,9 +78,9 @@ def test_exact_and_sampled_equity_agree(monkeypatch: pytest.MonkeyPatch) -> None
     )
     exact = expected_net(three)
     assert sum(exact.values()) == pytest.approx(0.0)  # 30 in, 30 out
-    monkeypatch.setattr(analytics_cards, "EXACT_RUNOUTS", 0)
+    monkeypatch.setattr(equities, "EXACT_RUNOUTS", 0)
     sampled = expected_net(three)
-    assert sampled == expected_net(three)  # seeded by the hand id
+    assert sampled == expected_net(three)  # seeded by the spot's seed
     for player, value in exact.items():
         assert sampled[player] == pytest.approx(value, abs=30 * 0.1)
 
@@ -94,6 +96,30 @@ def test_side_pots_only_go_to_their_players() -> None:
     nets = expected_net(side)
     assert nets["short"] == pytest.approx(30 - 10)  # the wheel is the nuts
     assert nets["b"] + nets["c"] == pytest.approx(40 - 20)
+
+
+def test_spots_computed_together_as_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the result of a spot depends on its cards and seed only: not on its hand id, nor on the
+    # spots beside it (an import's workers and `prepare` compute different groups of spots)
+    monkeypatch.setattr(equities, "ROWS_PER_PASS", 700)  # several passes over the pots
+    spots = [
+        spot(3, {"a": "As Ac Ad Ah 2c 3d", "b": "Ks Kc 7d 8h 9c 4d"}, [(20, "a b")], "stud"),
+        spot(1, {"a": "Ac 2d 3h 5s", "b": "Ks Kh Qd Qc"}, [(20, "a b")], "stud8"),
+        spot(
+            3,
+            {"short": "As 2c 3d 4h 5c Kd", "b": "Ks Qc Jd Th 9c 9d", "c": "Qs Jc Td 8h 8c 7d"},
+            [(30, "short b c"), (40, "b c")],
+            "razz",
+        ),
+        spot(0, {"a": "2c 2d 9h", "b": "Ks Kh 3d", "c": "7s 8s 9s"}, [(30, "a b c")], "stud"),
+    ]
+    alone = [expected_net(one) for one in spots]
+    assert expected_nets(spots) == alone
+    assert expected_nets(spots[::-1]) == alone[::-1]
+    renumbered = [dataclasses.replace(one, hand_id=one.hand_id + 99) for one in spots]
+    assert expected_nets(renumbered) == alone
+    reseeded = expected_nets([dataclasses.replace(one, seed=7) for one in spots])
+    assert reseeded[3] != alone[3]  # 3rd street, three ways: sampled, by the seed
 
 
 def test_reference_ranges_are_sound() -> None:
