@@ -26,6 +26,7 @@ EVALUATORS: Final[dict[str, Evaluator]] = {
     "low8": evaluators.low8,
     "low27": evaluators.low27,
     "badugi": evaluators.badugi,
+    "badugi27": evaluators.badugi27,
 }
 
 
