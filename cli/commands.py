@@ -13,15 +13,30 @@ every module here is imported to start the command line, so each keeps to that.
 
 from __future__ import annotations
 
+from typing import Final
+
 import typer
 
 from studdraw.cli import annotate, hands, reports, storage
+from studdraw.pipeline.rules.specs import GAME_SPECS
 
-HELP = (
-    "Parse, validate, store and analyse hand histories of nine stud and draw games: seven-card "
-    "stud, stud hi/lo, razz, five-card stud, 2-7 triple draw, A-5 triple draw, badugi, 2-7 single "
-    "draw and five-card draw."
-)
+_NUMBERS: Final = (
+    "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+    "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
+)  # fmt: skip
+
+
+def _help() -> str:
+    """The top help names the games of the spec table (`GameSpec.title`), nothing by hand."""
+    titles = [spec.title[0].lower() + spec.title[1:] for spec in GAME_SPECS.values()]
+    count = _NUMBERS[len(titles)] if len(titles) < len(_NUMBERS) else str(len(titles))
+    return (
+        f"Parse, validate, store and analyse hand histories of {count} stud and draw games: "
+        f"{', '.join(titles[:-1])} and {titles[-1]}."
+    )
+
+
+HELP = _help()
 
 app = typer.Typer(
     name="studdraw",

@@ -60,6 +60,22 @@ _ARRAYS: Final[dict[str, Callable[[np.ndarray], np.ndarray]]] = {
 """The array evaluators of the stud games' halves, by the evaluator names of `GameSpec`."""
 
 
+def _array_evaluator(name: str) -> Callable[[np.ndarray], np.ndarray]:
+    """The array evaluator named `name`, or, for a game whose evaluator has none (2-7 razz's
+    `low27` of seven cards), the one-hand evaluator applied to each row: slower, the same
+    values, so a new game's spec is all the equities need."""
+    vectorised = _ARRAYS.get(name)
+    if vectorised is not None:
+        return vectorised
+    evaluate = EVALUATORS[name]
+
+    def each_row(hands: np.ndarray) -> np.ndarray:
+        values = (evaluate([DECK[i] for i in row]) for row in hands.tolist())
+        return np.fromiter((NO_LOW if v is None else v for v in values), np.int64, len(hands))
+
+    return each_row
+
+
 def _at_least(game: str, worst: dict[str, tuple[str, ...]]) -> Callable[[Sequence[str]], bool]:
     """Does a hand of `game` reach `worst[game]` by the game's evaluator (`GameSpec.best`)?"""
     evaluate = EVALUATORS[GAME_SPECS[Game(game)].best]
@@ -234,8 +250,8 @@ def _scores(game: str, held: tuple[str, ...], drawn: np.ndarray) -> tuple[np.nda
     own = np.array([INDEX[card] for card in held], dtype=np.int64)
     hands = np.concatenate([np.broadcast_to(own, (len(drawn), len(own))), drawn], axis=1)
     spec = GAME_SPECS[Game(game)]
-    low = _ARRAYS[spec.split_low](hands) if spec.split_low else np.full(len(hands), NO_LOW)
-    return _ARRAYS[spec.best](hands), low
+    low = _array_evaluator(spec.split_low)(hands) if spec.split_low else np.full(len(hands), NO_LOW)
+    return _array_evaluator(spec.best)(hands), low
 
 
 def _every_runout(
