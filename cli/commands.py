@@ -28,7 +28,10 @@ _NUMBERS: Final = (
 
 def _help() -> str:
     """The top help names the games of the spec table (`GameSpec.title`), nothing by hand."""
-    titles = [spec.title[0].lower() + spec.title[1:] for spec in GAME_SPECS.values()]
+    titles = [
+        title[0].lower() + title[1:] if title[1:2].islower() else title  # "A-5" stays
+        for title in (spec.title for spec in GAME_SPECS.values())
+    ]
     count = _NUMBERS[len(titles)] if len(titles) < len(_NUMBERS) else str(len(titles))
     return (
         f"Parse, validate, store and analyse hand histories of {count} stud and draw games: "
