@@ -114,7 +114,7 @@ def low27(cards: Sequence[str]) -> int:
     if len(cards) == 5:
         return _low27_five(total)
     codes = [CODES[card] for card in cards]
-    return max(_low27_five(sum(five)) for five in combinations(codes, 5))
+    return max([_low27_five(sum(five)) for five in combinations(codes, 5)])
 
 
 def _low27_five(total: int) -> int:
@@ -147,7 +147,7 @@ def _badugi(cards: Sequence[str], table_codes: dict[str, int], name: str) -> int
         raise _card_error(cards)
     if len(codes) == 4:
         return _badugi_four(codes[0], codes[1], codes[2], codes[3])
-    return max(_badugi_four(*four) for four in combinations(codes, 4))
+    return max([_badugi_four(a, b, c, d) for a, b, c, d in combinations(codes, 4)])
 
 
 def _badugi_four(a: int, b: int, c: int, d: int) -> int:
