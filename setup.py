@@ -50,7 +50,8 @@ def text_room_modules() -> tuple[str, ...]:
 # interpreter than through a compiled class's setters), base.py (the XML and PHH rooms and the
 # tests subclass its `Room`), tokens.py and lines.py (a subclass of `str`; a syntax pickled to
 # the grammar cache) and the modules mypyc cannot compile as they are (codes.py's enum with its
-# own __new__, specs.py's slice-typed field). This list is the one place that says what is
+# own __new__, specs.py's slice-typed field) or need not be (structures.py: a table read as a
+# hand's state is built). This list is the one place that says what is
 # compiled, and it names no room: every text room's module is (`text_room_modules`).
 COMPILED = (
     "pipeline/rules/betting.py",

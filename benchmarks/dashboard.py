@@ -40,6 +40,7 @@ TARGET_SECONDS = 2.0
 TIMEOUT_SECONDS = 600
 PAGES = {
     "Overview": ("overview", {}),
+    "Live table": ("live_table", {}),
     "Sessions": ("sessions", {}),
     "Player stats": ("player_stats", {}),
     "Leaks": ("leaks", {}),

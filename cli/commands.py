@@ -48,6 +48,7 @@ for command in (
     storage.dashboard,
     reports.stats,
     reports.leaks,
+    reports.report,
     reports.tournaments,
     storage.prepare,
     storage.export,

@@ -1,4 +1,5 @@
-"""The reports on a store: `stats`, `leaks`, `tournaments`."""
+"""The reports on a store: `stats`, `leaks`, `tournaments`, and the coach's report `report` (an
+HTML page of the first two, with example hands)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import typer
 from rich.markup import escape
 
 from studdraw.cli.console import console
-from studdraw.cli.shared import WaitOption, check_store, opened_waiting
+from studdraw.cli.shared import WaitOption, check_store, opened_waiting, written_aside
 from studdraw.parsers.model import Game
 from studdraw.pipeline.words import plural
 
@@ -48,6 +49,13 @@ CurrencyOption = Annotated[
 KindOption = Annotated[Kind | None, typer.Option(help="Only cash games or only tournaments.")]
 TableSizeOption = Annotated[TableSize | None, typer.Option(help="Only tables of this size.")]
 RoomOption = Annotated[str | None, typer.Option(help="Only hands of this room (pokerstars, ...).")]
+StakesOption = Annotated[
+    str | None,
+    typer.Option(
+        help="Only these stakes, as the rooms print them: 0.10/0.20 (fixed limit: the bets; "
+        "pot and no limit: the blinds), or the big one alone (0.20)."
+    ),
+]
 SinceOption = Annotated[
     datetime | None,
     typer.Option(formats=["%Y-%m-%d"], help="Only hands from this day on (UTC, YYYY-MM-DD)."),
@@ -67,7 +75,9 @@ DoubtfulOption = Annotated[
 
 
 def _filters(
+    con: duckdb.DuckDBPyConnection,
     *,
+    stakes: str | None,
     player: str | None,
     game: Game | None,
     currency: str | None,
@@ -82,6 +92,7 @@ def _filters(
 
     return analytics.Filters(
         player=player,
+        stakes=_big_bet(con, stakes, currency.upper() if currency else None) if stakes else None,
         room=room.strip().lower() if room else None,
         date_from=since.date() if since else None,
         date_to=until.date() if until else None,
@@ -102,6 +113,7 @@ def stats(
     kind: KindOption = None,
     table_size: TableSizeOption = None,
     room: RoomOption = None,
+    stakes: StakesOption = None,
     since: SinceOption = None,
     until: UntilOption = None,
     include_doubtful: DoubtfulOption = False,
@@ -109,7 +121,8 @@ def stats(
     wait: WaitOption = 60.0,
 ) -> None:
     """Player statistics per game and currency (definitions: docs/stats.md): every stat of one
-    player, or a summary line per player, game and currency. Money is never added across
+    player (with the time played and the money and hands per hour), or a summary line per
+    player, game and currency. Money is never added across
     currencies (tournament chips and play money are currencies of their own). Exits 1 when
     no player has the --player name or no hand the --currency, 2 when the store is missing,
     busy past --wait or cannot be read."""
@@ -118,6 +131,8 @@ def stats(
 
     con = _open_report(db, player, wait, currency)
     filters = _filters(
+        con,
+        stakes=stakes,
         player=player,
         game=game,
         currency=currency,
@@ -129,6 +144,9 @@ def stats(
         until=until,
     )
     frame = analytics.player_stats(con, filters)
+    if player is not None:
+        rates = analytics.hourly(con, filters, by_game=True)
+        frame = analytics_report.with_rates(frame, rates)
     if json_output:
         sys.stdout.write(frame.write_json() + "\n")
         return
@@ -148,6 +166,7 @@ def leaks(
     kind: KindOption = None,
     table_size: TableSizeOption = None,
     room: RoomOption = None,
+    stakes: StakesOption = None,
     since: SinceOption = None,
     until: UntilOption = None,
     include_doubtful: DoubtfulOption = False,
@@ -164,6 +183,8 @@ def leaks(
 
     con = _open_report(db, player, wait, currency)
     filters = _filters(
+        con,
+        stakes=stakes,
         player=player,
         game=game,
         currency=currency,
@@ -183,6 +204,126 @@ def leaks(
         console().print(analytics_report.leaks_table(found, player))
     console().print(analytics_report.verdict_note(checked, analytics.MIN_OPPORTUNITIES))
     _doubtful_note(con, filters)
+
+
+def report(
+    *,
+    player: Annotated[str, typer.Option(help="The player to report on.", show_default=False)],
+    out: Annotated[
+        Path, typer.Option(help="The HTML file to write (e.g. report.html).", show_default=False)
+    ],
+    db: StoreOption = Path("studdraw.duckdb"),
+    game: Annotated[Game | None, typer.Option(help="Only this game.")] = None,
+    currency: CurrencyOption = None,
+    kind: KindOption = None,
+    table_size: TableSizeOption = None,
+    room: RoomOption = None,
+    stakes: StakesOption = None,
+    since: SinceOption = None,
+    until: UntilOption = None,
+    include_doubtful: DoubtfulOption = False,
+    wait: WaitOption = 60.0,
+) -> None:
+    """A coach's report on a player, to send to a student: one self-contained HTML file (no
+    network: styles, charts and hands all inside) of the player's stats per game with their
+    samples, results per currency, the leaks (as `leaks` finds them) charted against their
+    reference ranges, and each leak's example hands as text and as PHH to replay. Written
+    aside and renamed once whole. Exits 1 when no player has the --player name, no hand the
+    --currency or the filters, or --out cannot be written; 2 when the store is missing, busy
+    past --wait or cannot be read; 130 on Ctrl-C (nothing written)."""
+    from studdraw.cli.progress import progress
+    from studdraw.pipeline import coach
+
+    stderr = console(stderr=True)
+    _writable(out)
+    con = _open_report(db, player, wait, currency)
+    filters = _filters(
+        con,
+        stakes=stakes,
+        player=player,
+        game=game,
+        currency=currency,
+        kind=kind,
+        table_size=table_size,
+        include_doubtful=include_doubtful,
+        room=room,
+        since=since,
+        until=until,
+    )
+    try:
+        with progress(stderr, "report: stats and leaks"):
+            analysis = coach.analyse(con, filters)
+        if not analysis.hands:
+            stderr.print(
+                f"[red]error:[/red] no hands of {escape(repr(player))} match the filters; "
+                f"nothing written to {escape(str(out))}",
+                highlight=False,
+            )
+            _doubtful_note(con, filters)
+            raise typer.Exit(code=1)
+        examples = analysis.example_ids
+        with (
+            written_aside(out) as aside,
+            progress(stderr, "report: example hands", total=len(examples)) as tracker,
+        ):
+            page = coach.render(coach.gather(con, db, analysis, tracker.hands))
+            aside.write_text(page, encoding="utf-8", newline="\n")
+    except OSError as error:
+        stderr.print(f"[red]error:[/red] cannot write {escape(str(out))}: {escape(str(error))}")
+        raise typer.Exit(code=1) from None
+    except KeyboardInterrupt:
+        stderr.print(f"[yellow]interrupted:[/yellow] nothing written to {escape(str(out))}")
+        raise typer.Exit(code=130) from None
+    leaks_found = analysis.checked.filter(analysis.checked["verdict"] == "leak").height
+    stderr.print(
+        f"wrote {out}: {plural(analysis.hands, 'hand')}, {plural(leaks_found, 'leak')}, "
+        f"{plural(len(examples), 'example hand')}",
+        markup=False,
+        highlight=False,
+    )
+
+
+def _big_bet(con: duckdb.DuckDBPyConnection, asked: str, currency: str | None) -> int:
+    """The big bet (smallest units) of the stakes `asked` names; exit 1 naming the store's
+    stakes when it holds none such, or asking for --currency when they are of several."""
+    from studdraw.pipeline.analytics import inventory
+
+    found = inventory.stakes_matching(con, asked, currency)
+    if len({big_bet for _, _, big_bet in found}) == 1:
+        return found[0][2]
+    if found:
+        named = ", ".join(f"{label} ({code})" for code, label, _ in found)
+        problem = f"{asked!r} names stakes of several currencies: {named}; add --currency"
+    else:
+        held = inventory.stakes_held(con, currency)
+        problem = f"no hands at stakes {asked!r}; the store holds " + (", ".join(held) or "none")
+    console(stderr=True).print(f"[red]error:[/red] {escape(problem)}", highlight=False)
+    raise typer.Exit(code=1)
+
+
+def _writable(out: Path) -> None:
+    """Exit 1 with one line when `out` cannot be written (a folder, a missing or read-only
+    folder), before any work."""
+    import os
+
+    parent = out.absolute().parent
+    problem = (
+        f"{out} is a folder; give the HTML file's path"
+        if out.is_dir()
+        else f"the folder {parent} does not exist"
+        if not parent.is_dir()
+        else f"the folder {parent} is not writable"
+        if not os.access(parent, os.W_OK)
+        else f"{out} is not writable"
+        if out.exists() and not os.access(out, os.W_OK)
+        else None
+    )
+    if problem is not None:
+        console(stderr=True).print(
+            f"[red]error:[/red] cannot write {escape(str(out))}: {escape(problem)}",
+            highlight=False,
+        )
+        raise typer.Exit(code=1)
 
 
 def tournaments(
@@ -251,6 +392,13 @@ def _known_player(con: duckdb.DuckDBPyConnection, player: str) -> None:
     names = analytics.player_names(con)
     if player in names:
         return
+    if not names:
+        console(stderr=True).print(
+            "[red]error:[/red] the store holds no hands yet; import some with "
+            "`studdraw ingest PATH --db STORE`",
+            highlight=False,
+        )
+        raise typer.Exit(code=1)
     same = [name for name in names if name.casefold() == player.casefold()]
     close = same or difflib.get_close_matches(player, names, n=3, cutoff=0.6)
     hint = f"; did you mean {' or '.join(repr(name) for name in close)}?" if close else ""

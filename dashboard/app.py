@@ -15,6 +15,7 @@ navigation = st.navigation(
     {
         "Results": [
             st.Page(page("overview"), title="Overview", icon=":material/dashboard:", default=True),
+            st.Page(page("live_table"), title="Live table", icon=":material/table_restaurant:"),
             st.Page(page("sessions"), title="Sessions", icon=":material/show_chart:"),
             st.Page(page("player_stats"), title="Player stats", icon=":material/table_chart:"),
             st.Page(page("leaks"), title="Leaks", icon=":material/troubleshoot:"),

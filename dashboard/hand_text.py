@@ -1,83 +1,24 @@
-"""A stored hand as text to copy: the room's own text when its source file still holds it,
-otherwise written back from the store's rows by a room renderer.
-
-The store keeps no raw text of a stored hand (only rejects keep theirs), but it keeps the file,
-byte offset and a hash of the text: when the file is still there and the hand read at that
-offset has the same hash, the text is exactly what the room wrote. Otherwise the hand is rebuilt
-from its rows (`actions` holds every event in order) and rendered in the room's format where
-the project has a renderer (PokerStars, Full Tilt), in PokerStars' format for other rooms, and
-the page says which.
+"""A stored hand as text to copy, from the replayer's rows: the room's own text when its source
+file still holds it, otherwise written back from the store's rows by a room renderer
+(`pipeline.hand_text`, which the coach's report uses too).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
 import polars as pl
 
 from studdraw.parsers.model import EventKind, HandRecord, Seat
-from studdraw.parsers.reader import open_history
-from studdraw.parsers.render.fulltilt import fulltilt_can_render, render_fulltilt
-from studdraw.parsers.render.pokerstars import render_pokerstars
 from studdraw.pipeline.export import EVENT_COLUMNS, stored_events, stored_record
-from studdraw.pipeline.importer.process import content_hash
+from studdraw.pipeline.hand_text import HandText, record_text
 
-RENDERERS: Final[dict[str, Callable[[HandRecord, str | None], str]]] = {
-    "pokerstars": render_pokerstars,
-    "fulltilt": render_fulltilt,
-}
-ROOM_FORMATS: Final = {"pokerstars": "PokerStars' format", "fulltilt": "Full Tilt's format"}
-
-
-@dataclass(frozen=True, slots=True)
-class HandText:
-    """The text and where it came from, in one sentence for the page."""
-
-    text: str
-    origin: str
+__all__ = ["HandText", "hand_text", "record_from_rows"]
 
 
 def hand_text(header: dict[str, Any], seats: pl.DataFrame, actions: pl.DataFrame) -> HandText:
     """The hand as text: the source's exact text when it can be found, else rendered."""
-    exact = _from_source(header)
-    if exact is not None:
-        return HandText(
-            exact,
-            f"As the room wrote it: {header['source_path']}, line {header['source_line']}.",
-        )
-    record = record_from_rows(header, seats, actions)
-    room = header["room"]
-    render = RENDERERS.get(room)
-    if render is not None and (room != "fulltilt" or fulltilt_can_render(record)):
-        return HandText(
-            render(record, header["hero"]),
-            f"The source file is not available: written back from the store in "
-            f"{ROOM_FORMATS[room]}.",
-        )
-    return HandText(
-        render_pokerstars(record, header["hero"]),
-        f"The source file is not available and there is no {room} renderer: written back "
-        "from the store in PokerStars' format.",
-    )
-
-
-def _from_source(header: dict[str, Any]) -> str | None:
-    """The hand's text from its file, if the file still holds exactly that hand."""
-    path = Path(header["source_path"])
-    try:
-        history = open_history(path)
-        for found in history.hand_texts():
-            if found.source.offset == header["source_offset"]:
-                text = found.text
-                return text if content_hash(text) == header["content_hash"] else None
-            if found.source.offset > header["source_offset"]:
-                return None
-    except (OSError, ValueError):
-        return None
-    return None
+    return record_text(record_from_rows(header, seats, actions), header["content_hash"])
 
 
 def record_from_rows(

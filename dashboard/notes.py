@@ -42,6 +42,23 @@ def hand_notes(ref: StoreRef, hand: Hand) -> None:
         st.caption(f"Kept in {path}, beside the store.")
 
 
+def player_note_editor(ref: StoreRef, room: str, names: list[str]) -> None:
+    """A collapsed expander to write a note and tags on one of `names` (players of `room`), as
+    the replayer's: what the live table shows beside the player from then on."""
+    path = notes_file(ref)
+    found = {a.target: a for a in notes.annotated(path, kind=Kind.PLAYER)}
+    known_tags = sorted({word for a in found.values() for word in a.tags})
+    with st.expander("Note or tag a player"):
+        player = st.selectbox(
+            "Player", names, key="notes-live-player", help="Notes on a player follow them from "
+            "hand to hand, in this room."
+        )  # fmt: skip
+        if player is not None:
+            who = Target(Kind.PLAYER, room, player)
+            _editor(path, who, found.get(who), known_tags, f"notes-player-{room}-{player}")
+        st.caption(f"Kept in {path}, beside the store.")
+
+
 def _editor(
     path: Path, target: Target, mine: notes.Annotation | None, known: list[str], key: str
 ) -> None:

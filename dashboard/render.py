@@ -16,12 +16,14 @@ from urllib.parse import urlencode
 
 from studdraw.parsers.problems import Code
 from studdraw.pipeline.rules.specs import GAME_SPECS
+from studdraw.pipeline.rules.structures import STRUCTURE_SPECS
 
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 RED_SUITS = frozenset("hd")
 GAME_NAMES = {game.value: spec.title for game, spec in GAME_SPECS.items()}
 """Each game's name (`GameSpec.title`), in the table's order (the overview lists games so)."""
-STRUCTURE_NAMES = {"fixed": "Limit", "pot": "Pot limit", "no": "No limit", "spread": "Spread"}
+STRUCTURE_NAMES = {s.value: spec.title for s, spec in STRUCTURE_SPECS.items()}
+"""Each betting structure's name (`StructureSpec.title`)."""
 CURRENCY_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£"}
 
 

@@ -112,8 +112,11 @@ def stud_street(game: Game, number: int) -> int:
 
 
 class Structure(StrEnum):
+    """A betting structure; what each allows is data (`pipeline/rules/structures.py`)."""
+
     FIXED = "fixed"
     POT = "pot"
+    HALF_POT = "half_pot"
     NO = "no"
     SPREAD = "spread"
 
@@ -297,7 +300,8 @@ class SourceRef(_Value):
 @dataclass(slots=True, unsafe_hash=True)
 class Claim(_Value):
     """What a hand's summary says about the money, to be held against the play: with `player`,
-    what the player won in all (0 for a seat line that says the player folded, lost or mucked);
+    what the player won in all (0 for a seat line that says the player folded, lost or mucked),
+    or with `net`, the player's net result (won less put in, as OnGame's "net: +$1.47");
     without, the size of the pot `pot` ("main", "side1", ...) as the summary splits the total.
     `line` is the summary line that says it."""
 
@@ -305,6 +309,7 @@ class Claim(_Value):
     amount: int
     player: str | None = None
     pot: str | None = None
+    net: bool = False
 
 
 @dataclass(slots=True)

@@ -18,29 +18,28 @@ import re
 import traceback
 import zipfile
 import zlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from functools import partial
 from pathlib import Path
 from typing import BinaryIO, Final
 
 from studdraw.parsers.files import (
-    MAX_STRAY,
+    CHUNK_SIZE,
     SNIFF_SIZE,
     Encoding,
-    Line,
     decode_head,
     display_path,
     iter_lines,
     scan_starts,
     split_lines,
-    with_cut_lines,
 )
+from studdraw.parsers.mixed import line_start, split_rooms, strays_marked
 from studdraw.parsers.model import HandText, ParsedHand, SourceRef
 from studdraw.parsers.problems import Code, Problem, Stage
 from studdraw.parsers.room import Room
 from studdraw.parsers.rooms import BY_NAME, ROOMS, sniff
+from studdraw.parsers.xml.room import XmlRoom
 
 GZIP_MAGIC: Final = b"\x1f\x8b"
 ZIP_MAGICS: Final = (b"PK\x03\x04", b"PK\x05\x06")
@@ -61,6 +60,10 @@ def _line_rooms() -> tuple[Room, ...]:
 
 
 LINE_ROOMS: Final = _line_rooms()
+XML_ROOMS: Final = tuple(room for room in ROOMS if isinstance(room, XmlRoom))
+MIXED_ROOMS: Final = LINE_ROOMS + XML_ROOMS
+"""The rooms a file of several rooms' hands is cut by: XML documents may sit among text hands."""
+_MIXED_STARTS: Final = tuple(line_start(room) for room in MIXED_ROOMS)
 
 
 @dataclass(slots=True, frozen=True)
@@ -222,57 +225,9 @@ def _part_hand_texts(part: HistoryPart, stream: BinaryIO, name: str) -> Iterator
         return
     if len(part.rooms) == 1:
         room = part.rooms[0]
-        yield from _strays_marked(room, room.hand_texts(stream, part.encoding, name))
+        yield from strays_marked(room, room.hand_texts(stream, part.encoding, name))
         return
-    yield from _split_rooms(iter_lines(stream, part.encoding), LINE_ROOMS, name)
-
-
-def _split_rooms(lines: Iterator[Line], rooms: Sequence[Room], name: str) -> Iterator[HandText]:
-    """Cut a stream holding the hands of several rooms: each run of one room's hands goes to
-    that room's own splitter, and text before the first hand is a stray text."""
-    any_start = re.compile("|".join(f"(?:{room.hand_start.pattern})" for room in rooms))
-
-    def owner(line: Line | None) -> Room | None:
-        if line is None or not any_start.match(line.text):
-            return None
-        return next((room for room in rooms if room.hand_start.match(line.text)), None)
-
-    current = next(lines, None)
-    current_owner = owner(current)
-
-    def run(room: Room | None) -> Iterator[Line]:
-        """The current line and those after it, up to a hand start of another room."""
-        nonlocal current, current_owner
-        while current is not None:
-            yield current
-            current = next(lines, None)
-            current_owner = owner(current)
-            if current_owner is not None and current_owner is not room:
-                return
-
-    if current is not None and current_owner is None:
-        yield from split_lines(run(None), _NO_START, name, None)
-    while current is not None and current_owner is not None:
-        room, before = current_owner, current
-        hands = with_cut_lines(run(room), partial(_split_with, room, name), room.hand_start)
-        yield from _strays_marked(room, hands)
-        if current is before:  # a splitter that read nothing: never loop on the same line
-            current = next(lines, None)
-            current_owner = owner(current)
-
-
-def _split_with(room: Room, name: str, lines: Iterator[Line]) -> Iterator[HandText]:
-    return room.split(lines, name)
-
-
-def _strays_marked(room: Room, hands: Iterable[HandText]) -> Iterator[HandText]:
-    """A room's hand texts, those that do not begin with its hand start marked stray (the
-    text some rooms' splitters yield before a file's first hand)."""
-    for hand in hands:
-        if hand.stray or room.hand_start.match(hand.text):
-            yield hand
-        else:
-            yield replace(hand, text=hand.text[:MAX_STRAY], stray=True, problem=None)
+    yield from split_rooms(iter_lines(stream, part.encoding), MIXED_ROOMS, name)
 
 
 @contextmanager
@@ -328,11 +283,34 @@ def _analyse(stream: BinaryIO, member: str | None, name: str) -> HistoryPart:
     encoding, head = decode_head(head_bytes)
     room = sniff(head)
     if room is not None and room.whole_files:
-        return HistoryPart(name, member, encoding, head, (room,))
-    found = scan_starts(stream, encoding, [room.hand_start for room in LINE_ROOMS])
-    rooms = tuple(LINE_ROOMS[i] for i in found)
+        if not isinstance(room, XmlRoom):
+            return HistoryPart(name, member, encoding, head, (room,))
+        # Text hands after the XML document make the file one of several rooms.
+        after = []
+        if encoding.is_utf16 or _holds_text_lines(stream):
+            after = scan_starts(stream, encoding, [room.hand_start for room in LINE_ROOMS], 1)
+        return HistoryPart(name, member, encoding, head, (room, *(LINE_ROOMS[i] for i in after)))
+    found = scan_starts(stream, encoding, _MIXED_STARTS)
+    rooms = tuple(MIXED_ROOMS[i] for i in found)
     junk = None if rooms else junk_reason(head_bytes, encoding, head)
     return HistoryPart(name, member, encoding, head, rooms, junk)
+
+
+_TEXT_LINE: Final = re.compile(rb"[\r\n][ \t]*[^<\s]")
+"""A line that starts with neither a tag nor a blank: what XML exports never hold, and every
+text room's hand start is."""
+
+
+def _holds_text_lines(stream: BinaryIO) -> bool:
+    """Whether an 8-bit stream has a line outside markup (a bytes search, ten times the
+    speed of the full search for the text rooms' hand starts it spares XML files)."""
+    stream.seek(0)
+    carry = b"\n"
+    while chunk := stream.read(CHUNK_SIZE):
+        if _TEXT_LINE.search(carry + chunk):
+            return True
+        carry = chunk[-1:]
+    return False
 
 
 _CONTROL: Final = frozenset(range(32)) - {9, 10, 12, 13}

@@ -49,11 +49,17 @@ GAMES_DEALT: Final[dict[str, frozenset[Game]]] = {
 """The games each room's format names (its renderer's labels): PokerStars deals no five-card
 stud, iPoker's exports in the corpus only stud; KingsClub's are its reader's labels, 2-7 razz,
 A-5 single draw, badacey and badeucey (which no other room deals) among them."""
+STRUCTURES_DEALT: Final[dict[str, frozenset[Structure]]] = {
+    "pokerstars": frozenset(pokerstars.LIMIT_LABELS),
+    "fulltilt": frozenset(fulltilt.LIMIT_LABELS),
+    "ipoker": frozenset(ipoker.LIMITS),
+    "kingsclub": frozenset(kingsclub.LIMIT_LABELS),
+}
+"""The betting structures each room's format names (its renderer's labels): none prints
+half-pot limit (Merge's), Full Tilt, iPoker and KingsClub no spread limit."""
 CURRENCIES: Final = {"kingsclub": frozenset({"USD", "CHIPS"})}
 """The currencies a room's format can write, where not every one (KingsClub prints none: its
 cash tables are dollars)."""
-STRUCTURES: Final = {"kingsclub": frozenset(kingsclub.LIMIT_LABELS)}
-"""The betting structures a room's format can write, where not every one."""
 FIRST_HAND_ID: Final = {
     "pokerstars": "24",
     "fulltilt": "41",
@@ -121,7 +127,7 @@ def synthesize(options: SynthOptions) -> Iterator[HandRecord]:
         raise ValueError(f"{options.room} deals no {options.game}")
     if options.currency not in CURRENCIES.get(options.room, {options.currency}):
         raise ValueError(f"{options.room} writes no {options.currency} amounts")
-    if options.structure not in STRUCTURES.get(options.room, {options.structure}):
+    if options.structure not in STRUCTURES_DEALT[options.room]:
         raise ValueError(f"{options.room} deals no {options.structure} limit")
     if not 2 <= options.min_players <= options.max_players <= 8:
         raise ValueError("players must be within 2 to 8, the smaller first")

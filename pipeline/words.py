@@ -23,6 +23,12 @@ def plural(count: int, noun: str) -> str:
     return f"{count:,} {noun}s"
 
 
+def duration_text(seconds: float) -> str:
+    """A time played as people say it: "2 h 05 min", "45 min"."""
+    minutes = round(seconds / 60)
+    return f"{minutes // 60:,} h {minutes % 60:02d} min" if minutes >= 60 else f"{minutes} min"
+
+
 def money_text(value: Decimal | float | int | None, currency: str, *, signed: bool = False) -> str:
     """An amount in currency units with its currency: "$1.25", "-€0.50", "+1,500 chips".
     Chips and play money have no cents worth showing unless the amount has them."""
@@ -46,12 +52,13 @@ def units_text(amount: int, scale: int, currency: str, *, signed: bool = False) 
 def stakes_text(hand: Mapping[str, Any]) -> str:
     """The stakes of a hand (a `hands` row or any mapping with its `structure`, `small_bet`,
     `big_bet`, `small_blind`, `big_blind`, `scale` and `currency`) as the rooms name them: fixed
-    and spread limit by the small and big bet ("$0.10/$0.20"), pot and no limit by the blinds
-    ("$0.05/$0.10"; their bets have no fixed size, and the store keeps the big blind as both).
+    and spread limit by the small and big bet ("$0.10/$0.20"), pot, half-pot and no limit by the
+    blinds ("$0.05/$0.10"; their bets have no fixed size, and the store keeps the big blind as
+    both).
     Chips and play money name the unit once: "10/20 chips". Every label of stakes, in the
     dashboard and the command line, is this one."""
     low, high = hand["small_bet"], hand["big_bet"]
-    if hand["structure"] in ("pot", "no") and hand["big_blind"]:
+    if hand["structure"] in ("pot", "half_pot", "no") and hand["big_blind"]:
         low, high = hand["small_blind"], hand["big_blind"]
     scale, currency = hand["scale"], hand["currency"]
     if currency in SYMBOLS:

@@ -13,12 +13,15 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
+from studdraw.parsers.model import Game
 from studdraw.pipeline.importer.ingest import IngestOptions, ingest
+from studdraw.pipeline.synth import SynthOptions, render, synthesize
 from tests.conftest import CORPUS, REPO_ROOT, corpus_file
 from tests.dashboard_support import BROKEN_HAND, build_store, hand_id_of
 from tests.mixed_support import build_mixed_store
@@ -168,7 +171,12 @@ def test_sessions(server: str, page: Page) -> None:
     heading(page, "Sessions of Hero")
     expect(page.locator(".vega-embed").first).to_be_visible()
     expect(page.get_by_test_id("stDataFrame")).to_have_count(1)
+    expect(page.get_by_test_id("stMetricLabel").filter(has_text="Hands / hour")).to_be_visible()
     screenshot(page, "sessions")
+    page.get_by_role("radio", name="Date", exact=True).click()
+    settle(page)
+    expect(page.locator(".vega-embed").first).to_contain_text("date (UTC)")
+    screenshot(page, "sessions-by-date")
 
 
 def test_player_stats(server: str, page: Page) -> None:
@@ -252,21 +260,23 @@ def test_data_quality(server: str, page: Page) -> None:
 
 
 PAGES = (
-    "overview", "sessions", "player_stats", "leaks", "tournaments", "replayer", "data_quality",
-    "violation_codes",
+    "overview", "live_table", "sessions", "player_stats", "leaks", "tournaments", "replayer",
+    "data_quality", "violation_codes",
 )  # fmt: skip
 
 
 OVERFLOW = """() => {
   const main = document.querySelector('[data-testid=stMain]');
   const limit = main.getBoundingClientRect().right + 1;
-  return [...main.querySelectorAll('.vega-embed, [data-testid=stDataFrame], .sd-table')]
+  return [...main.querySelectorAll(
+      '.vega-embed, [data-testid=stDataFrame], .sd-table, .sd-hud, .sd-hud-seat')]
     .filter(e => e.getBoundingClientRect().right > limit)
     .map(e => e.className || e.dataset.testid);
 }"""
-"""What runs off the right edge of the page: charts, tables and the replayer's table."""
+"""What runs off the right edge of the page: charts, tables, the replayer's table and the live
+table's seats."""
 DRAWN = (
-    "[data-testid=stDataFrame], .vega-embed, .sd-table, [data-testid=stMetric], "
+    "[data-testid=stDataFrame], .vega-embed, .sd-table, .sd-hud, [data-testid=stMetric], "
     "[data-testid=stAlertContainer]"
 )
 """What a page ends with: drawn from the store, or the note that nothing matches."""
@@ -317,7 +327,7 @@ def test_every_page_runs_clean(other_server: tuple[str, str, Path], page: Page) 
         # Every page ends with something drawn from the store: a table, a chart or the hand.
         expect(
             page.locator(
-                "[data-testid=stDataFrame], .vega-embed, .sd-table, [data-testid=stMetric]"
+                "[data-testid=stDataFrame], .vega-embed, .sd-table, .sd-hud, [data-testid=stMetric]"
             ).first
         ).to_be_visible(timeout=60_000)
         settle(page)
@@ -403,6 +413,81 @@ def test_the_open_page_follows_a_watched_import(
             expect(hands).to_have_text("65", timeout=180_000)
             assert page.evaluate("window.sdNotReloaded === true")
             screenshot(page, "overview-followed")
+        finally:
+            watcher.send_signal(signal.SIGINT)
+            try:
+                watcher.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                watcher.kill()
+                watcher.wait()
+            watch_log.close()
+
+
+def _deal(out: Path, game: Game, hands: int, seed: int, start: str) -> tuple[str, str, list[str]]:
+    """Synthesised PokerStars hands of `game` written to `out`, as `studdraw synth` writes them:
+    the text, the last hand's table and the names seated at it."""
+    options = SynthOptions(
+        room="pokerstars",
+        game=game,
+        hands=hands,
+        seed=seed,
+        start=datetime.fromisoformat(start).replace(tzinfo=UTC),
+    )
+    records = list(synthesize(options))
+    text = "".join(render(record, "pokerstars") + "\n\n\n" for record in records)
+    out.write_text(text, encoding="utf-8")
+    return text, records[-1].table, [seat.player for seat in records[-1].seats]
+
+
+def test_the_live_table_follows_a_watched_import(
+    tmp_path_factory: pytest.TempPathFactory, page: Page
+) -> None:
+    """The live table shows the newest hand's table and everyone seated at it; while
+    `studdraw ingest --watch` imports hands of another table (another game) appended to a
+    watched file, the open page moves to that table and its players by itself, never
+    reloaded, with the new game's stats."""
+    folder = tmp_path_factory.mktemp("live")
+    studdraw = Path(sys.executable).with_name("studdraw")
+    first, incoming = folder / "first", folder / "incoming"
+    first.mkdir()
+    incoming.mkdir()
+    _, table, names = _deal(first / "first.txt", Game.STUD, 15, 41, "2026-05-01T18:00")
+    db = folder / "store.duckdb"
+    subprocess.run(
+        [str(studdraw), "ingest", str(first), "--db", str(db), "--workers", "1"],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    watch_log = (folder / "watch.log").open("wb")
+    seats = page.locator(".sd-hud-seat")
+    with serve(db) as url:
+        visit(page, f"{url}/live_table")
+        heading(page, f"{table} · PokerStars")
+        expect(seats).to_have_count(len(names))
+        for name in names:
+            expect(page.locator(".sd-hud .sd-name", has_text=name).first).to_be_visible()
+        expect(page.locator(".sd-hud").first).to_contain_text("3rd-street complete/raise")
+        page.evaluate("window.sdNotReloaded = true")
+        watcher = subprocess.Popen(
+            [str(studdraw), "ingest", str(incoming), "--db", str(db), "--watch", "--wait", "120"],
+            stdout=watch_log,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            live = incoming / "live.txt"
+            live.write_text(_deal(folder / "part1.txt", Game.STUD, 5, 43, "2026-05-01T18:40")[0])
+            text, table, names = _deal(folder / "part2.txt", Game.TD27, 8, 52, "2026-05-01T19:00")
+            with live.open("a", encoding="utf-8") as client:  # the room appends new hands
+                client.write(text)
+            heading_of_new_table = page.get_by_role("heading", name=f"{table} · PokerStars")
+            expect(heading_of_new_table.first).to_be_visible(timeout=180_000)
+            settle(page)
+            expect(seats).to_have_count(len(names))
+            for name in names:
+                expect(page.locator(".sd-hud .sd-name", has_text=name).first).to_be_visible()
+            expect(page.locator(".sd-hud").first).to_contain_text("raise first in")
+            assert page.evaluate("window.sdNotReloaded === true")
+            screenshot(page, "live_table-followed")
         finally:
             watcher.send_signal(signal.SIGINT)
             try:

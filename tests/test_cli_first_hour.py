@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import duckdb
@@ -20,6 +21,7 @@ from studdraw.pipeline import export as exporter
 from studdraw.pipeline.analytics.report import verdict_note
 from studdraw.pipeline.importer.ingest import IngestOptions, ingest
 from studdraw.pipeline.rules.specs import GAME_SPECS
+from studdraw.pipeline.words import stakes_text
 from tests.conftest import SAMPLES, messages
 
 runner = CliRunner()
@@ -310,3 +312,31 @@ def test_stats_take_the_dashboards_room_and_date_filters(store: Path) -> None:
 def test_leaks_take_the_room_filter(store: Path) -> None:
     base = ["leaks", "--player", "Hero", "--db", str(store), "--json"]
     assert json.loads(runner.invoke(app, [*base, "--room", "ipoker"]).output) == []
+
+
+def test_stats_take_the_stakes_as_the_rooms_print_them(store: Path) -> None:
+    """`--stakes` names stakes as the labels do (both amounts, with or without the currency's
+    symbol, or the big one alone) and gives exactly the hands played at them."""
+    with duckdb.connect(str(store), read_only=True) as con:
+        rows = con.execute(
+            "SELECT h.structure, h.small_bet, h.big_bet, h.small_blind, h.big_blind, h.scale, "
+            "h.currency, p.name, h.game, count(*) FROM hands h JOIN hand_players p "
+            "USING (hand_id) WHERE p.dealt_in GROUP BY ALL"
+        ).fetchall()
+    keys = ("structure", "small_bet", "big_bet", "small_blind", "big_blind", "scale", "currency")
+    base = ["stats", "--db", str(store), "--json", "--include-doubtful"]
+    labels = {stakes_text(dict(zip(keys, row[:7], strict=True))): row[2] for row in rows}
+    assert len(labels) > 1
+    for label, big_bet in labels.items():
+        expected: Counter[tuple[str, str]] = Counter()
+        for row in rows:
+            if row[2] == big_bet:
+                expected[row[7], row[8]] += row[9]
+        bare = label.replace("$", "")
+        for asked in (label, bare, bare.split("/")[-1]):
+            shown = _hands_of(runner.invoke(app, [*base, "--stakes", asked]).output)
+            assert shown == expected, asked
+    missing = runner.invoke(app, [*base, "--stakes", "123.45/246.90"])
+    assert missing.exit_code == 1
+    assert one_error(missing.output).startswith("error: no hands at stakes '123.45/246.90'; ")
+    assert all(label in missing.output for label in labels)

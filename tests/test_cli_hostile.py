@@ -41,6 +41,7 @@ COMMANDS = {
     "ingest": ["ingest", str(RAZZ)],
     "stats": ["stats"],
     "leaks": ["leaks", "--player", "Hero"],
+    "report": ["report", "--player", "Hero", "--out", "report.html"],
     "prepare": ["prepare"],
     "dashboard": ["dashboard"],
 }

@@ -16,9 +16,11 @@ from studdraw.pipeline.analytics import (
     SESSION_GAP_MINUTES,
     Filters,
     currency_label,
+    hourly_of_sessions,
     money_text,
+    per_hour,
 )
-from studdraw.pipeline.words import plural
+from studdraw.pipeline.words import duration_text, plural
 
 # Points drawn per line: a million-hand graph is thinned to this (every session's first and
 # last hand kept), which the eye cannot tell apart and the browser draws at once. (A comment, not
@@ -27,8 +29,12 @@ MAX_POINTS = 2500
 
 SESSION_COLUMNS = (
     "session", "start", "minutes", "games", "stakes", "rooms", "kind", "money", "hands",
-    "net_text", "bb_per_100", "best", "best_text", "worst", "worst_text",
+    "net_text", "bb_per_100", "hands_per_hour", "net_per_hour_text", "best", "best_text", "worst",
+    "worst_text",
 )  # fmt: skip
+
+AXES = ("Hands played", "Date")
+# The graph's x axis: the hands in order, or the time they were played (in the user's zone).
 
 UNITS = {
     "Big bets": ("cumulative_big_bets", "allin_cumulative_big_bets"),
@@ -57,8 +63,19 @@ def render() -> None:
         return
     _summary(results, table.filter(pl.col("currency") == currency), currency)
     ui.doubtful_note(ref, filters)
-    unit = st.segmented_control("Show", list(UNITS), default="Big bets", required=True)
-    st.altair_chart(_chart(results, unit, currency), width="stretch")
+    left, right = st.columns(2)
+    unit = left.segmented_control("Show", list(UNITS), default="Big bets", required=True)
+    axis = right.segmented_control(
+        "Along",
+        AXES,
+        default=AXES[0],
+        required=True,
+        key="sessions-axis",
+        help="Hands played: one step per hand. Date: the time each hand was played, in your "
+        "time zone (the line is flat between sessions).",
+    )
+    chart = _chart(results, unit, currency, by_date=axis == "Date", zone=filters.time_zone)
+    st.altair_chart(chart, width="stretch")
     st.caption(
         "All-in adjusted: where the player was all-in before the last card, the line counts the "
         "pot share the hand was worth at that moment instead of what the cards later made of it."
@@ -91,48 +108,85 @@ def _currency_picker(table: pl.DataFrame, filters: Filters) -> str:
 
 
 def _summary(results: Results, table: pl.DataFrame, currency: str) -> None:
+    """The headline figures in one currency, each as wide as its label and value: a row that
+    wraps on a narrow window instead of cutting them off."""
     hands, last = results.hands, results.last
-    cols = st.columns(5)
-    cols[0].metric("Hands", f"{hands:,}")
-    cols[1].metric("Sessions", f"{table.height:,}")
-    cols[2].metric(
-        f"Net won ({currency_label(currency)})", money_text(last["cumulative_net"], currency)
-    )
-    cols[3].metric(
-        "Big bets / 100 hands",
-        f"{100 * last['cumulative_big_bets'] / hands:+.2f}",
-        help="Net in big bets of each hand's stakes, per hundred hands, in this currency only.",
-    )
-    cols[4].metric(
-        "All-in adjusted BB / 100",
-        f"{100 * last['allin_cumulative_big_bets'] / hands:+.2f}",
-    )
+    rates = hourly_of_sessions(table).row(0, named=True)
+    timed = rates["hours"] > 0
+    money = currency_label(currency)
+    row = st.container(horizontal=True, gap="medium")
+    figures: list[tuple[str, str, str | None]] = [
+        ("Hands", f"{hands:,}", None),
+        ("Sessions", f"{table.height:,}", None),
+        (f"Net won ({money})", money_text(last["cumulative_net"], currency), None),
+        (
+            "Big bets / 100 hands",
+            f"{100 * last['cumulative_big_bets'] / hands:+.2f}",
+            "Net in big bets of each hand's stakes, per hundred hands, in this currency only.",
+        ),
+        (
+            "All-in adjusted BB / 100",
+            f"{100 * last['allin_cumulative_big_bets'] / hands:+.2f}",
+            None,
+        ),
+        (
+            "Time played",
+            duration_text(rates["seconds"]),
+            "Each session from its first hand to its last (hands at several tables at once "
+            "share the time).",
+        ),
+        ("Hands / hour", f"{rates['hands_per_hour']:,.1f}" if timed else "–", None),
+        (
+            f"Net won / hour ({money})",
+            money_text(rates["net_per_hour"], currency, signed=True) if timed else "–",
+            None,
+        ),
+        ("Big bets / hour", f"{rates['big_bets_per_hour']:+,.2f}" if timed else "–", None),
+    ]
+    for label, value, note in figures:
+        row.metric(label, value, help=note, width="content")
 
 
-def _chart(results: Results, unit: str, currency: str) -> alt.LayerChart:
+def _wall_time(zone: str) -> pl.Expr:
+    """`started_at` as the wall time of `zone`, written as a UTC instant for a Vega "utc"
+    scale: the axis then reads the user's zone whatever the browser's."""
+    local = pl.col("started_at").dt.convert_time_zone(zone).dt.replace_time_zone(None)
+    return local.dt.strftime("%Y-%m-%dT%H:%M:%SZ").alias("when")
+
+
+def _chart(
+    results: Results, unit: str, currency: str, *, by_date: bool, zone: str
+) -> alt.LayerChart:
     actual, adjusted = UNITS[unit]
     points = results.points.select(
         "hand_no",
         "session",
         "room_hand_id",
         "game",
-        pl.col("started_at").dt.strftime("%Y-%m-%d %H:%M"),
+        _wall_time(zone),
+        pl.col("started_at").dt.convert_time_zone(zone).dt.strftime("%Y-%m-%d %H:%M"),
         pl.col(actual).cast(pl.Float64).alias("result"),
         pl.col(adjusted).cast(pl.Float64).alias("all-in adjusted"),
     )
     lines = points.unpivot(
         ["result", "all-in adjusted"],
-        index=["hand_no", "session", "room_hand_id", "game", "started_at"],
+        index=["hand_no", "session", "room_hand_id", "game", "when", "started_at"],
         variable_name="line",
         value_name="value",
     )
-    starts = results.starts.with_columns(pl.col("started_at").dt.strftime("%Y-%m-%d %H:%M"))
-    axis = alt.X(
-        "hand_no:Q",
-        title="hands played",
-        scale=alt.Scale(nice=False),
-        axis=alt.Axis(format="d", tickMinStep=1),
+    starts = results.starts.with_columns(
+        _wall_time(zone),
+        pl.col("started_at").dt.convert_time_zone(zone).dt.strftime("%Y-%m-%d %H:%M"),
     )
+    if by_date:
+        axis = alt.X("when:T", title=f"date ({zone})", scale=alt.Scale(type="utc", nice=False))
+    else:
+        axis = alt.X(
+            "hand_no:Q",
+            title="hands played",
+            scale=alt.Scale(nice=False),
+            axis=alt.Axis(format=",d", tickMinStep=1),
+        )
     colours = alt.Scale(domain=["result", "all-in adjusted"], range=["#1f6e43", "#e08a00"])
     curve = (
         alt.Chart(lines)
@@ -153,10 +207,10 @@ def _chart(results: Results, unit: str, currency: str) -> alt.LayerChart:
             tooltip=[
                 alt.Tooltip("hand_no:Q", title="hand"),
                 "session:Q",
-                "started_at:N",
                 "game:N",
                 "room_hand_id:N",
                 "line:N",
+                alt.Tooltip("started_at:N", title=f"started ({zone})"),
                 alt.Tooltip("value:Q", format=",.2f"),
             ],
         )
@@ -166,7 +220,7 @@ def _chart(results: Results, unit: str, currency: str) -> alt.LayerChart:
         .mark_rule(color="#9aa1ab", strokeDash=[2, 3])
         .encode(
             x=axis,
-            tooltip=["session:Q", alt.Tooltip("started_at:N", title="started")],
+            tooltip=["session:Q", alt.Tooltip("started_at:N", title=f"started ({zone})")],
         )
     )
     zero = alt.Chart(pl.DataFrame({"value": [0.0]})).mark_rule(color="#c4c8cf").encode(y="value:Q")
@@ -175,10 +229,23 @@ def _chart(results: Results, unit: str, currency: str) -> alt.LayerChart:
 
 def _totals(table: pl.DataFrame) -> None:
     """Net per currency over the sessions shown: one figure per currency, never a sum."""
-    totals = table.group_by("currency", "kind").agg(pl.col("net").sum(), pl.col("hands").sum())
+    totals = per_hour(
+        table.group_by("currency", "kind").agg(
+            pl.col("net").sum(),
+            pl.col("hands").sum(),
+            pl.col("seconds").sum(),
+            pl.col("big_bets").sum(),
+        )
+    )
     parts = [
         f"{money_text(row['net'], row['currency'], signed=True)} in {row['hands']:,} "
         f"{row['kind']} hands"
+        + (
+            f" ({duration_text(row['seconds'])}: "
+            f"{money_text(row['net_per_hour'], row['currency'], signed=True)} an hour)"
+            if row["hours"]
+            else ""
+        )
         for row in totals.sort("hands", descending=True).iter_rows(named=True)
     ]
     st.caption("Net won: " + " · ".join(parts) + ".")
@@ -186,7 +253,7 @@ def _totals(table: pl.DataFrame) -> None:
 
 def _table(table: pl.DataFrame, zone: str) -> dict[str, object] | None:
     """The sessions, one row per session and currency; a selected row's hands follow."""
-    shown = table.with_columns(
+    shown = per_hour(table).with_columns(
         start=pl.col("start").dt.convert_time_zone(zone),
         end=pl.col("end").dt.convert_time_zone(zone),
         games=pl.col("games")
@@ -200,6 +267,14 @@ def _table(table: pl.DataFrame, zone: str) -> dict[str, object] | None:
             return_dtype=pl.String,
         ),
         bb_per_100=100 * pl.col("big_bets") / pl.col("hands"),
+        net_per_hour_text=pl.struct("net_per_hour", "currency").map_elements(
+            lambda row: (
+                money_text(row["net_per_hour"], row["currency"], signed=True)
+                if row["net_per_hour"] is not None
+                else "–"
+            ),
+            return_dtype=pl.String,
+        ),
         minutes=(pl.col("end") - pl.col("start")).dt.total_minutes(),
         best=pl.col("best_hand").map_elements(replay_url, return_dtype=pl.String),
         worst=pl.col("worst_hand").map_elements(replay_url, return_dtype=pl.String),
@@ -225,6 +300,8 @@ def _table(table: pl.DataFrame, zone: str) -> dict[str, object] | None:
             "money": "currency",
             "net_text": st.column_config.TextColumn("net won"),
             "bb_per_100": st.column_config.NumberColumn("BB / 100", format="%+.2f"),
+            "hands_per_hour": st.column_config.NumberColumn("hands / hour", format="%.1f"),
+            "net_per_hour_text": st.column_config.TextColumn("net won / hour"),
             "best": st.column_config.LinkColumn("biggest win", display_text="replay ▶"),
             "best_text": "won",
             "worst": st.column_config.LinkColumn("biggest loss", display_text="replay ▶"),

@@ -35,8 +35,10 @@ STRUCTURE_PREFIX: Final = {
     Structure.NO: "N",
     Structure.POT: "P",
     Structure.SPREAD: "S",
+    Structure.HALF_POT: "H",
 }
-"""A variant code's first letter; the game's part follows (`GameSpec.phh`)."""
+"""A variant code's first letter; the game's part follows (`GameSpec.phh`). The spec has F, N
+and P; S (spread) and H (half-pot limit) are built the same way, with `_structure` beside."""
 UNKNOWN_CARD: Final = "??"
 RESHUFFLE_NOTE: Final = "# the dealer reshuffles the discards into the stub"
 """A no-op action (PHH commentary) standing for a room's reshuffle announcement."""

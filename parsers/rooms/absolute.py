@@ -14,6 +14,7 @@ from typing import Final
 from studdraw.parsers.builder import HandParseError, stud_faces, unsupported
 from studdraw.parsers.model import (
     Card,
+    Claim,
     EventKind,
     Game,
     HandText,
@@ -161,7 +162,15 @@ class AbsoluteReader(LineReader):
 
     def on_summary_seat(self, token: LineToken) -> None:
         """ "Seat 3: PLAYER3 won Total ($0.19) HI:... LO:($0.19) [...]": the showdown's result
-        told again; the replay settles the pots from the events."""
+        told again (the replay settles the pots from the events), and what the player won,
+        held against the collects (`Claim`)."""
+        b, line = self.b, token.number
+        won = token.field("won")
+        amount = 0 if won is None else b.money(won, line)
+        b.claims.append(Claim(line, amount, token.player or self.player(token)))
+
+    def on_summary_other(self, token: LineToken) -> None:
+        """Any other summary seat line: the showdown told again."""
 
 
 class Absolute(TextRoom):

@@ -20,7 +20,7 @@ from studdraw.parsers.builder import (
     seat_number,
     unsupported,
 )
-from studdraw.parsers.model import RANKS, Card, EventKind, Game, Structure, Tournament
+from studdraw.parsers.model import RANKS, Card, Claim, EventKind, Game, Structure, Tournament
 from studdraw.parsers.xml.room import Node, XmlRoom
 
 GAME_NAMES: Final[dict[str, str]] = {
@@ -88,6 +88,18 @@ class Boss(XmlRoom):
         if showdown is None:
             raise HandParseError("a hand without its <SHOWDOWN>", element.line)
         reader.settle(showdown)
+        _claim_hero_net(element, b)
+
+
+def _claim_hero_net(element: Node, b: HandBuilder) -> None:
+    """`<HISTORY WIN LOSS>` are the hero's net result (what the export's owner won or lost on
+    the hand, after the rake): held against the collects (`Claim`)."""
+    won, lost = element.get("WIN"), element.get("LOSS")
+    if b.hero is None or not (won or lost):
+        return
+    line = element.line
+    net = b.money(won or "0", line) - b.money(lost or "0", line)
+    b.claims.append(Claim(line, net, b.hero, net=True))
 
 
 def _read_game(element: Node, b: HandBuilder) -> None:
@@ -222,6 +234,15 @@ class _Actions:
         b.add(EventKind.DISCARD, line, player, count=count)
         b.add(EventKind.DRAW, line, player, cards=(None,) * count, up=(False,) * count, count=count)
 
+    def claim_main_pot(self, showdown: Node) -> None:
+        """`MAINPOT` is the main pot after the rake, what its winners' `WIN`s add up to: the
+        showdown's word on the split, held against the collects (`Claim`). Where `LEFTPOT` or
+        `RIGHTPOT` holds an amount (no file seen prints one), the split is not read."""
+        main = showdown.get("MAINPOT")
+        if main and not (showdown.get("LEFTPOT") or showdown.get("RIGHTPOT")):
+            b = self.b
+            b.claims.append(Claim(showdown.line, b.money(main, showdown.line), pot="main"))
+
     def settle(self, showdown: Node) -> None:
         """The room returns an uncalled bet without a word; `POT` is what is left after the
         rake, each `<RESULT WIN>` a player's share, with the cards of a hand shown."""
@@ -244,6 +265,7 @@ class _Actions:
             amount = b.money(node.get("WIN") or "0", node.line)
             if amount:
                 b.add(EventKind.COLLECT, node.line, node.get("PLAYER"), amount=amount, pot="main")
+        self.claim_main_pot(showdown)
         returned = sum(e.amount for e in b.events if e.kind is EventKind.UNCALLED)
         b.total_pot = sum(put_in.values()) - returned
         if b.currency != "CHIPS":

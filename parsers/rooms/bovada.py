@@ -15,6 +15,7 @@ from typing import Any, Final
 from studdraw.parsers.builder import HandParseError, unsupported
 from studdraw.parsers.model import (
     Card,
+    Claim,
     Event,
     EventKind,
     Game,
@@ -288,16 +289,22 @@ class BovadaReader(LineReader):
 
     # --- summary ----------------------------------------------------------------------------
     def on_summary_seat(self, token: LineToken) -> None:
-        """In hi/lo the summary tells which half each result was ("HI $2.33", "LO $2.32"),
-        which the showdown's "Hand result" lines do not: the collects get their half here."""
+        """What the line says its player won is held against the collects (`Claim`). In hi/lo
+        the summary tells which half each result was ("HI $2.33", "LO $2.32"), which the
+        showdown's "Hand result" lines do not: the collects get their half here."""
+        b = self.b
+        player = f"Seat+{token.field('seat')}"
+        won, line = token.field("won"), token.number
+        if won is not None or token.field("no_win") is not None:
+            b.claims.append(Claim(line, 0 if won is None else b.money(won, line), player))
+            return
         halves = [
-            (found["half"].lower(), self.b.money(found["amt"], token.number))
+            (found["half"].lower(), b.money(found["amt"], line))
             for found in _HALF.finditer(token.field("text") or "")
         ]
         if not halves:
             return
-        b = self.b
-        player = f"Seat+{token.field('seat')}"
+        b.claims.append(Claim(line, sum(amount for _, amount in halves), player))
         collects = [
             i for i, e in enumerate(b.events) if e.kind is EventKind.COLLECT and e.player == player
         ]

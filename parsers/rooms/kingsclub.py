@@ -28,6 +28,7 @@ from studdraw.parsers.builder import (
     stud_faces,
 )
 from studdraw.parsers.model import (
+    Claim,
     Event,
     EventKind,
     Game,
@@ -167,9 +168,12 @@ class KingsClubReader(LineReader):
         b.button = int(found("button") or 0) or None
 
     def on_seat(self, token: LineToken) -> None:
-        """A seat line in the summary (a player without a net result) repeats the roster."""
+        """A seat line in the summary (a player without a net result) repeats the roster: the
+        player neither won nor lost (a net `Claim`, held against the collects)."""
         if not self._summary:
             super().on_seat(token)
+            return
+        self.b.claims.append(Claim(token.number, 0, self.player(token), net=True))
 
     def on_summary_seat(self, token: LineToken) -> None:
         """The summary's "Seat 1: X (2,079.98) -66.32": the stack after the hand and the net,
@@ -177,7 +181,9 @@ class KingsClubReader(LineReader):
         small blind (`start`)."""
         net = token.field("net") or "+0"
         amount = self.b.money(net[1:], token.number)
-        self._nets[self.player(token)] = -amount if net.startswith("-") else amount
+        player, amount = self.player(token), -amount if net.startswith("-") else amount
+        self._nets[player] = amount
+        self.b.claims.append(Claim(token.number, amount, player, net=True))
 
     def start(self, _: list[Any]) -> HandRecord:
         self._add_missed_small_blinds()

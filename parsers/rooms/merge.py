@@ -38,21 +38,23 @@ GAMES: Final[dict[str, Game]] = {
 """`<description type>` of the games in scope (FPDB-3 reads the same names; its "5-Draw
 w/Joker" plays a joker, a card no evaluator here knows, so it stays unsupported)."""
 
-MIXED_GAMES: Final[dict[str, Game]] = {
-    "38": Game.STUD,
-    "39": Game.STUD,
-    "41": Game.STUD,
-    "42": Game.STUD,
-    "43": Game.STUD8,
-    "45": Game.STUD8,
-    "46": Game.RAZZ,
-    "47": Game.RAZZ,
-    "49": Game.RAZZ,
-    "63": Game.TDA5,
-    "67": Game.TD27,
-    "71": Game.BADUGI,
+GAME_CODES: Final[dict[str, str]] = {
+    **dict.fromkeys(("1", "2", "9", "23"), "Holdem"),
+    "4": "Omaha",
+    **dict.fromkeys(("34", "35", "37"), "Omaha H/L8"),
+    **dict.fromkeys(("38", "39", "41", "42"), "7-Stud"),
+    **dict.fromkeys(("43", "45"), "7-Stud H/L8"),
+    **dict.fromkeys(("46", "47", "49"), "Razz"),
+    "55": "5-Draw",
+    "63": "A-5 Lowball",
+    "67": "2-7 Lowball",
+    "71": "Badugi",
 }
-"""`<game gametype>` / `multigametype` codes, for the hands of a mixed-game description."""
+"""`<game gametype>` / `multigametype` codes -> the `<description type>` of the game they name,
+for the hands of a mixed-game description (which names only the mix). The hold'em, Omaha and
+stud codes are those FPDB-3's converter knows; 55, 63, 67 and 71 are the `gametype`s the
+corpus prints beside `5-Draw`, `A-5 Lowball`, `2-7 Lowball` and `Badugi`. A mix's own code
+(`gametype` 75 in cash HORSE, 77 in HORSE tournaments) names no game: `multigametype` does."""
 
 MIXES: Final = frozenset({"HA", "RASH", "HO", "SHOE", "HORSE", "HOSE", "HAR"})
 
@@ -60,6 +62,7 @@ STRUCTURES: Final[dict[str, Structure]] = {
     "Limit": Structure.FIXED,
     "Pot Limit": Structure.POT,
     "No Limit": Structure.NO,
+    "Half Pot Limit": Structure.HALF_POT,
 }
 
 _STAKES: Final = re.compile(
@@ -87,6 +90,9 @@ DRAW_ROUNDS: Final[dict[str, int]] = {
 _TIME_FIELDS: Final = ((0, 4), (4, 6), (6, 8), (8, 10), (10, 12), (12, 14))
 """`starttime` is YYYYMMDDhhmmss."""
 _END_ROUNDS: Final = frozenset({"SHOWDOWN", "END_OF_GAME", "END_OF_FOLDED_GAME"})
+_FORCED_ROUNDS: Final = frozenset({"BLINDS", "BRING_IN"})
+_FORCED: Final = frozenset({"ANTE", "SMALL_BLIND", "BIG_BLIND", "BRING_IN"})
+_SHOWN: Final = frozenset({"SHOWN", "MUCKED"})
 _NOTES: Final = frozenset({"RECONNECTED", "DISCONNECTED", "TIME_BANK", "SIT_IN_REQUEST"})
 
 
@@ -118,12 +124,13 @@ def _read_game(element: Node, description: Node, b: HandBuilder) -> None:
     stakes = description.get("stakes")
     tournament = label.endswith(" Tournament")
     name = label.removesuffix(" Tournament")
-    game = GAMES.get(name)
     if name in MIXES:
         b.mixed = name
         code = element.get("multigametype") or element.get("gametype")
-        game = MIXED_GAMES.get(code)
-        label = f"{label} (gametype {code})"
+        named = GAME_CODES.get(code)
+        label = f"{label} (gametype {code})" if named is None else f"{label}: {named}"
+        name = named or ""
+    game = GAMES.get(name)
     found = _STAKES.fullmatch(stakes)
     if game is None or found is None or found["limit"] not in STRUCTURES:
         shown = f"{label} {stakes}".strip()
@@ -137,9 +144,17 @@ def _read_game(element: Node, description: Node, b: HandBuilder) -> None:
         b.currency, b.scale = "CHIPS", 1
     elif element.get("realmoney") == "false":
         b.currency = "PLAY"
-    amounts = [b.money(part, description.line) for part in (found["amounts"] or "").split("/")]
+    # A tournament of a mix prints the structure alone ("Limit"): the forced bets are then the
+    # posts', the bet sizes unstated.
+    printed = found["amounts"]
+    amounts = [b.money(part, description.line) for part in printed.split("/")] if printed else []
     if b.structure is Structure.FIXED and len(amounts) == 2:
         b.small_bet, b.big_bet = amounts
+    elif len(amounts) == 2 and b.structure is Structure.HALF_POT:
+        # Half-pot badugi ("($0.50/$0.50)") is dealt with antes and no blinds: the first
+        # amount is the ante every player posts, the second the smallest bet.
+        b.ante = amounts[0]
+        b.small_bet = b.big_bet = amounts[1]
     elif len(amounts) == 3 and game.is_stud:  # ante / bring-in / smallest bet
         b.ante, b.bring_in = amounts[0], amounts[1]
         b.small_bet = b.big_bet = amounts[2]
@@ -175,13 +190,29 @@ def _read_players(element: Node, b: HandBuilder) -> dict[str, str]:
         raise HandParseError("<game> without <players>", element.line)
     dealer = listed.get("dealer")
     b.button = int(dealer) if dealer.isdigit() and b.game is not None and b.game.is_draw else None
+    forced = _forced_bets(element, b) if b.currency == "CHIPS" else {}
     seats: dict[str, str] = {}
     for node in listed.findall("player"):
         name, seat = node.get("nickname"), node.get("seat")
-        stack = b.money(node.get("balance") or "0", node.line)
+        stack = b.money(node.get("balance") or "0", node.line) + forced.get(seat, 0)
         b.seat(seat_number(seat, node.line), name, stack, sitting_out=node.get("dealtin") != "true")
         seats[seat] = name
     return seats
+
+
+def _forced_bets(element: Node, b: HandBuilder) -> dict[str, int]:
+    """Seat -> the antes, blinds and bring-in it posted. A tournament's `balance` is the stack
+    after them (an all-in player puts in that much beyond its ante; FPDB-3 adds them back
+    too), so the stack dealt in is the two together."""
+    posted: dict[str, int] = {}
+    for node in element.findall("round"):
+        if node.get("id") not in _FORCED_ROUNDS:
+            continue
+        for event in node.children:
+            if event.tag == "event" and event.get("type") in _FORCED:
+                seat = event.get("player")
+                posted[seat] = posted.get(seat, 0) + b.money(event.get("amount"), event.line)
+    return posted
 
 
 class _Rounds:
@@ -218,12 +249,16 @@ class _Rounds:
                 self.street = street
         elif round_id not in _END_ROUNDS and round_id != "BLINDS":
             raise HandParseError(f"unknown round {round_id!r}", node.line)
-        cards = [child for child in node.children if child.tag == "cards"]
-        if round_id in _END_ROUNDS:
-            shown = {self.name(c): c for c in cards}
-        else:
-            shown = {}
-            for child in cards:
+        # The cards a SHOW or MUCK of this round reveals: every list of an end round, and the
+        # SHOWN lists of the betting round where an all-in turns the cards up.
+        shown: dict[str, Node] = {}
+        end = round_id in _END_ROUNDS
+        for child in node.children:
+            if child.tag != "cards":
+                continue
+            if end or child.get("type") in _SHOWN:
+                shown[self.name(child)] = child
+            else:
                 self._cards(child, round_id)
         for child in node.children:
             if child.tag == "event":
@@ -350,7 +385,10 @@ class _Rounds:
     def settle(self) -> None:
         b = self.b
         total_win = 0
-        for node in self.wins:
+        # Returns first (the 2014 exports print them after the pot they follow): a bet is
+        # returned before the pot is paid.
+        wins = sorted(self.wins, key=lambda node: node.get("uncalled") != "true")
+        for node in wins:
             player = self.name(node)
             amount = b.money(node.get("amount"), node.line)
             if node.get("uncalled") == "true":

@@ -20,6 +20,7 @@ from typing import Final
 from studdraw.parsers.builder import HandParseError, no_game, parse_amount
 from studdraw.parsers.model import (
     Card,
+    Claim,
     EventKind,
     Game,
     HandText,
@@ -182,9 +183,14 @@ class OnGameReader(LineReader):
         """ "Players in round: 2 (5)": the seat lines that follow are the roster."""
 
     def on_seat(self, token: LineToken) -> None:
-        """In the summary, a player without a net result is listed as on a seat line."""
+        """In the summary, a player without a net result is listed as on a seat line: the
+        summary says the player neither won nor lost (held against the play, `Claim`)."""
         if not self._summary:
             super().on_seat(token)
+            return
+        player = token.field("player")
+        if player is not None:
+            self.b.claims.append(Claim(token.number, 0, player, net=True))
 
     def on_post(self, token: LineToken) -> None:
         """A table whose blinds are equal ("POT_LIMIT FIVE_CARD_DRAW $1/$1") prints both as
@@ -326,7 +332,13 @@ class OnGameReader(LineReader):
 
     def on_summary_seat(self, token: LineToken) -> None:
         """ "Seat 2: Hero ($3.47), net: +$1.47, [Jh, 9d, ...] (TWO_PAIR JACK, NINE)": the only
-        place the room tells the cards shown down."""
+        place the room tells the cards shown down. The net result is the summary's word on
+        what the player won, held against the collects read from the pot lines (`Claim`)."""
+        net = token.field("net") or ""
+        amount = self.b.money(net[1:], token.number)
+        self.b.claims.append(
+            Claim(token.number, -amount if net[0] == "-" else amount, self.player(token), net=True)
+        )
         shown = token.field("cards")
         if shown is None:
             return

@@ -19,6 +19,7 @@ from typing import Final
 from studdraw.parsers.builder import HandParseError
 from studdraw.parsers.model import (
     Card,
+    Claim,
     Event,
     EventKind,
     Game,
@@ -215,7 +216,8 @@ class WinningReader(LineReader):
 
     def on_result(self, token: LineToken) -> None:
         """Shown hands and the money won appear only here. The room's own total of what each
-        player bet checks the events: a disagreement is kept as a note."""
+        player bet checks the events: a disagreement is kept as a note. What the line says the
+        player won or lost ("Wins: 4.40.", "Loses: 0.02.") is a net claim (`Claim`)."""
         found = token.field
         b = self.b
         player, line = self.player(token), token.number
@@ -228,6 +230,9 @@ class WinningReader(LineReader):
         won = self.amount(token, "won")
         if won:
             self._collect(player, won, line)
+        net = self.amount(token, "net")
+        said = -net if found("result") == "Loses" else net
+        b.claims.append(Claim(line, said, player, net=True))  # held against the collects
         bets = self.amount(token, "bets")
         spent = sum(_put_in(e) for e in b.events if e.player == player)
         if bets != spent:

@@ -344,25 +344,24 @@ class XmlReader:
         self.refused_hands += 1
         self.piece = None
 
+    def _ended_early(self) -> bool:
+        """Finish a refused file or a skipped hand at the end of input; true when nothing is
+        left for expat to finish."""
+        if self.refusing:
+            self._cut_refused(final=True)
+            return True
+        if self.skipping:
+            self._collect(self.buffer[self.doc_base - self.buffer_base :])
+            self._hand_over()
+        return self.stopped or self.skipping
+
     def close(self) -> None:
         """End of input. A document left open is an error, unless only whitespace and the end
         tags of containers are missing (an iPoker session cut after its last hand)."""
-        if self.refusing:
-            self._cut_refused(final=True)
-            return
-        if self.skipping:
-            self._collect(self.buffer[self.doc_base - self.buffer_base :])
-            self._hand_over()
-        if self.stopped or self.skipping:
+        if self._ended_early():
             return
         self._run(final=True)  # what waited for a doubled piece
-        if self.refusing:
-            self._cut_refused(final=True)
-            return
-        if self.skipping:
-            self._collect(self.buffer[self.doc_base - self.buffer_base :])
-            self._hand_over()
-        if self.stopped or self.skipping:
+        if self._ended_early():
             return
         try:
             self.parser.parser.Parse(b"", True)  # not close(): it would finish the unused tree

@@ -11,7 +11,7 @@ broken by an XML error, or cut from a refused file, is a text the room rejects w
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO, ClassVar, Final
 
@@ -317,8 +317,14 @@ class XmlRoom(Room):
         codec, unknown = reading_codec(encoding, declared)
         if unknown is not None:
             yield unknown_encoding(path, unknown)
+        yield from self.utf8_hand_texts(utf8_chunks(stream, encoding, codec), path)
+
+    def utf8_hand_texts(self, chunks: Iterable[bytes], path: str) -> Iterator[HandText]:
+        """The hands of XML text given as UTF-8 chunks (a file's, or a document's lines inside
+        a file of text hands, `parsers.mixed`), each as soon as the chunk that ends it is read.
+        Offsets and lines count in those chunks."""
         cutter = HandCutter(self, path)
-        for _ in read_xml(utf8_chunks(stream, encoding, codec), cutter, self.resync, "utf-8"):
+        for _ in read_xml(chunks, cutter, self.resync, "utf-8"):
             yield from cutter.ready
             cutter.ready.clear()
 

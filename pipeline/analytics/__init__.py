@@ -10,8 +10,16 @@ from .currency import currency_label, money_text, units_text
 from .features import TABLE_SIZES
 from .filters import KINDS, SESSION_GAP_MINUTES, Filters
 from .leaks import MIN_OPPORTUNITIES, Reference, assess, leaks, reference_ranges
-from .registry import STATS, Stat
-from .results import results_over_time, session_starts, sessions
+from .live import LiveTable, live_table, live_tables
+from .registry import HUD, STATS, Stat, hud_stats
+from .results import (
+    hourly,
+    hourly_of_sessions,
+    per_hour,
+    results_over_time,
+    session_starts,
+    sessions,
+)
 from .source import Prepared, open_store, prepare
 from .stats import (
     door_cards,
@@ -25,12 +33,14 @@ from .stats import (
 from .tournaments import tournament_chips, tournament_results, tournament_summary
 
 __all__ = [
+    "HUD",
     "KINDS",
     "MIN_OPPORTUNITIES",
     "SESSION_GAP_MINUTES",
     "STATS",
     "TABLE_SIZES",
     "Filters",
+    "LiveTable",
     "Prepared",
     "Reference",
     "Stat",
@@ -39,9 +49,15 @@ __all__ = [
     "door_cards",
     "doubtful_hands",
     "hands_behind",
+    "hourly",
+    "hourly_of_sessions",
+    "hud_stats",
     "leaks",
+    "live_table",
+    "live_tables",
     "money_text",
     "open_store",
+    "per_hour",
     "player_names",
     "player_stats",
     "players",

@@ -6,12 +6,15 @@ Raw store reads: nothing here depends on the derived per-hand rows (`source.VERS
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from decimal import Decimal
+from typing import Any, Final
 
 import duckdb
 import polars as pl
 
 from studdraw.pipeline.store.schema import TABLES
+from studdraw.pipeline.words import stakes_text
 
 
 def _frame(con: duckdb.DuckDBPyConnection, sql: str, *params: Any) -> pl.DataFrame:
@@ -130,3 +133,43 @@ def tables_played(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
         "CAST(max(timezone('UTC', started_at)) AS DATE) AS last_day "
         "FROM hands GROUP BY ALL ORDER BY hands DESC",
     )
+
+
+_NUMBER: Final = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def _amounts(text: str) -> tuple[Decimal, ...]:
+    """The numbers of a stakes label, whatever the symbols and separators ("$0.10/$0.20",
+    "0.10/0.20", "1,000/2,000 chips")."""
+    return tuple(Decimal(found.replace(",", "")) for found in _NUMBER.findall(text))
+
+
+def stakes_matching(
+    con: duckdb.DuckDBPyConnection, asked: str, currency: str | None = None
+) -> list[tuple[str, str, int]]:
+    """The stakes the store holds that `asked` names, as the rooms print them: both amounts
+    ("0.10/0.20", with or without the currency's symbol) or the big one alone ("0.20"). Each as
+    (currency, label, big bet in the smallest unit: what `Filters.stakes` holds), one per
+    currency and big bet, in the order of `tables_played`."""
+    wanted = _amounts(asked)
+    if not wanted or len(wanted) > 2:
+        return []
+    found: dict[tuple[str, int], str] = {}
+    for row in tables_played(con).iter_rows(named=True):
+        if currency is not None and row["currency"] != currency:
+            continue
+        label = stakes_text(row)
+        amounts = _amounts(label)
+        if wanted == amounts or wanted == amounts[-1:]:
+            found.setdefault((row["currency"], row["big_bet"]), label)
+    return [(code, label, big_bet) for (code, big_bet), label in found.items()]
+
+
+def stakes_held(con: duckdb.DuckDBPyConnection, currency: str | None = None) -> list[str]:
+    """The labels of the stakes the store holds (of `currency`, if given), most hands first."""
+    labels = (
+        stakes_text(row)
+        for row in tables_played(con).iter_rows(named=True)
+        if currency is None or row["currency"] == currency
+    )
+    return list(dict.fromkeys(labels))

@@ -118,6 +118,19 @@ STATS: Final[tuple[Stat, ...]] = (
 BY_NAME: Final = {stat.name: stat for stat in STATS}
 STAT_GROUPS: Final = {game.value: spec.stat_groups for game, spec in GAME_SPECS.items()}
 """The stat groups that apply to each game (`Stat.group`), from its GameSpec."""
+HUD: Final = (
+    "vpip", "complete_3rd", "steal", "fold_to_steal", "reraise_3rd", "fold_to_bet_4th", "rfi",
+    "three_bet", "pat_1", "breaking", "snowing", "went_to_showdown", "won_at_showdown", "scoop",
+)  # fmt: skip
+"""The stats a HUD shows beside a seat, in its order; each game shows those of its groups."""
+
+
+def hud_stats(game: str) -> tuple[Stat, ...]:
+    """The HUD's stats that apply to `game` (a `Game` value), by the game's stat groups."""
+    groups = STAT_GROUPS.get(game, ("all",))
+    return tuple(BY_NAME[name] for name in HUD if BY_NAME[name].group in groups)
+
+
 AGGRESSION: Final = tuple(f"af_{s}" for s in STREETS)
 """Aggression factor per street: (bets + raises + completions) / calls."""
 

@@ -11,7 +11,7 @@ from rich.table import Table
 
 from studdraw.parsers.model import Game
 from studdraw.pipeline.rules.specs import GAME_SPECS
-from studdraw.pipeline.words import plural
+from studdraw.pipeline.words import duration_text, plural
 
 from .currency import currency_label, money_text
 from .features import STREET_NAMES
@@ -50,9 +50,18 @@ def players_table(stats: pl.DataFrame) -> Table:
     return table
 
 
+def with_rates(stats: pl.DataFrame, rates: pl.DataFrame) -> pl.DataFrame:
+    """`player_stats` rows of one player with the time played and the rates per hour of
+    `results.hourly(..., by_game=True)` (`hours`, `hands_per_hour`, `net_per_hour`,
+    `big_bets_per_hour`), joined on game and currency."""
+    columns = ["game", "currency", "hours", "hands_per_hour", "net_per_hour", "big_bets_per_hour"]
+    return stats.join(rates.select(columns), on=["game", "currency"], how="left")
+
+
 def player_table(stats: pl.DataFrame, player: str) -> Table:
     """Every stat of one player, one column per game and currency played (frequency and
-    opportunities)."""
+    opportunities); with the columns of `with_rates`, the time played and the money and hands
+    per hour."""
     rows = {(row["game"], row["currency"]): row for row in stats.iter_rows(named=True)}
     columns = list(rows)
     kinds = {GAME_SPECS[Game(game)].kind.value for game, _ in columns}
@@ -67,6 +76,23 @@ def player_table(stats: pl.DataFrame, player: str) -> Table:
     table.add_row(
         "all-in adjusted bb / 100", *(_num(rows[key]["allin_bb_per_100"]) for key in columns)
     )
+    if "hours" in stats.columns:
+        timed = [rows[key]["hours"] or 0 for key in columns]
+        table.add_row("time played", *(duration_text(3600 * hours) for hours in timed))
+        table.add_row(
+            "hands per hour",
+            *(
+                _num(rows[key]["hands_per_hour"], 1) if t else "-"
+                for key, t in zip(columns, timed, strict=True)
+            ),
+        )
+        table.add_row(
+            "net won per hour",
+            *(
+                money_text(rows[key]["net_per_hour"], key[1], signed=True) if t else "-"
+                for key, t in zip(columns, timed, strict=True)
+            ),
+        )
     table.add_section()
     for stat in STATS:
         cells = [

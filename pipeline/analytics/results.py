@@ -33,6 +33,66 @@ def _numbered(hands: pl.DataFrame) -> pl.DataFrame:
     return hands.with_columns(session=(step >= gap).cast(pl.Int64).cum_sum())
 
 
+def _time_share() -> pl.Expr:
+    """Each hand's share of the time at the tables, in seconds: from its start to the start of
+    the player's next hand of the same session (0 for a session's last hand). The shares of a
+    session add up to its length, first hand to last, however many tables were played at
+    once; a hand a filter leaves out keeps its share out of every sum."""
+    started = pl.col("started_at")
+    gap = (started.shift(-1) - started).dt.total_milliseconds() / 1000
+    same = pl.col("session").shift(-1) == pl.col("session")
+    return pl.when(same).then(gap).otherwise(0.0).cast(pl.Float64)
+
+
+def per_hour(frame: pl.DataFrame) -> pl.DataFrame:
+    """`frame` (with `hands`, `seconds`, `net` in currency units and `big_bets`, one currency
+    per row) with its rates per hour of play: `hours`, `hands_per_hour`, `net_per_hour` (in the
+    row's currency) and `big_bets_per_hour`; None where no time was played (a session of one
+    hand)."""
+    hours = pl.col("seconds") / 3600
+    timed = pl.when(hours > 0)
+    return frame.with_columns(
+        hours=hours,
+        hands_per_hour=timed.then(pl.col("hands") / hours),
+        net_per_hour=timed.then(pl.col("net").cast(pl.Float64) / hours),
+        big_bets_per_hour=timed.then(pl.col("big_bets") / hours),
+    )
+
+
+def hourly(
+    con: duckdb.DuckDBPyConnection, filters: Filters, *, by_game: bool = False
+) -> pl.DataFrame:
+    """Money and hands per hour of `filters.player` over the hands passing the filters, one row
+    per currency (and per game with `by_game`; money never adds across currencies): hands,
+    seconds played (each hand's share, see `_time_share`), net in that currency, big bets, and
+    the rates of `per_hour`."""
+    need_player(filters, "hourly")
+    ensure_features(con)
+    keys = ["game", "currency"] if by_game else ["currency"]
+    totals = (
+        _timeline(con, filters)
+        .group_by(keys)
+        .agg(
+            hands=pl.len().cast(pl.Int64),
+            seconds=pl.col("seconds").sum(),
+            net=pl.col("net").sum().cast(EXACT),
+            big_bets=pl.col("big_bets").sum(),
+        )
+        .sort(pl.col("hands"), *keys, descending=[True, *[False] * len(keys)])
+    )
+    return per_hour(totals)
+
+
+def hourly_of_sessions(sessions: pl.DataFrame) -> pl.DataFrame:
+    """The rates of `per_hour` per currency over a `sessions` frame (the sessions shown): the
+    same figures as `hourly` without reading the hands again."""
+    totals = sessions.group_by("currency").agg(
+        pl.col("hands").sum(), pl.col("seconds").sum(), pl.col("net").sum().cast(EXACT),
+        pl.col("big_bets").sum(),
+    )  # fmt: skip
+    return per_hour(totals.sort("hands", "currency", descending=[True, False]))
+
+
 def session_starts(con: duckdb.DuckDBPyConnection, player: str) -> pl.DataFrame:
     """Each session of `player`, numbered as `sessions` numbers them, and when its first hand
     started: what a session picker lists, read without the hands' results (on a million hands
@@ -68,7 +128,7 @@ FROM player_hands JOIN (SELECT hand_id, small_blind, big_blind FROM hands) b USI
 WHERE name = $player ORDER BY started_at, hand_id""",
         params,
     )
-    hands = _numbered(hands)
+    hands = _numbered(hands).with_columns(seconds=_time_share())
     kept = pl.col("kept")
     if filters.session is not None:
         kept &= pl.col("session") == filters.session
@@ -78,8 +138,9 @@ WHERE name = $player ORDER BY started_at, hand_id""",
 def sessions(con: duckdb.DuckDBPyConnection, filters: Filters) -> pl.DataFrame:
     """The sessions of `filters.player` holding hands that pass the filters, one row per session
     and currency (a session may mix a tournament with a cash table: their money never adds):
-    number, currency, kind (cash or tournament), first and last hand (UTC), hands, net (in that
-    currency) and big bets won, the games, rooms and stakes played, and the biggest win and loss
+    number, currency, kind (cash or tournament), first and last hand (UTC), hands, the seconds
+    played (the hands' shares of the time, see `_time_share`), net (in that currency) and big
+    bets won, the games, rooms and stakes played, and the biggest win and loss
     (`best_hand`, `worst_hand`: store hand ids; `best_net`, `worst_net`)."""
     need_player(filters, "sessions")
     ensure_features(con)
@@ -103,6 +164,7 @@ def sessions(con: duckdb.DuckDBPyConnection, filters: Filters) -> pl.DataFrame:
             start=pl.col("started_at").min(),
             end=pl.col("started_at").max(),
             hands=pl.len().cast(pl.Int64),
+            seconds=pl.col("seconds").sum(),
             net=net.sum().cast(EXACT),
             big_bets=pl.col("big_bets").sum(),
             games=pl.col("game").unique().sort(),

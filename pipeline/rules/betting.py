@@ -11,6 +11,7 @@ from studdraw.parsers.problems import Code
 from .core import NO_ONE, UNRESOLVED, Phase
 from .forced import ForcedBetState
 from .specs import Opener
+from .structures import STRUCTURE_SPECS
 
 _FORCED, _DEAL, _BETTING, _DRAWING, _OVER = Phase
 _FOLD: Final = EventKind.FOLD
@@ -22,7 +23,6 @@ _COMPLETE: Final = EventKind.COMPLETE
 _OPENING: Final = frozenset({_BET, _COMPLETE, _RAISE})
 _BOARD_OPENERS: Final = frozenset({Opener.HIGH_BOARD, Opener.LOW_BOARD, Opener.LOW_BOARD_ACES_HIGH})
 _FIXED: Final = Structure.FIXED
-_POT: Final = Structure.POT
 _SPREAD: Final = Structure.SPREAD
 
 
@@ -286,7 +286,7 @@ class BettingState(ForcedBetState):
                 return target, target, (target,)
             if structure is _SPREAD:  # it.txt: "complete by any amount within the spread"
                 return target, stakes.big_bet, None
-            if structure is _POT:  # to the small bet, or as far as the pot allows
+            if self.pot_divisor:  # to the small bet, or as far as the pot allows
                 return target, max(target, self._pot_limit_to(i)), None
             return target, self.bet[i] + self.stack[i], None
         if structure is _FIXED:
@@ -300,13 +300,13 @@ class BettingState(ForcedBetState):
             low = max(stakes.small_bet, self.last_increment if current else 0)
             return current + low, current + stakes.big_bet, None
         minimum = current + (self.last_increment if current else self.min_bet)
-        if structure is _POT:
-            return minimum, self._pot_limit_to(i), None
+        if self.pot_divisor:  # the smallest full bet or raise is always allowed (half a small
+            return minimum, max(minimum, self._pot_limit_to(i)), None  # pot may be less)
         return minimum, self.bet[i] + self.stack[i], None
 
     def _open(self, i: int, event: Event, index: int | None) -> None:
         amount = event.amount
-        if self.sized or self.structure is _POT:
+        if self.sized or self.pot_divisor:
             self._check_bet_size(i, event, index)
         full_size = min(self._bet_units()) if self.limit else self.min_bet
         self._put(i, amount, event, index, live=True)
@@ -353,12 +353,13 @@ class BettingState(ForcedBetState):
                     index,
                     f"{name} bets {self.money(amount)}, the minimum is {self.money(self.min_bet)}",
                 )
-            if structure is _POT and amount > self._pot_limit_to(i):
+            if self.pot_divisor and amount > max(self.min_bet, self._pot_limit_to(i)):
                 self.flag(
                     Code.SIZ007,
                     event,
                     index,
-                    f"{name} bets {self.money(amount)} into a pot of {self.money(self.pot)}",
+                    f"{name} bets {self.money(amount)} into a pot of {self.money(self.pot)}"
+                    + ("" if self.pot_divisor == 1 else f" ({self._cap_name()})"),
                 )
 
     def _check_someone_answers(self, i: int, event: Event, index: int | None) -> None:
@@ -417,7 +418,7 @@ class BettingState(ForcedBetState):
         low = self._raise_options(i)[0]
         if to <= current:
             self.flag(Code.SIZ005, event, index, f"{name} raises to {to}, not above {current}")
-        elif self.sized or self.structure is _POT:
+        elif self.sized or self.pot_divisor:
             self._check_raise_size(i, to, short, event, index)
         self._put(i, amount, event, index, live=True)
         if to > current:
@@ -461,8 +462,9 @@ class BettingState(ForcedBetState):
                 index,
                 f"{name} raises to {self.money(to)}, the minimum is {self.money(low)}",
             )
-        elif to > high and self.structure is _POT:
-            self.flag(Code.SIZ007, event, index, f"{name} raises to {to}, the pot limit is {high}")
+        elif to > high and self.pot_divisor:
+            limit = self._cap_name()
+            self.flag(Code.SIZ007, event, index, f"{name} raises to {to}, the {limit} is {high}")
         elif to > high and self.structure is _SPREAD:
             self.flag(
                 Code.SIZ006,
@@ -470,6 +472,10 @@ class BettingState(ForcedBetState):
                 index,
                 f"{name} raises to {self.money(to)}, the limit is {self.money(high)}",
             )
+
+    def _cap_name(self) -> str:
+        """What bounds a pot-capped bet, as the problems name it."""
+        return STRUCTURE_SPECS[self.structure].title.lower()
 
     def _short_all_in(self, i: int, increment: int, full: int) -> None:
         """An all-in for less than a full bet or raise does not count toward the cap; in limit

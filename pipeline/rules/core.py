@@ -27,6 +27,7 @@ from .boards import board_key, bring_in_key
 from .house import HouseRules
 from .result import StreetResult
 from .specs import GameSpec, Opener
+from .structures import STRUCTURE_SPECS, pot_capped_to
 
 DECK_SIZE: Final = 52
 NO_ONE: Final = -1
@@ -46,8 +47,6 @@ class Phase(IntEnum):
 _FORCED, _DEAL, _BETTING, _DRAWING, _OVER = Phase
 _BY_POSITION: Final = frozenset({Opener.LEFT_OF_BIG_BLIND, Opener.LEFT_OF_BUTTON})
 _LIFTED_HEADS_UP: Final = frozenset({"last_round", "two_left"})
-_FIXED: Final = Structure.FIXED
-_SPREAD: Final = Structure.SPREAD
 _REPLAY: Final = Stage.REPLAY
 
 
@@ -62,6 +61,7 @@ class StateCore:
         "bet",
         "bets",
         "big_blind_index",
+        "blinds",
         "board",
         "bring_in_done",
         "bring_in_index",
@@ -107,6 +107,7 @@ class StateCore:
         "posted_ante",
         "pot",
         "pot_before",
+        "pot_divisor",
         "problems",
         "raises",
         "reshuffle_stub",
@@ -121,6 +122,7 @@ class StateCore:
         "spec",
         "stack",
         "stakes",
+        "straddle_index",
         "street",
         "street_actions",
         "street_folded",
@@ -162,7 +164,8 @@ class StateCore:
         (`HandRecord.scale`, `.currency`), in which the problems write their amounts."""
         ordered = sorted(seats, key=lambda seat: seat.seat)
         n = len(ordered)
-        if structure is not _FIXED and structure is not _SPREAD and not stakes.small_bet:
+        shape = STRUCTURE_SPECS[structure]
+        if not shape.limit and not stakes.small_bet:
             stakes = _blind_limits(stakes)
         if stake_table and any(getattr(stakes, k) != v for k, v in stake_table.items()):
             stakes = dataclasses.replace(stakes, **stake_table)
@@ -171,13 +174,18 @@ class StateCore:
         self.stakes = stakes
         self.rules = rules
         self.stud = spec.bring_in is not None
+        # Blinds open a draw game's first round, except where the stakes name antes and no
+        # blinds (Merge's half-pot badugi): then the player left of the button opens.
+        self.blinds = not self.stud and not (stakes.ante and not stakes.big_blind)
         # The round the bring-in opens (stud's 3rd street), NO_ONE in blind games.
         self.bring_in_street = spec.bring_in_street
         self.board = spec.board
         # Stakes of 0 mean the export did not state them: bet sizes are then not checkable.
         self.sized = stakes.small_bet > 0
-        self.fixed = structure is _FIXED
-        self.limit = structure is _FIXED or structure is _SPREAD
+        self.fixed = shape.fixed
+        self.limit = shape.limit
+        # A bet or raise may add the pot after the call divided by this (0: no pot cap).
+        self.pot_divisor = shape.pot_divisor
         self.up_by_length = _up_patterns(spec)
         both = (stakes.small_bet, stakes.big_bet)
         self.street_units = [
@@ -220,6 +228,7 @@ class StateCore:
         self.button_dead = button is not None and button not in self.seat_numbers
         self.big_blind_index = NO_ONE
         self.small_blind_index = NO_ONE
+        self.straddle_index = NO_ONE  # a straddle opens the first round after it
         self.bring_in_index = NO_ONE
         self.bring_in_done = False
         self.uncalled_due: tuple[int, int] | None = None
@@ -363,12 +372,12 @@ class StateCore:
             bring_in = self._bring_in_player()
             self.tied_openers = (bring_in,)
             return bring_in
-        if opener is Opener.LEFT_OF_BIG_BLIND:
-            start = self.big_blind_index
+        if opener is Opener.LEFT_OF_BIG_BLIND and self.blinds:
+            start = self.straddle_index if self.straddle_index >= 0 else self.big_blind_index
             if start < 0:
                 start = self._blind_seats()[1]
             return self._next_needing(start)
-        if opener is Opener.LEFT_OF_BUTTON:
+        if opener is Opener.LEFT_OF_BUTTON or opener is Opener.LEFT_OF_BIG_BLIND:
             start = self.button_index if self.button_index >= 0 else len(self.names) - 1
             return self._next_needing(start)
         low = opener is not Opener.HIGH_BOARD
@@ -561,8 +570,9 @@ class StateCore:
                 self.can_act -= 1
 
     def _pot_limit_to(self, i: int) -> int:
-        """The largest street total a pot-limit bet or raise may reach."""
-        return self.current + self.pot + (self.current - self.bet[i])
+        """The largest street total a pot-capped (pot or half-pot limit) bet or raise may
+        reach."""
+        return pot_capped_to(self.current, self.pot, self.current - self.bet[i], self.pot_divisor)
 
     def _full_raise(self, i: int, increment: int) -> None:
         """A full bet or raise: it counts toward the cap and reopens the betting."""

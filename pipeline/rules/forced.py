@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Final
 
-from studdraw.parsers.model import Event, EventKind, Structure
+from studdraw.parsers.model import Event, EventKind
 from studdraw.parsers.problems import Code
 
 from .core import NO_ONE, Phase
@@ -19,7 +19,6 @@ _BIG_BLIND: Final = EventKind.BIG_BLIND
 _POST: Final = EventKind.POST
 _DEAD: Final = EventKind.DEAD
 _BRING_IN: Final = EventKind.BRING_IN
-_POT: Final = Structure.POT
 
 
 class ForcedBetState(DrawState):
@@ -35,7 +34,7 @@ class ForcedBetState(DrawState):
             for i, posted in enumerate(self.posted_ante):
                 if not posted and not self.all_in[i]:
                     return i
-        if self.stud or len(self.names) < 2:
+        if not self.blinds or len(self.names) < 2:
             return NO_ONE
         small, big = self._blind_seats()
         if self.small_blind_index == NO_ONE and stakes.small_blind and not self.all_in[small]:
@@ -118,6 +117,14 @@ class ForcedBetState(DrawState):
         else:
             self._forced_out_of_place(event, index, f"{name}'s blind")
         self.street_actions[i].append(kind)
+        big = self._big_blind_size()
+        if kind is _POST and self._straddles(i, amount, big):
+            self._put(i, amount, event, index, live=True)
+            self.straddle_index = i
+            self.current = self.full_level = amount
+            self.last_increment = big  # the straddle raised the big blind by one big blind
+            self.bets = self.opening_bets = 2
+            return
         if (kind is _DEAD or kind is _POST) and not self.rules.dead_blinds:
             self.flag(
                 Code.ORD010,
@@ -129,7 +136,6 @@ class ForcedBetState(DrawState):
             self._put(i, amount, event, index, live=False)
             self.dead[i] += amount
             return
-        big = self._big_blind_size()
         n = len(self.names)
         if kind is _SMALL_BLIND:
             if self.small_blind_index == NO_ONE:
@@ -172,6 +178,20 @@ class ForcedBetState(DrawState):
             self.bets = 1
             self.opening_bets = 1
 
+    def _straddles(self, i: int, amount: int, big: int) -> bool:
+        """A live post of twice the big blind by the player after it, before anyone acts, is a
+        straddle (a room's "posts straddle", PHH's third blind): a blind raise, whose poster
+        acts last in the first round, as the big blind does without one."""
+        n = len(self.names)
+        return (
+            self.big_blind_index >= 0
+            and self.straddle_index == NO_ONE
+            and i == (self.big_blind_index + 1) % n
+            and n > 2
+            and amount == 2 * big
+            and not any(self.acted)
+        )
+
     def _check_blind_seat(
         self, i: int, blind: str, due: int, event: Event, index: int | None
     ) -> None:
@@ -194,7 +214,7 @@ class ForcedBetState(DrawState):
         ante, bring_in, small = stakes.ante, stakes.bring_in, stakes.small_bet
         floor = ante or bring_in or 1
         if not self.limit:
-            top = self._pot_limit_to(i) if self.structure is _POT else self.stack[i]
+            top = self._pot_limit_to(i) if self.pot_divisor else self.stack[i]
             return min(floor, bring_in or floor), top
         below_small = small - 1 if self.sized else self.stack[i]
         size = self.rules.bring_in_size
@@ -275,5 +295,5 @@ class ForcedBetState(DrawState):
                     self.flag(
                         Code.STR008, event, index, f"{self.names[i]} is dealt in without an ante"
                     )
-        if not self.stud and self.big_blind_index == NO_ONE:
+        if self.blinds and self.big_blind_index == NO_ONE:
             self.flag(Code.STR003, event, index, "the first round starts without a big blind")

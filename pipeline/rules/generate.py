@@ -35,6 +35,7 @@ from .house import HouseRules, house_rules_for
 from .showdown import EVALUATORS, build_pots, pot_name
 from .specs import GAME_SPECS, GameSpec
 from .state import HandState, LegalActions
+from .structures import STRUCTURE_SPECS
 
 _AGGRESSION: Final = frozenset({EventKind.BET, EventKind.RAISE, EventKind.COMPLETE})
 
@@ -45,7 +46,7 @@ _STARTED: Final = datetime(2024, 1, 1, 12, 0, tzinfo=UTC)
 def stakes_for(game: Game, structure: Structure) -> Stakes:
     """Realistic stakes in cents for a game and structure."""
     if game.is_stud:
-        if structure in (Structure.POT, Structure.NO):
+        if not STRUCTURE_SPECS[structure].limit:
             # The header's pair, as for the blinds of a draw game: the bring-in and the
             # smallest bet (the engine reads the bet limits from it).
             return Stakes(small_bet=4, big_bet=4, ante=1, bring_in=2, small_blind=2, big_blind=4)

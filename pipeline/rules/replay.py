@@ -59,7 +59,7 @@ def replay(record: HandRecord, rules: HouseRules | None = None) -> ReplayResult:
         record.total_pot, record.rake, record.tournament is not None, record.source.line
     )
     if record.claims:
-        result.problems.extend(check_claims(record))
+        result.problems.extend(check_claims(record, result.players))
     room_rules = house_rules_for(record.room)
     order = (rules or room_rules).showdown_order_of(GAME_SPECS[record.game].kind)
     if order is not None and room_rules.prints_show_order:

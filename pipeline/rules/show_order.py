@@ -16,17 +16,7 @@ from studdraw.parsers.problems import Code, Problem, Stage
 
 from .house import ShowdownOrder
 
-_ACTIONS: Final = frozenset(
-    {
-        EventKind.FOLD,
-        EventKind.CHECK,
-        EventKind.CALL,
-        EventKind.BET,
-        EventKind.RAISE,
-        EventKind.COMPLETE,
-        EventKind.BRING_IN,
-    }
-)
+_ACTIONS: Final = frozenset(kind for kind in EventKind if kind.is_betting) | {EventKind.BRING_IN}
 _AGGRESSION: Final = frozenset({EventKind.BET, EventKind.RAISE, EventKind.COMPLETE})
 _SHOWDOWN: Final = frozenset({EventKind.SHOW, EventKind.MUCK})
 

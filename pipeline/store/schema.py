@@ -177,7 +177,7 @@ HANDS = TableDef(
             + ".",
             False,
         ),
-        _c("structure", STR, "Betting structure: fixed, pot, no, spread.", False),
+        _c("structure", STR, "Betting structure: fixed, pot, half_pot, no, spread.", False),
         _c("small_bet", I64, "Small bet " + MONEY + "; 0 where the game has none.", False),
         _c("big_bet", I64, "Big bet " + MONEY + ".", False),
         _c("ante", I64, "Ante " + MONEY + " (stud).", False),

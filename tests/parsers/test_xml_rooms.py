@@ -92,10 +92,9 @@ def test_the_corpus_outcomes_per_room() -> None:
         ("merge", "parsed", "stud8"): 3,
         ("merge", "parsed", "td27"): 17,
         ("merge", "parsed", "tda5"): 1,
-        ("merge", "parsed", "badugi"): 1,
+        ("merge", "parsed", "badugi"): 2,  # pot limit, and half-pot limit
         ("merge", "unsupported", "td27"): 1,  # the cancelled hand
         ("merge", "parsed", "draw5"): 1,
-        ("merge", "unsupported", "Badugi Half Pot Limit ($0.50/$0.50)"): 1,
         ("boss", "parsed", "draw5"): 15,
     }
 

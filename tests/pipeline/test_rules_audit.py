@@ -112,6 +112,28 @@ def blinds(small: int) -> str:
     return BLINDS.format(small=small, uncalled=10 - small, pot=2 * small)
 
 
+STRADDLE = """
+P2: posts small blind $0.05
+P3: posts big blind $0.10
+P4: posts straddle $0.20
+*** DEALING HANDS ***
+{first}
+P2: folds
+P3: folds
+Uncalled bet ($0.10) returned to P4
+P4 collected $0.25 from pot
+*** SUMMARY ***
+Total pot $0.25 | Rake $0
+"""
+
+
+def straddle(*, straddler_acts_first: bool) -> str:
+    """P4, left of the big blind, straddles for two big blinds: the first round opens left of
+    the straddle (P1), and the straddler acts last."""
+    first = "P4: checks\nP1: folds" if straddler_acts_first else "P1: folds"
+    return STRADDLE.format(first=first)
+
+
 HEADS_UP = """
 {small}: posts small blind $0.05
 {big}: posts big blind $0.10
@@ -395,6 +417,13 @@ AUDITS = {
         draw(button=2, body=blinds(5)),
         ["ORD010"],
         draw(button=1, body=blinds(5)),
+    ),
+    # A straddle (two big blinds, left of the big blind) is a blind raise: the round opens
+    # left of it, not with the straddler (the rules of PHH and of the rooms that print it).
+    "straddler acts first": Audit(
+        draw(players=4, body=straddle(straddler_acts_first=True)),
+        ["ORD001"],
+        draw(players=4, body=straddle(straddler_acts_first=False)),
     ),
     # Heads-up the button posts the small blind.
     "heads-up small blind off the button": Audit(

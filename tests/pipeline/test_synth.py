@@ -161,6 +161,23 @@ def test_a_room_synthesises_only_the_games_it_deals() -> None:
         next(synthesize(SynthOptions(game=Game.STUD5, hands=1)))
 
 
+@pytest.mark.parametrize(
+    ("room", "structure"),
+    [
+        ("pokerstars", Structure.HALF_POT),
+        ("fulltilt", Structure.SPREAD),
+        ("ipoker", Structure.SPREAD),
+    ],
+)
+def test_a_room_synthesises_only_the_structures_its_format_names(
+    room: str, structure: Structure
+) -> None:
+    """No renderer prints half-pot limit (Merge's): said at once, as for a game (Full Tilt
+    used to deal spread-limit hands again for ever, none expressible; iPoker failed to render)."""
+    with pytest.raises(ValueError, match=f"{room} deals no {structure} limit"):
+        next(synthesize(SynthOptions(room=room, structure=structure, hands=1)))
+
+
 def test_the_generator_reaches_the_hard_cases() -> None:
     """Over a few hundred hands the synthesiser deals all-ins, side pots and reshuffles."""
     stud = list(synthesize(SynthOptions(game=Game.STUD, hands=300, seed=1)))

@@ -1,0 +1,179 @@
+"""Files that hold the hands of several rooms: each run of one room's lines goes to that room.
+
+Concatenated exports mix rooms, and sometimes formats: an iPoker XML document with PokerStars
+hands after it, or XML pasted into a text file. A run of text hands goes to its room's own
+splitter; a run of XML (from a document's `<?xml` declaration or a hand element's start tag at
+the start of a line, up to the next text room's hand start) is read by its XML room as a
+document of its own. Every hand keeps its file's line and byte offset, so no hand of either kind
+is lost into the other's text.
+"""
+
+from __future__ import annotations
+
+import re
+from array import array
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
+from functools import partial
+from typing import Final
+
+from studdraw.parsers.files import (
+    CHUNK_SIZE,
+    MAX_LINE,
+    MAX_STRAY,
+    Line,
+    split_lines,
+    with_cut_lines,
+)
+from studdraw.parsers.model import HandText, SourceRef
+from studdraw.parsers.problems import Code, Problem, Stage
+from studdraw.parsers.room import Room
+from studdraw.parsers.xml.room import XmlRoom
+
+XML_DECLARATION: Final = re.compile(r"[ \t]*<\?xml\b")
+DECLARATION_LOOKAHEAD: Final = 8
+"""Lines after an XML declaration searched for the start tag that names the document's room."""
+_NO_START: Final = re.compile(r"(?!)")
+
+
+def line_start(room: Room) -> re.Pattern[str]:
+    """Where a room's run begins, matched at a line's start: an XML room's start tags may be
+    indented, or follow the document's declaration and root tag on their line."""
+    if isinstance(room, XmlRoom):
+        return re.compile(rf"[ \t]*(?:<[^<>]*>[ \t]*)*?(?:{room.hand_start.pattern})")
+    return room.hand_start
+
+
+class _Lookahead:
+    """Lines with a look ahead (an XML declaration's room is named by the lines after it)."""
+
+    def __init__(self, lines: Iterator[Line]) -> None:
+        self.lines = lines
+        self.ahead: deque[Line] = deque()
+
+    def next(self) -> Line | None:
+        return self.ahead.popleft() if self.ahead else next(self.lines, None)
+
+    def peek(self, count: int) -> list[Line]:
+        while len(self.ahead) < count:
+            line = next(self.lines, None)
+            if line is None:
+                break
+            self.ahead.append(line)
+        return list(self.ahead)[:count]
+
+
+def split_rooms(lines: Iterator[Line], rooms: Sequence[Room], name: str) -> Iterator[HandText]:
+    """Cut a stream holding the hands of several rooms (text and XML): each run of one room's
+    hands goes to that room, and text before the first hand is a stray text."""
+    starts = [(room, line_start(room)) for room in rooms]
+    xml_starts = [(room, start) for room, start in starts if isinstance(room, XmlRoom)]
+    any_start = re.compile("|".join(f"(?:{start.pattern})" for _, start in starts))
+    source = _Lookahead(lines)
+
+    def declared_room(line: Line) -> Room | None:
+        """The XML room of the document a declaration line begins (its start tag on the
+        same line, or on one of the next few), None when none follows."""
+        rest = line.text[line.text.find("?>") + 2 :] if "?>" in line.text else ""
+        for text in [rest, *(ahead.text for ahead in source.peek(DECLARATION_LOOKAHEAD))]:
+            room = next((room for room, start in xml_starts if start.match(text)), None)
+            if room is not None:
+                return room
+        return None
+
+    def owner(line: Line | None) -> Room | None:
+        if line is None:
+            return None
+        if xml_starts and XML_DECLARATION.match(line.text):
+            return declared_room(line)
+        if not any_start.match(line.text):
+            return None
+        return next((room for room, start in starts if start.match(line.text)), None)
+
+    current = source.next()
+    current_owner = owner(current)
+
+    def run(room: Room | None) -> Iterator[Line]:
+        """The current line and those after it, up to a hand start of another room."""
+        nonlocal current, current_owner
+        while current is not None:
+            yield current
+            current = source.next()
+            current_owner = owner(current)
+            if current_owner is not None and current_owner is not room:
+                return
+
+    if current is not None and current_owner is None:
+        yield from split_lines(run(None), _NO_START, name, None)
+    while current is not None and current_owner is not None:
+        room, before = current_owner, current
+        if isinstance(room, XmlRoom):
+            yield from _xml_run(room, run(room), name)
+        else:
+            hands = with_cut_lines(run(room), partial(_split_with, room, name), room.hand_start)
+            yield from strays_marked(room, hands)
+        if current is before:  # a splitter that read nothing: never loop on the same line
+            current = source.next()
+            current_owner = owner(current)
+
+
+def _split_with(room: Room, name: str, lines: Iterator[Line]) -> Iterator[HandText]:
+    return room.split(lines, name)
+
+
+def strays_marked(room: Room, hands: Iterable[HandText]) -> Iterator[HandText]:
+    """A room's hand texts, those that do not begin with its hand start marked stray (the
+    text some rooms' splitters yield before a file's first hand)."""
+    for hand in hands:
+        if hand.stray or room.hand_start.match(hand.text):
+            yield hand
+        else:
+            yield replace(hand, text=hand.text[:MAX_STRAY], stray=True, problem=None)
+
+
+def _xml_run(room: XmlRoom, lines: Iterator[Line], name: str) -> Iterator[HandText]:
+    """An XML document's lines read by its room, each hand moved to its place in the file: the
+    room counts lines and offsets from the run's first line, in the UTF-8 text it is fed."""
+    file_offsets = array("q")  # each line's byte offset in the file
+    fed_offsets = array("q")  # and in the UTF-8 text fed to the room
+    first: list[Line] = []
+    cut: list[Line] = []
+
+    def chunks() -> Iterator[bytes]:
+        pieces: list[bytes] = []
+        size = fed = 0
+        for line in lines:
+            if not first:
+                first.append(line)
+            if line.cut:
+                cut.append(line)
+            data = line.text.encode("utf-8", "replace") + b"\n"
+            file_offsets.append(line.offset)
+            fed_offsets.append(fed)
+            fed += len(data)
+            pieces.append(data)
+            size += len(data)
+            if size >= CHUNK_SIZE:
+                yield b"".join(pieces)
+                pieces, size = [], 0
+        if pieces:
+            yield b"".join(pieces)
+
+    for hand in room.utf8_hand_texts(chunks(), name):
+        index = min(max(hand.source.line, 1), len(file_offsets)) - 1
+        column = max(0, hand.source.offset - fed_offsets[index])
+        number = first[0].number + index
+        problem = hand.problem
+        if problem is not None:
+            problem = replace(problem, line=first[0].number + problem.line - 1)
+        source = SourceRef(hand.source.path, file_offsets[index] + column, number)
+        yield replace(hand, source=source, problem=problem)
+    for long_line in cut:
+        message = (
+            f"a line of {long_line.cut:,} bytes in an XML document among text hands is longer than "
+            f"studdraw reads ({MAX_LINE:,} bytes): the hands on it are not read"
+        )
+        problem = Problem(Code.FIL001, Stage.READ, name, long_line.number, message)
+        where = SourceRef(name, long_line.offset, long_line.number)
+        yield HandText(long_line.text[:MAX_STRAY], where, None, problem, stray=True)

@@ -1,0 +1,104 @@
+"""Files that mix XML documents and text hands (concatenated exports, XML pasted among text
+hands): every hand of each part is read as it is read alone, at its own line and offset, and
+none is lost into the other's text (issue 41's drill: 26 hands read as 15)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from studdraw.parsers.files import MAX_LINE
+from studdraw.parsers.model import ParsedHand
+from studdraw.parsers.reader import open_history, parse_hand
+from tests.fuzz.inputs import real_hands, xml_files
+
+pytestmark = pytest.mark.skipif(not xml_files(), reason="no XML export in the corpus or samples")
+
+
+def _read(path: Path) -> list[ParsedHand]:
+    return [parse_hand(text) for text in open_history(path).hand_texts()]
+
+
+def _fates(parsed: list[ParsedHand]) -> list[tuple[object, ...]]:
+    return [
+        (
+            p.hand.room,
+            p.hand.stray,
+            p.room_hand_id,
+            p.problem.code if p.problem else None,
+            p.record is not None,
+        )
+        for p in parsed
+    ]
+
+
+def _text_hands() -> list[str]:
+    return [text for text in real_hands() if not text.lstrip().startswith("<")]
+
+
+@pytest.mark.parametrize("index", range(len(xml_files())))
+def test_an_xml_document_between_text_hands_is_read_as_alone(tmp_path: Path, index: int) -> None:
+    document = xml_files()[index]
+    text = _text_hands()[index * 7 % len(_text_hands())].encode()
+    parts = {"before.txt": text, "doc.xml": document}
+    alone = {}
+    for name, data in parts.items():
+        (tmp_path / name).write_bytes(data)
+        alone[name] = _fates(_read(tmp_path / name))
+    mixed = text + b"\n\n\n" + document + b"\n\n" + text
+    path = tmp_path / "mixed.txt"
+    path.write_bytes(mixed)
+    read = _read(path)
+    assert _fates(read) == alone["before.txt"] + alone["doc.xml"] + alone["before.txt"]
+    lines = mixed.split(b"\n")
+    for parsed in read:
+        source, first = parsed.hand.source, parsed.hand.text.lstrip()[:16].encode()
+        assert mixed[source.offset :].lstrip().startswith(first), (source, first)
+        assert first in lines[source.line - 1], (source, first)
+
+
+def test_text_hands_after_an_xml_document_are_hands(tmp_path: Path) -> None:
+    document = xml_files()[0]
+    text = _text_hands()[0]
+    path = tmp_path / "export.xml"
+    path.write_bytes(document + b"\n" + text.encode())
+    history = open_history(path)
+    assert history.note == "holds the hands of several rooms"
+    read = _read(path)
+    assert not any(p.hand.stray for p in read)
+    assert read[-1].hand.text == text
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    st.lists(st.sampled_from(real_hands()), min_size=1, max_size=5),
+    st.sampled_from(["\n", "\r\n"]),
+)
+def test_every_hand_start_of_any_rooms_mixed_is_one_hand(
+    tmp_path: Path, hands: list[str], newline: str
+) -> None:
+    """Independent of the splitters: a file of intact hands of any rooms, text or XML, holds as
+    many hands as were put in."""
+    text = "\n\n\n".join(hands).replace("\n", newline)
+    path = tmp_path / "mixed.txt"  # one file, written again for each example
+    path.write_bytes(text.encode("utf-8"))
+    texts = [hand for hand in open_history(path).hand_texts() if not hand.stray]
+    assert len(texts) == len(hands)
+
+
+def test_an_xml_line_too_long_to_read_among_text_hands_is_said_so(tmp_path: Path) -> None:
+    document = xml_files()[0].replace(b"\r", b"").replace(b"\n", b"")
+    root = document.index(b">", document.index(b"?>") + 2) + 1
+    root_end = document.index(b">", root) + 1  # after the tag after the root: a hand's start
+    padding = b"<!-- " + b"x" * (MAX_LINE + 10) + b" -->"
+    one_line = document[:root_end] + padding + document[root_end:]
+    text = _text_hands()[0]
+    path = tmp_path / "mixed.txt"
+    path.write_bytes(text.encode() + b"\n\n\n" + one_line + b"\n\n" + text.encode())
+    read = _read(path)
+    findings = [p.problem.message for p in read if p.hand.stray and p.problem]
+    assert any("longer than studdraw reads" in message for message in findings), findings
+    assert [p.hand.text for p in read if p.hand.room == read[0].hand.room] == [text, text]
