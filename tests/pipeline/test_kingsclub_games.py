@@ -136,12 +136,14 @@ def test_the_split_draws_split_as_the_room_did() -> None:
 
 
 def test_the_broken_2_7_razz_hand_is_stored_with_its_money_short() -> None:
-    """FPDB's failing 2-7 razz hand #3703449: the room paid out less than the pot (MNY006)
-    and the hand ends on 6th street with two players' cards shown short (SHW004)."""
+    """FPDB's failing 2-7 razz hand #3703449: the room paid out less than the pot (MNY006),
+    the hand ends on 6th street with two players' cards shown short (SHW004), and the summary
+    nets Player1 what no collect pays him (SUM001, the export's error)."""
     record = corpus_record("Stud", "2-7 Razz-USD-500-1000-202102.multi.pot.failure.txt")
     assert {(str(p.code), p.severity) for p in replay(record).problems} == {
         ("MNY006", "warning"),
         ("SHW004", "warning"),
+        ("SUM001", "error"),
     }
 
 
