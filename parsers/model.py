@@ -68,6 +68,10 @@ class Game(StrEnum):
     SD27 = "sd27"
     DRAW5 = "draw5"
     STUD5 = "stud5"
+    SDA5 = "sda5"
+    RAZZ27 = "razz27"
+    BADACEY = "badacey"
+    BADEUCEY = "badeucey"
 
     @property
     def kind(self) -> GameKind:
@@ -87,6 +91,7 @@ STUD_DEALS: Final[dict[Game, tuple[tuple[bool, ...], ...]]] = {
     Game.STUD: _SEVEN_CARDS,
     Game.STUD8: _SEVEN_CARDS,
     Game.RAZZ: _SEVEN_CARDS,
+    Game.RAZZ27: _SEVEN_CARDS,
     Game.STUD5: ((False, True), (True,), (True,), (True,)),
 }
 """Each stud game's streets, as the cards each deals, True for face up: seven-card stud's 3rd

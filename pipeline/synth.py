@@ -20,9 +20,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Final
 
 from studdraw.parsers.model import Game, HandRecord, Seat, SourceRef, Structure, Tournament
-from studdraw.parsers.render import fulltilt, ipoker, pokerstars
+from studdraw.parsers.render import fulltilt, ipoker, kingsclub, pokerstars
 from studdraw.parsers.render.fulltilt import fulltilt_can_render, render_fulltilt
 from studdraw.parsers.render.ipoker import ipoker_can_render, render_ipoker
+from studdraw.parsers.render.kingsclub import kingsclub_can_render, render_kingsclub
 from studdraw.parsers.render.pokerstars import render_pokerstars
 from studdraw.pipeline.rules import random_hand
 from studdraw.pipeline.rules.house import house_rules_for
@@ -31,27 +32,40 @@ RENDERERS: Final[dict[str, Callable[[HandRecord, str | None], str]]] = {
     "pokerstars": render_pokerstars,
     "fulltilt": render_fulltilt,
     "ipoker": render_ipoker,
+    "kingsclub": render_kingsclub,
 }
 CAN_RENDER: Final[dict[str, Callable[[HandRecord], bool]]] = {
     "fulltilt": fulltilt_can_render,
     "ipoker": ipoker_can_render,
+    "kingsclub": kingsclub_can_render,
 }
 """Rooms whose format cannot express every legal hand; such hands are dealt again."""
 GAMES_DEALT: Final[dict[str, frozenset[Game]]] = {
     "pokerstars": frozenset(pokerstars.GAME_LABELS),
     "fulltilt": frozenset(fulltilt.GAME_LABELS),
     "ipoker": frozenset(ipoker.GAME_NAMES),
+    "kingsclub": frozenset(kingsclub.GAME_LABELS),
 }
 """The games each room's format names (its renderer's labels): PokerStars deals no five-card
-stud, iPoker's exports in the corpus only stud."""
+stud, iPoker's exports in the corpus only stud; KingsClub's are its reader's labels, 2-7 razz,
+A-5 single draw, badacey and badeucey (which no other room deals) among them."""
 STRUCTURES_DEALT: Final[dict[str, frozenset[Structure]]] = {
     "pokerstars": frozenset(pokerstars.LIMIT_LABELS),
     "fulltilt": frozenset(fulltilt.LIMIT_LABELS),
     "ipoker": frozenset(ipoker.LIMITS),
+    "kingsclub": frozenset(kingsclub.LIMIT_LABELS),
 }
 """The betting structures each room's format names (its renderer's labels): none prints
-half-pot limit (Merge's), Full Tilt and iPoker no spread limit."""
-FIRST_HAND_ID: Final = {"pokerstars": "24", "fulltilt": "41", "ipoker": "53"}  # room id prefixes
+half-pot limit (Merge's), Full Tilt, iPoker and KingsClub no spread limit."""
+CURRENCIES: Final = {"kingsclub": frozenset({"USD", "CHIPS"})}
+"""The currencies a room's format can write, where not every one (KingsClub prints none: its
+cash tables are dollars)."""
+FIRST_HAND_ID: Final = {
+    "pokerstars": "24",
+    "fulltilt": "41",
+    "ipoker": "53",
+    "kingsclub": "67",
+}  # room id prefixes
 NAME_POOL: Final = (
     "AceOfClubs",
     "BringInBob",
@@ -111,6 +125,8 @@ def synthesize(options: SynthOptions) -> Iterator[HandRecord]:
         raise ValueError(f"no renderer for {options.room!r}; choose from {sorted(RENDERERS)}")
     if options.game not in GAMES_DEALT[options.room]:
         raise ValueError(f"{options.room} deals no {options.game}")
+    if options.currency not in CURRENCIES.get(options.room, {options.currency}):
+        raise ValueError(f"{options.room} writes no {options.currency} amounts")
     if options.structure not in STRUCTURES_DEALT[options.room]:
         raise ValueError(f"{options.room} deals no {options.structure} limit")
     if not 2 <= options.min_players <= options.max_players <= 8:

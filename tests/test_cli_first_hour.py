@@ -258,6 +258,7 @@ def test_help_names_every_game_and_every_exit_code() -> None:
     top = " ".join(runner.invoke(app, ["--help"]).output.split()).lower()
     assert "triple-draw hand histories" not in top
     words = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+    words += ("eleven", "twelve", "thirteen", "fourteen", "fifteen")
     assert f"{words[len(GAME_SPECS) - 1]} stud and draw games" in top
     assert all(spec.title.lower() in top for spec in GAME_SPECS.values()), top
     ingest_help = " ".join(

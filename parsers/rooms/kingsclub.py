@@ -58,14 +58,14 @@ GAMES: Final = {
     "A-5 Triple Draw": Game.TDA5,
     "Badugi": Game.BADUGI,
     "2-7 Single Draw": Game.SD27,
+    "A-5 Single Draw": Game.SDA5,
+    "2-7 Razz": Game.RAZZ27,
+    "Badacey": Game.BADACEY,
+    "Badeucey": Game.BADEUCEY,
 }
 """The room's game label -> the game it deals."""
 NOT_READ: Final = {
     "5 Card Draw": "five-card draw as KingsClub prints it is not read yet (no hand to learn from)",
-    "A-5 Single Draw": "A-5 single draw has no game definition yet",
-    "2-7 Razz": "2-7 razz (stud to the 2-7 low) has no game definition",
-    "Badacey": "badacey (badugi and A-5 split) has no game definition",
-    "Badeucey": "badeucey (badugi and 2-7 split) has no game definition",
     "2-7 Drawmaha": "drawmaha (draw and Omaha split) has no game definition",
     "Captain": "drawmaha (draw and Omaha split) has no game definition",
 }
@@ -301,10 +301,24 @@ class KingsClubReader(LineReader):
         b.add(EventKind.DEAL, line, player, cards=cards, up=up)
 
     # --- draws ------------------------------------------------------------------------------
+    def _unmarked_draw(self, line: int) -> None:
+        """A-5 single draw prints no marker before its draw (cash/KingsClub/Draw/A5-1-Draw-...:
+        "Hero discards [Tc Ks Qc] draws [7s 3h 3s]" right after the first round's call): the
+        first draw line of the deal's round opens the draw round, its marker inferred."""
+        b = self.b
+        if b.game is not None and b.game.is_draw and b.street == 0 and self._dealt:
+            self.infer_uncalled(line)
+            b.new_street(1, line, "draw (inferred: no marker printed)")
+
+    def on_stand_pat(self, token: LineToken) -> None:
+        self._unmarked_draw(token.number)
+        super().on_stand_pat(token)
+
     def on_discard(self, token: LineToken) -> None:
         """The hero's draw: "Hero discards [Ts Jh] draws [3c 6c]"."""
         b = self.b
         player, line = self.player(token), token.number
+        self._unmarked_draw(line)
         if token.field("run_cards") is not None:
             raise HandParseError(RUN_TWICE, line, Outcome.UNSUPPORTED, game_label=self._label)
         thrown, drawn = self.cards(token), self.cards(token, "new")
@@ -315,6 +329,7 @@ class KingsClubReader(LineReader):
         """Another player's draw: "Player0 draws 2" (cards thrown and taken, both hidden)."""
         b = self.b
         player, line = self.player(token), token.number
+        self._unmarked_draw(line)
         count = card_count(token.field("count") or "0", line)
         b.add(EventKind.DISCARD, line, player, count=count)
         b.add(EventKind.DRAW, line, player, count=count, cards=(None,) * count, up=(False,) * count)

@@ -27,6 +27,7 @@ import numpy as np
 from studdraw.parsers.model import Game
 from studdraw.pipeline.evaluators import arrays
 from studdraw.pipeline.evaluators.arrays import DECK, INDEX, NO_LOW
+from studdraw.pipeline.rules.showdown import EVALUATORS
 from studdraw.pipeline.rules.specs import GAME_SPECS
 
 EXACT_EVALUATIONS: Final = 4_000
@@ -183,13 +184,29 @@ def _grid(subsets: np.ndarray, players: int) -> tuple[tuple[int, ...], np.ndarra
     return shape, valid
 
 
+def _array_evaluator(name: str) -> Callable[[np.ndarray], np.ndarray]:
+    """The array evaluator named `name`, or, for a game whose evaluator has none (2-7 razz's
+    `low27` of seven cards), the one-hand evaluator applied to each row: slower, the same
+    values, so a new game's spec is all the equities need."""
+    vectorised = _ARRAYS.get(name)
+    if vectorised is not None:
+        return vectorised
+    evaluate = EVALUATORS[name]
+
+    def each_row(hands: np.ndarray) -> np.ndarray:
+        values = (evaluate([DECK[i] for i in row]) for row in hands.tolist())
+        return np.fromiter((NO_LOW if v is None else v for v in values), np.int64, len(hands))
+
+    return each_row
+
+
 def _score(game: str, hands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(high values, low values) of seven-card hands (rows of card indices) by the game's
     evaluators (`GameSpec.best`, `split_low`): razz's low is its `high` (it is the only half),
     and -1 stands for no low (no split, or no low that qualifies)."""
     spec = GAME_SPECS[Game(game)]
-    low = _ARRAYS[spec.split_low](hands) if spec.split_low else np.full(len(hands), NO_LOW)
-    return _ARRAYS[spec.best](hands), low
+    low = _array_evaluator(spec.split_low)(hands) if spec.split_low else np.full(len(hands), NO_LOW)
+    return _array_evaluator(spec.best)(hands), low
 
 
 def _per_runout(

@@ -25,6 +25,11 @@ A5_STUD_GAMES: Final = games_where(
     lambda spec: spec.kind is GameKind.STUD and spec.best == "low_a5"
 )
 """The stud games the lowest hand wins, aces low (razz): a low door card is the strong one."""
+LOW27_STUD_GAMES: Final = games_where(
+    lambda spec: spec.kind is GameKind.STUD and spec.best == "low27"
+)
+"""The stud games the lowest hand wins, aces high (2-7 razz): the deuce is the strongest door,
+the ace the weakest."""
 SPLIT_GAMES: Final = games_where(lambda spec: spec.split_low is not None)
 """The games whose pot splits high and low (stud hi/lo): a main pot share is counted."""
 LOW8_GAMES: Final = games_where(lambda spec: spec.split_low == "low8")
@@ -179,6 +184,7 @@ decisions AS (
 doors AS (
   SELECT hand_id, name, door, k,
     CASE WHEN game {is_game(A5_STUD_GAMES)} AND door_rank < 14 THEN 15 - door_rank
+         WHEN game {is_game(LOW27_STUD_GAMES)} THEN 15 - door_rank
          ELSE door_rank END AS strength
   FROM (
     SELECT p.hand_id, p.name, p.door, h.game,
@@ -238,6 +244,9 @@ groups AS (
       WHEN game {is_game(A5_STUD_GAMES)} AND len(list_distinct(r)) = 2 THEN 'paired'
       WHEN game {is_game(A5_STUD_GAMES)} THEN
         substr('A23456789TJQK', list_max(low), 1) || ' low'
+      WHEN game {is_game(LOW27_STUD_GAMES)} AND len(list_distinct(r)) = 2 THEN 'paired'
+      WHEN game {is_game(LOW27_STUD_GAMES)} THEN
+        substr('23456789TJQKA', list_max(r) - 1, 1) || ' low'
       WHEN len(list_distinct(r)) = 2
         AND len(list_filter(r, lambda x: x = door_rank)) = 2 THEN 'split pair'
       WHEN len(list_distinct(r)) = 2 THEN 'buried pair'

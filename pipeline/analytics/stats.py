@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 import duckdb
 import polars as pl
 
-from .features import A5_STUD_GAMES, is_game
+from .features import A5_STUD_GAMES, LOW27_STUD_GAMES, is_game
 from .filters import Filters, need_player, sessions_sql, where
 from .registry import BY_NAME, KEY, KIND, MONEY, NET, rollup_columns, stat_totals
 from .source import ensure_features, run
@@ -184,6 +184,7 @@ FROM player_hands WHERE {condition} AND door IS NOT NULL
 GROUP BY game, currency, door[1]
 ORDER BY game, currency,
   CASE WHEN game {is_game(A5_STUD_GAMES)} THEN strpos('A23456789TJQK', door[1])
+       WHEN game {is_game(LOW27_STUD_GAMES)} THEN strpos('23456789TJQKA', door[1])
                     ELSE 14 - strpos('23456789TJQKA', door[1]) END""",
         params,
     )

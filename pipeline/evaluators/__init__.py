@@ -9,6 +9,6 @@ and kept in the user's cache folder for later processes (`studdraw.parsers.cache
 """
 
 from ._describe import KINDS, describe
-from ._hands import badugi, high, low8, low27, low_a5
+from ._hands import badugi, badugi27, high, low8, low27, low_a5
 
-__all__ = ["KINDS", "badugi", "describe", "high", "low8", "low27", "low_a5"]
+__all__ = ["KINDS", "badugi", "badugi27", "describe", "high", "low8", "low27", "low_a5"]

@@ -16,7 +16,7 @@ from ._tables import (
     valid_values,
 )
 
-KINDS = ("high", "low_a5", "low8", "low27", "badugi")
+KINDS = ("high", "low_a5", "low8", "low27", "badugi", "badugi27")
 """The evaluator names ``describe`` accepts, one per evaluator function."""
 
 _NAMES = [
@@ -84,8 +84,9 @@ def describe(kind: str, value: int | None) -> str:
     category, ranks = unpack(value)
     if kind == "high":
         return _high_phrase(category, ranks)
-    if kind == "badugi":
-        low = _ranks_text(tuple(12 - rank for rank in ranks[:category]), LOW_RANKS)
+    if kind in ("badugi", "badugi27"):
+        symbols = LOW_RANKS if kind == "badugi" else RANKS
+        low = _ranks_text(tuple(12 - rank for rank in ranks[:category]), symbols)
         return f"badugi {low}" if category == 4 else f"{category}-card {low}"
     category, ranks = STRAIGHT_FLUSH - category, tuple(12 - rank for rank in ranks)
     if kind == "low27":

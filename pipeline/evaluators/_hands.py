@@ -1,8 +1,10 @@
 """The evaluators: sum (or OR) the cards' precomputed codes, then one or two table lookups."""
 
 from collections.abc import Sequence
+from itertools import combinations
 
 from ._tables import (
+    BADUGI27_CODES,
     BADUGI_CODES,
     CARD_SHIFT,
     CODES,
@@ -21,6 +23,7 @@ from ._tables import (
 
 _STUD = range(5, 8)
 _FIVE = range(5, 6)
+_BADUGI = range(4, 6)
 
 
 def _card_error(cards: Sequence[str]) -> ValueError:
@@ -104,28 +107,53 @@ def low8(cards: Sequence[str]) -> int | None:
 
 
 def low27(cards: Sequence[str]) -> int:
-    """Deuce-to-seven low of exactly 5 cards: aces high, straights and flushes count against."""
-    total = _encode(cards, _FIVE, "low27")
+    """Best deuce-to-seven low out of 5 to 7 cards (2-7 draw games, 2-7 razz): aces high,
+    straights and flushes count against. Seven cards are scored as their best five (21 lookups);
+    the draw games hold five."""
+    total = _encode(cards, _STUD, "low27")
+    if len(cards) == 5:
+        return _low27_five(total)
+    codes = [CODES[card] for card in cards]
+    return max([_low27_five(sum(five)) for five in combinations(codes, 5)])
+
+
+def _low27_five(total: int) -> int:
     flush, ranks = low27_tables()
     mask = _flush_suit_mask(total)
     return flush[mask] if mask >= 0 else ranks[total & RANK_DIGITS]
 
 
 def badugi(cards: Sequence[str]) -> int:
-    """Badugi value of exactly 4 cards: more cards beat fewer, then lower is better.
+    """Badugi value of 4 cards, or of the best four of 5 (badacey), aces low: more cards beat
+    fewer, then lower is better."""
+    return _badugi(cards, BADUGI_CODES, "badugi")
 
-    A subset is valid when OR-ing its codes sets two bits per card (distinct suits and
-    ranks); the best valid subset of the largest size wins, and one card always is valid.
-    """
-    if len(cards) != 4:
-        raise _count_error("badugi", range(4, 5), cards)
+
+def badugi27(cards: Sequence[str]) -> int:
+    """Badugi with the ace high (badeucey's badugi half: 2-3-4-5 is the best), of 4 or 5 cards;
+    the values of `badugi`'s table with the ranks ordered 2 to ace."""
+    return _badugi(cards, BADUGI27_CODES, "badugi27")
+
+
+def _badugi(cards: Sequence[str], table_codes: dict[str, int], name: str) -> int:
+    if len(cards) not in _BADUGI:
+        raise _count_error(name, _BADUGI, cards)
     try:
         # (A list, not `map`: compiled by mypyc, unpacking a map loses the KeyError.)
-        a, b, c, d = [BADUGI_CODES[card] for card in cards]
+        codes = [table_codes[card] for card in cards]
     except KeyError:
         raise _card_error(cards) from None
-    if len({a, b, c, d}) != 4:
+    if len(set(codes)) != len(codes):
         raise _card_error(cards)
+    if len(codes) == 4:
+        return _badugi_four(codes[0], codes[1], codes[2], codes[3])
+    return max([_badugi_four(a, b, c, d) for a, b, c, d in combinations(codes, 4)])
+
+
+def _badugi_four(a: int, b: int, c: int, d: int) -> int:
+    """The best valid subset of four cards' codes: a subset is valid when OR-ing its codes sets
+    two bits per card (distinct suits and ranks); the best valid subset of the largest size
+    wins, and one card always is valid."""
     table = badugi_table()
     every = a | b | c | d
     if every.bit_count() == 8:

@@ -60,6 +60,12 @@ BADUGI_CODES: dict[str, int] = {
     for r, rank in enumerate(LOW_RANKS)
 }
 """Card string -> suit bit (bits 0-3) | ace-low rank bit (bits 4-16), for OR-ing subsets."""
+BADUGI27_CODES: dict[str, int] = {
+    rank + suit: (1 << s) | (1 << (4 + r))
+    for s, suit in enumerate(SUITS)
+    for r, rank in enumerate(RANKS)
+}
+"""The same with the ace-high rank bit: badeucey's badugi, where the ace is the worst card."""
 
 
 def pack(category: int, ranks: Sequence[int]) -> int:
@@ -224,8 +230,8 @@ def valid_values(kind: str) -> frozenset[int]:
         return frozenset(low_a5_table().values())
     if kind == "low8":
         return frozenset(value for value in low_a5_table().values() if value >= LOW8_WORST)
-    if kind == "badugi":
+    if kind in ("badugi", "badugi27"):
         return frozenset(badugi_table()) - {0}
     raise ValueError(
-        f"unknown evaluator kind {kind!r}; expected high, low_a5, low8, low27 or badugi"
+        f"unknown evaluator kind {kind!r}; expected high, low_a5, low8, low27, badugi or badugi27"
     )

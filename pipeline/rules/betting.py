@@ -21,6 +21,7 @@ _BET: Final = EventKind.BET
 _RAISE: Final = EventKind.RAISE
 _COMPLETE: Final = EventKind.COMPLETE
 _OPENING: Final = frozenset({_BET, _COMPLETE, _RAISE})
+_BOARD_OPENERS: Final = frozenset({Opener.HIGH_BOARD, Opener.LOW_BOARD, Opener.LOW_BOARD_ACES_HIGH})
 _FIXED: Final = Structure.FIXED
 _SPREAD: Final = Structure.SPREAD
 
@@ -91,7 +92,7 @@ class BettingState(ForcedBetState):
     def _wrong_actor(self, i: int, expected: int, event: Event, index: int | None) -> None:
         name, due = self.names[i], self.names[expected]
         opener = self.spec.streets[self.street].opener
-        board = opener is Opener.HIGH_BOARD or opener is Opener.LOW_BOARD
+        board = opener in _BOARD_OPENERS
         if board and not self.round_open:
             if i in self.tied_openers:
                 if self.rules.first_actor_tie_break != "any":

@@ -25,13 +25,15 @@ def bring_in_key(card: Card, rule: BringIn, suits: str | None) -> int:
     suit = suits.index(card[1]) if suits is not None else 0
     if rule is BringIn.LOW_CARD:
         return (12 - _ACE_HIGH[card[0]]) * 4 + (3 - suit)
+    if rule is BringIn.HIGH_CARD_ACES_HIGH:
+        return _ACE_HIGH[card[0]] * 4 + suit
     return _ACE_LOW[card[0]] * 4 + suit
 
 
 def board_key(cards: Sequence[Card], ace_low: bool) -> int:
     """A number ranking a board: the category (high card, pair, two pair, trips, quads) first,
     then the ranks, paired ranks before single ones. Higher is the better high board; for
-    razz's ace-low boards lower is better."""
+    the low games' boards lower is better (razz's with aces low, 2-7 razz's with aces high)."""
     order = _ACE_LOW if ace_low else _ACE_HIGH
     ranks = sorted([order[card[0]] for card in cards], reverse=True)
     key = 0

@@ -380,10 +380,12 @@ class StateCore:
         if opener is Opener.LEFT_OF_BUTTON or opener is Opener.LEFT_OF_BIG_BLIND:
             start = self.button_index if self.button_index >= 0 else len(self.names) - 1
             return self._next_needing(start)
-        return self._board_opener(opener is Opener.LOW_BOARD)
+        low = opener is not Opener.HIGH_BOARD
+        return self._board_opener(low, ace_low=opener is Opener.LOW_BOARD)
 
-    def _board_opener(self, ace_low: bool) -> int:
-        """The best board opens; a community card, face up for all, is part of every board."""
+    def _board_opener(self, low: bool, *, ace_low: bool) -> int:
+        """The best board opens (the lowest in the low games); a community card, face up for
+        all, is part of every board."""
         keys: list[tuple[int, int]] = []
         folded = self.folded
         shared = [self.community] if self.community is not None else []
@@ -396,11 +398,11 @@ class StateCore:
             keys.append((board_key(cast("list[Card]", board + shared), ace_low), i))
         if not keys:
             return NO_ONE
-        best = min(keys)[0] if ace_low else max(keys)[0]
+        best = min(keys)[0] if low else max(keys)[0]
         tied = tuple(i for key, i in keys if key == best)
         self.tied_openers = tied
         first = tied[0]
-        if len(tied) > 1 and not ace_low and self.rules.first_actor_tie_break == "suit":
+        if len(tied) > 1 and not low and self.rules.first_actor_tie_break == "suit":
             first = max(tied, key=self._top_card_suit)
         if self._needs(first):
             return first

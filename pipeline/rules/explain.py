@@ -15,7 +15,7 @@ from typing import Any, Final
 
 from studdraw.parsers.problems import Code, Origin
 
-from .house import all_house_rules
+from .house import all_house_rules, percent_text
 
 _CATALOGUE: Final = ("studdraw.parsers", "problems.toml")
 _UNCHECKED_FILE: Final = "unchecked.toml"
@@ -209,7 +209,7 @@ def _profiles() -> str:
         "|" + "---|" * len(_PROFILE_COLUMNS),
     ]
     for name, rules in all_house_rules().items():
-        rake = "unknown" if rules.rake_percent is None else f"{rules.rake_percent}%"
+        rake = "unknown" if rules.rake_percent is None else percent_text(rules.rake_percent)
         players = ", ".join(f"{kind} {limit}" for kind, limit in rules.max_players)
         cells = (
             f"`{name}`",

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from fractions import Fraction
 from typing import Final
 
 from studdraw.parsers.model import (
@@ -321,7 +322,9 @@ class _Generator:
                 self.emit(EventKind.SHOW, state.names[i], cards=tuple(self._final_cards(i)))
         pots = build_pots(state.invested, state.folded, state.all_in, state.dead)
         total = sum(state.invested)
-        rake = total * 5 // 100 if self.rules.rake_percent is not None else 0
+        percent = self.rules.rake_percent
+        # 5% of the pot, or less where the house rakes less (KingsClub: 1.5%)
+        rake = int(total * min(percent, Fraction(5)) // 100) if percent is not None else 0
         self.rake = rake
         for position, (amount, eligible) in enumerate(pots):
             taken = min(rake, amount)

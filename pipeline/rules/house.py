@@ -204,6 +204,14 @@ def _legacy(values: dict[str, Any]) -> dict[str, Any]:
     return renamed
 
 
+def percent_text(percent: Fraction) -> str:
+    """A percentage as people write it: 5 -> "5%", 3/2 -> "1.5%" (the profiles' values have a
+    finite decimal form)."""
+    if percent.denominator == 1:
+        return f"{percent.numerator}%"
+    return f"{float(percent):g}%"
+
+
 def house_rules_for(room: str) -> HouseRules:
     """The profile of a room (the HandRecord's `room`), or the default profile."""
     profiles = all_house_rules()

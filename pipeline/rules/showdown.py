@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 from studdraw.parsers.problems import Code, Problem, Stage
 from studdraw.pipeline import evaluators
 
+from .house import percent_text
 from .result import PotResult
 
 if TYPE_CHECKING:
@@ -26,6 +27,7 @@ EVALUATORS: Final[dict[str, Evaluator]] = {
     "low8": evaluators.low8,
     "low27": evaluators.low27,
     "badugi": evaluators.badugi,
+    "badugi27": evaluators.badugi27,
 }
 
 
@@ -176,7 +178,7 @@ def settle(
             Code.MNY006,
             None,
             line,
-            f"rake {money(rake)} is above {percent}% of the pot of {money(total)}",
+            f"rake {money(rake)} is above {percent_text(percent)} of the pot of {money(total)}",
         )
     return results, total, rake, found.problems
 

@@ -24,6 +24,7 @@ class Opener(StrEnum):
     BRING_IN = "bring_in"  # stud 3rd street: the forced bring-in, chosen by the door cards
     HIGH_BOARD = "high_board"  # the best showing high hand (pairs and high cards only)
     LOW_BOARD = "low_board"  # the lowest showing hand, aces low (razz)
+    LOW_BOARD_ACES_HIGH = "low_board_aces_high"  # the lowest showing hand, aces high (2-7 razz)
     LEFT_OF_BIG_BLIND = "left_of_big_blind"  # the first round of a blind game
     LEFT_OF_BUTTON = "left_of_button"  # later rounds of a blind game
 
@@ -33,6 +34,7 @@ class BringIn(StrEnum):
 
     LOW_CARD = "low_card"  # the lowest card, aces high; suits break ties (lowest suit pays)
     HIGH_CARD = "high_card"  # the highest card, aces low (razz); the highest suit pays
+    HIGH_CARD_ACES_HIGH = "high_card_aces_high"  # the highest card, aces high (2-7 razz)
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,13 +151,21 @@ def _stud(
     best: str,
     split_low: str | None,
     low_game: bool,
+    aces_high: bool = False,
     max_players: int = 8,
 ) -> GameSpec:
     """A stud game: antes, a bring-in, a betting round per street; a six-handed table is
     short-handed (eight-handed when full). Split games count in the stud8 stats too. Seven-card
     stud's last card may be a community card (the deck serves seven cards to eight players but
-    not always the river's); five cards each never run a deck out."""
-    streets = _stud_streets(game, Opener.LOW_BOARD if low_game else Opener.HIGH_BOARD)
+    not always the river's); five cards each never run a deck out. A low game (`low_game`)
+    ranks aces low unless `aces_high` (2-7 razz: the ace is the worst card of a low)."""
+    if not low_game:
+        opener, bring_in = Opener.HIGH_BOARD, BringIn.LOW_CARD
+    elif aces_high:
+        opener, bring_in = Opener.LOW_BOARD_ACES_HIGH, BringIn.HIGH_CARD_ACES_HIGH
+    else:
+        opener, bring_in = Opener.LOW_BOARD, BringIn.HIGH_CARD
+    streets = _stud_streets(game, opener)
     first = len(streets[0].deal)
     seven = len(streets) == 5
     return GameSpec(
@@ -165,7 +175,7 @@ def _stud(
         split_low=split_low,
         hand_size=sum(len(street.deal) for street in streets),
         max_discard=0,
-        bring_in=BringIn.HIGH_CARD if low_game else BringIn.LOW_CARD,
+        bring_in=bring_in,
         open_pair_street=None if low_game or not seven else 1,
         board=slice(first - 1, first + 3),  # the door card and the next three up cards
         community_street=len(streets) - 1 if seven else None,
@@ -193,16 +203,19 @@ def draw_spec(
     max_players: int,
     draws: int = 3,
     made: tuple[tuple[str, ...], tuple[str, ...]] | None = None,
+    split_low: str | None = None,
 ) -> GameSpec:
     """A draw game: the first round after the deal, then `draws` rounds each opened by a draw
     (triple draw: 3; single draw and five-card draw: 1); `made`: its (made, bad) hands, for the
-    games the lowest hand wins. A four-handed table is short-handed (six-handed when full)."""
+    games the lowest hand wins; `split_low`: the evaluator of the pot's other half in the split
+    draw games (badacey, badeucey: `best` ranks the badugi half). A four-handed table is
+    short-handed (six-handed when full)."""
     streets = _draw_streets(hand_size, draws)
     return GameSpec(
         game=game,
         streets=streets,
         best=best,
-        split_low=None,
+        split_low=split_low,
         hand_size=hand_size,
         max_discard=hand_size,
         bring_in=None,
@@ -249,6 +262,14 @@ GAME_SPECS: Final[dict[Game, GameSpec]] = {
         Game.STUD5, title="Five-card stud", phh="5S", best="high", split_low=None,
         low_game=False,
     ),
+    # 2-7 razz (KingsClub's "Limit 2-7 Razz"): razz's deal ranked deuce-to-seven, best five of
+    # seven; the ace is high, so the highest door card, an ace above a king, brings in
+    # (cash/KingsClub/Stud/2-7 Razz-USD-22-44-202101.txt: the ace of hearts brings in against a
+    # queen), and the lowest board by 2-7 (pairs worst, aces high) opens the later streets.
+    Game.RAZZ27: _stud(
+        Game.RAZZ27, title="2-7 razz", phh="2R", best="low27", split_low=None, low_game=True,
+        aces_high=True,
+    ),
     # deuce-to-seven-triple-draw.de.txt: "at most six players"
     Game.TD27: draw_spec(
         Game.TD27, title="2-7 triple draw", phh="2L3D", best="low27", hand_size=5,
@@ -274,6 +295,25 @@ GAME_SPECS: Final[dict[Game, GameSpec]] = {
     Game.DRAW5: draw_spec(
         Game.DRAW5, title="Five-card draw", phh="5CD", best="high", hand_size=5, max_players=8,
         draws=1,
+    ),
+    # A-5 single draw (KingsClub's "Limit A-5 Single Draw", heads-up in the corpus): A-5 triple
+    # draw's hand with one draw, seated like 2-7 single draw.
+    Game.SDA5: draw_spec(
+        Game.SDA5, title="A-5 single draw", phh="A5L1D", best="low_a5", hand_size=5,
+        max_players=8, draws=1, made=_LOW_A5,
+    ),
+    # The split draw games (KingsClub's "Limit Badacey", "Limit Badeucey"): five cards, three
+    # draws, no qualifier on either half. Badacey: the best badugi of four of the five cards
+    # (aces low) and the best A-5 low of the five; badeucey: both halves deuce-to-seven, the
+    # ace high in the badugi too. Dealt as triple draw, six at most. No made hand: what to
+    # stand pat on depends on the half one plays for.
+    Game.BADACEY: draw_spec(
+        Game.BADACEY, title="Badacey", phh="B/A5L3D", best="badugi", split_low="low_a5",
+        hand_size=5, max_players=6,
+    ),
+    Game.BADEUCEY: draw_spec(
+        Game.BADEUCEY, title="Badeucey", phh="B/2L3D", best="badugi27", split_low="low27",
+        hand_size=5, max_players=6,
     ),
 }  # fmt: skip
 """Every game, in the order the dashboard and reports list them."""

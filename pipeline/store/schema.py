@@ -13,6 +13,8 @@ from typing import Final
 
 import pyarrow as pa
 
+from studdraw.pipeline.rules.specs import GAME_SPECS
+
 SCHEMA_VERSION: Final = 2
 """Version 2 says `room` where version 1 said `site` (`migration.py` brings a version 1 store
 up to date when it is opened)."""
@@ -170,8 +172,9 @@ HANDS = TableDef(
         _c(
             "game",
             STR,
-            "Game id: stud, stud8, razz, td27, tda5, badugi, sd27 (2-7 single draw), "
-            "draw5 (five-card draw).",
+            "Game id: "
+            + ", ".join(f"{game.value} ({spec.title})" for game, spec in GAME_SPECS.items())
+            + ".",
             False,
         ),
         _c("structure", STR, "Betting structure: fixed, pot, half_pot, no, spread.", False),

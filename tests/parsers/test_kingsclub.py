@@ -49,10 +49,10 @@ CORPUS_OUTCOMES = {
     ("Draw/2-7 Drawmaha-FL-USD-60-120-202108.showdown.txt", Outcome.UNSUPPORTED, "2-7 Drawmaha"),
     ("Draw/2-7 Drawmaha-FL-USD-60-120-202108.txt", Outcome.UNSUPPORTED, "2-7 Drawmaha"),
     ("Draw/2-7 Triple Draw Lowball-FL-USD-40-80-202101.txt", Outcome.PARSED, "td27"),
-    ("Draw/A5-1-Draw-Limit-USD-50-100-202102.txt", Outcome.UNSUPPORTED, "A-5 Single Draw"),
+    ("Draw/A5-1-Draw-Limit-USD-50-100-202102.txt", Outcome.PARSED, "sda5"),
     ("Draw/A5-3-Draw-Limit-USD-44-88-202010.txt", Outcome.PARSED, "tda5"),
-    ("Draw/Badacey-Limit-USD-22-44-202101.txt", Outcome.UNSUPPORTED, "Badacey"),
-    ("Draw/Badeucey-Limit-USD-22-44-202101.txt", Outcome.UNSUPPORTED, "Badeucey"),
+    ("Draw/Badacey-Limit-USD-22-44-202101.txt", Outcome.PARSED, "badacey"),
+    ("Draw/Badeucey-Limit-USD-22-44-202101.txt", Outcome.PARSED, "badeucey"),
     ("Draw/Badugi-Limit-USD-30-60-202010.txt", Outcome.PARSED, "badugi"),
     ("Draw/NL-2-7-SD-USD-125-250-202103.RIT.txt", Outcome.UNSUPPORTED, "2-7 Single Draw"),
     ("Draw/NL-2-7-SD-USD-125-250-202103.missed.sb.txt", Outcome.PARSED, "sd27"),
@@ -60,8 +60,8 @@ CORPUS_OUTCOMES = {
     ("Draw/NL-2-7-SD-USD-25-50-202108.2.RIT.txt", Outcome.UNSUPPORTED, "2-7 Single Draw"),
     ("Draw/NL-2-7-SD-USD-25-50-202108.3.RIT.txt", Outcome.UNSUPPORTED, "2-7 Single Draw"),
     ("Draw/NL-2-7-SD-USD-25-50-202108.4.RIT.txt", Outcome.UNSUPPORTED, "2-7 Single Draw"),
-    ("Stud/2-7 Razz-USD-22-44-202101.txt", Outcome.UNSUPPORTED, "2-7 Razz"),
-    ("Stud/2-7 Razz-USD-500-1000-202102.multi.pot.failure.txt", Outcome.UNSUPPORTED, "2-7 Razz"),
+    ("Stud/2-7 Razz-USD-22-44-202101.txt", Outcome.PARSED, "razz27"),
+    ("Stud/2-7 Razz-USD-500-1000-202102.multi.pot.failure.txt", Outcome.PARSED, "razz27"),
     ("Stud/7-Stud-USD-44-88-202010.txt", Outcome.PARSED, "stud"),
     ("Stud/7-StudHL-USD-40-80-202101.txt", Outcome.PARSED, "stud8"),
     ("Stud/Razz-USD-40-80-202101.txt", Outcome.PARSED, "razz"),
@@ -106,9 +106,14 @@ def test_sniff_claims_kingsclub_files_only() -> None:
 
 
 PARSED_FILES = sorted(name for name, outcome, _ in CORPUS_OUTCOMES if outcome is Outcome.PARSED)
+BROKEN_SUMMARY = "Stud/2-7 Razz-USD-500-1000-202102.multi.pot.failure.txt"
+"""FPDB's failing 2-7 razz hand #3703449 (docs/rooms/kingsclub.md): its summary nets Player1
+-450.50 for the 3,125 the lines show him put in, and a stray "Player1 wins (168) from pot" pays
+him from a pot he folded out of; read as printed, it replays with the money short (MNY006) and
+the summary's net contradicted (SUM001)."""
 
 
-@pytest.mark.parametrize("name", PARSED_FILES)
+@pytest.mark.parametrize("name", [name for name in PARSED_FILES if name != BROKEN_SUMMARY])
 def test_each_players_net_is_the_summarys(name: str) -> None:
     """The summary's net of every player equals what the events put in and take out: proves
     the amounts, the "total to" calls and raises, and the inferred uncalled bets."""
@@ -123,10 +128,17 @@ def test_each_players_net_is_the_summarys(name: str) -> None:
 @pytest.mark.parametrize("name", PARSED_FILES)
 def test_rules_engine_errors_are_the_documented_ones(name: str) -> None:
     """docs/rooms/kingsclub.md: the 7-Stud hand's first raise over the completion is 33.16, not
-    a full bet of 44 (the room's own short raise); every other hand replays clean."""
+    a full bet of 44, and the 2-7 razz hand's is 16.58, not 22 (the room's own short raise of
+    one bring-in); every other hand replays clean."""
     result = replay(corpus_record(*name.split("/")))
     errors = [(v.code, v.line) for v in result.problems if v.severity == "error"]
-    expected = [("SIZ005", 25)] if name.startswith("Stud/7-Stud-") else []
+    short_raises = {
+        "Stud/7-Stud-USD-44-88-202010.txt": 25,
+        "Stud/2-7 Razz-USD-22-44-202101.txt": 31,
+    }
+    expected = [("SIZ005", short_raises[name])] if name in short_raises else []
+    if name == BROKEN_SUMMARY:  # its summary's net of Player1 is not what the lines pay
+        expected = [("SUM001", 51)]
     assert [(str(code), line) for code, line in errors] == expected
 
 
@@ -393,9 +405,8 @@ def test_older_markers_name_their_own_street() -> None:
 @pytest.mark.parametrize(
     ("header", "label", "reason"),
     [
-        ("Limit A-5 Single Draw - 50/100", "A-5 Single Draw", "A-5 single draw has no game"),
         ("Limit 5 Card Draw - 1/2", "5 Card Draw", "five-card draw as KingsClub prints it"),
-        ("Limit Badeucey - 22/44", "Badeucey", "badeucey (badugi and 2-7 split)"),
+        ("Limit 2-7 Drawmaha - 60/120", "2-7 Drawmaha", "drawmaha (draw and Omaha split)"),
         ("No Limit Holdem - 1/2", "Holdem", "Holdem is not a stud or draw game studdraw reads"),
     ],
 )
@@ -449,7 +460,7 @@ def test_corpus_hand_lines_point_into_the_file() -> None:
 
 def test_outcome_counts_per_game() -> None:
     counts = Counter(game for _, outcome, game in CORPUS_OUTCOMES if outcome is Outcome.PARSED)
-    assert sum(counts.values()) == 7
+    assert sum(counts.values()) == 12
 
 
 def test_a_posted_blind_adds_a_dead_small_blind() -> None:

@@ -30,7 +30,7 @@ import pytest
 from studdraw.parsers.files import discover_files
 from studdraw.parsers.model import Event, EventKind, Game, HandRecord, Structure
 from studdraw.parsers.reader import parse_file
-from studdraw.parsers.render.fulltilt import render_fulltilt, street_names
+from studdraw.parsers.render.fulltilt import GAME_LABELS, render_fulltilt, street_names
 from studdraw.pipeline.rules import random_hand, replay
 from studdraw.pipeline.rules.house import house_rules_for
 from tests.conftest import CORPUS, corpus_file, parse_record
@@ -52,7 +52,9 @@ NAMES: Final = (
 )  # fmt: skip
 TABLES: Final = ("Hagan", "Laurelvale", "Squaw Tea", "Tam", "Mart")
 HANDS_PER_CASE: Final = 80
-CASES: Final = [(game, Structure.FIXED) for game in Game] + [(Game.TD27, Structure.POT)]
+CASES: Final = [(game, Structure.FIXED) for game in Game if game in GAME_LABELS] + [
+    (Game.TD27, Structure.POT)
+]
 _MUCKED_DESCRIPTION: Final = re.compile(r"( mucked \[[^\]]*\]) - .*")
 
 

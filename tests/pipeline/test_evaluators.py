@@ -8,7 +8,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from studdraw.pipeline.evaluators import KINDS, badugi, describe, high, low8, low27, low_a5
+from studdraw.pipeline.evaluators import (
+    KINDS,
+    badugi,
+    badugi27,
+    describe,
+    high,
+    low8,
+    low27,
+    low_a5,
+)
 
 DECK = [rank + suit for rank in "23456789TJQKA" for suit in "cdhs"]
 EVALUATORS: dict[str, Callable[[Sequence[str]], int | None]] = {
@@ -17,8 +26,9 @@ EVALUATORS: dict[str, Callable[[Sequence[str]], int | None]] = {
     "low8": low8,
     "low27": low27,
     "badugi": badugi,
+    "badugi27": badugi27,
 }
-SIZES = {"high": 7, "low_a5": 7, "low8": 7, "low27": 5, "badugi": 4}
+SIZES = {"high": 7, "low_a5": 7, "low8": 7, "low27": 5, "badugi": 4, "badugi27": 4}
 
 
 def cards(hand: str) -> list[str]:
@@ -164,9 +174,11 @@ def test_duplicate_card_is_a_value_error(kind: str) -> None:
         ("high", 8),
         ("low_a5", 3),
         ("low8", 8),
-        ("low27", 6),
-        ("low27", 7),
-        ("badugi", 5),
+        ("low27", 4),
+        ("low27", 8),
+        ("badugi", 3),
+        ("badugi", 6),
+        ("badugi27", 6),
     ],
 )
 def test_wrong_card_count_is_a_value_error(kind: str, count: int) -> None:

@@ -14,11 +14,12 @@ from pokerkit import (
     EightOrBetterLowHand,
     Hand,
     RegularLowHand,
+    StandardBadugiHand,
     StandardHighHand,
     StandardLowHand,
 )
 
-from studdraw.pipeline.evaluators import badugi, high, low8, low27, low_a5
+from studdraw.pipeline.evaluators import badugi, badugi27, high, low8, low27, low_a5
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -32,6 +33,14 @@ CASES: dict[str, tuple[Callable[[Sequence[str]], int | None], type[Hand], int]] 
     "low8": (low8, EightOrBetterLowHand, 7),
     "low27": (low27, StandardLowHand, 5),
     "badugi": (badugi, BadugiHand, 4),
+    # The split and 2-7 stud games pokerkit deals no game of, checked hand by hand: 2-7 razz's
+    # best 2-7 low of seven cards, A-5 single draw's and badacey's A-5 low of five, badacey's
+    # badugi of four of five (aces low), badeucey's (aces high: pokerkit's "standard" badugi).
+    "low27 of 7": (low27, StandardLowHand, 7),
+    "low_a5 of 5": (low_a5, RegularLowHand, 5),
+    "badugi of 5": (badugi, BadugiHand, 5),
+    "badugi27": (badugi27, StandardBadugiHand, 4),
+    "badugi27 of 5": (badugi27, StandardBadugiHand, 5),
 }
 
 

@@ -91,7 +91,11 @@ def facts(record: HandRecord, house: str) -> dict[str, Any]:
         "showed": {e.player for e in record.events if e.kind is EventKind.SHOW},
         "money": money,
         "results": [(p.player, p.invested, p.collected, p.net) for p in result.players],
-        "violations": sorted((v.code, v.street) for v in result.problems),
+        # (SUM codes judge the room's summary lines, which PHH does not carry: FPDB's broken
+        # KingsClub 2-7 razz hand #3703449 has one, SUM001)
+        "violations": sorted(
+            (v.code, v.street) for v in result.problems if not v.code.startswith("SUM")
+        ),
     }
 
 

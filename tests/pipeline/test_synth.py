@@ -95,16 +95,46 @@ def test_every_synthesised_hand_parses_and_validates_clean(
         assert parsed.hero == options.hero
 
 
-@pytest.mark.parametrize("game", list(Game))
-def test_full_tilt_files_read_back_and_validate_clean(game: Game, tmp_path: Path) -> None:
-    options = SynthOptions(room="fulltilt", game=game, hands=60, seed=9)
-    path = tmp_path / "ftp.txt"
+@pytest.mark.parametrize(
+    ("room", "game"),
+    [
+        (room, game)
+        for room in ("fulltilt", "kingsclub")
+        for game in Game
+        if game in GAMES_DEALT[room]
+    ],
+)
+def test_full_tilt_and_kingsclub_files_read_back_and_validate_clean(
+    room: str, game: Game, tmp_path: Path
+) -> None:
+    """Every game each room's format names (KingsClub's: the games only it deals, 2-7 razz,
+    A-5 single draw, badacey and badeucey, among them)."""
+    options = SynthOptions(room=room, game=game, hands=60, seed=9)
+    path = tmp_path / f"{room}.txt"
     path.write_text(text_of(options), encoding="utf-8")
     parsed = list(parse_file(path))
     assert len(parsed) == 60
     for hand in parsed:
-        assert hand.record is not None and hand.record.room == "fulltilt", hand.problem
-        assert replay(hand.record).valid
+        assert hand.record is not None and hand.record.room == room, hand.problem
+        assert hand.record.game is game
+        assert replay(hand.record).problems == []
+
+
+def test_kingsclub_writes_only_what_its_format_holds() -> None:
+    """KingsClub prints no currency and no spread limit: asking for them is an error at once,
+    never an endless search for a hand the format can hold."""
+    with pytest.raises(ValueError, match="no EUR amounts"):
+        next(synthesize(SynthOptions(room="kingsclub", game=Game.BADACEY, hands=1, currency="EUR")))
+    with pytest.raises(ValueError, match="no spread limit"):
+        next(
+            synthesize(
+                SynthOptions(
+                    room="kingsclub", game=Game.RAZZ27, hands=1, structure=Structure.SPREAD
+                )
+            )
+        )
+    with pytest.raises(ValueError, match="kingsclub deals no stud5"):
+        next(synthesize(SynthOptions(room="kingsclub", game=Game.STUD5, hands=1)))
 
 
 def test_ids_are_unique_and_times_advance_with_session_breaks() -> None:
