@@ -267,11 +267,18 @@ READS_CLAIMS = {
     "boss",
 }  # fmt: skip
 NO_SECOND_WORD = {"everleaf", "partypoker", "ipoker", "merge"}
+BROKEN_EXPORTS = {
+    # KingsClub lost a side pot: the summary nets Player1 -450.50 of 3,125 put in (a side pot of
+    # 2,674.50 won), but the hand prints one collect, Player2's; 6th street is cut off too.
+    "2-7 Razz-USD-500-1000-202102.multi.pot.failure.txt:51: SUM001",
+}
+"""The corpus hands whose summary really disagrees with their play: found, as they must be."""
 
 
 def test_the_corpus_summaries_agree_with_their_play() -> None:
     """Every corpus hand of a room that states claims carries them, and none disagrees with
-    its play (no false alarm); the rooms without a second word carry none."""
+    its play but the broken exports (no false alarm, no miss); the rooms without a second word
+    carry none."""
     if not CORPUS.is_dir():
         pytest.skip(f"the shared corpus is not at {CORPUS}")
     claimed: dict[str, int] = {}
@@ -283,10 +290,10 @@ def test_the_corpus_summaries_agree_with_their_play() -> None:
                 continue
             claimed[record.room] = claimed.get(record.room, 0) + bool(record.claims)
             found.extend(
-                f"{path.name}:{problem.line}: {problem.code} {problem.message}"
+                f"{path.name}:{problem.line}: {problem.code}"
                 for problem in replay(record).problems
                 if problem.code in SUMMARY_CODES
             )
-    assert found == []
+    assert sorted(found) == sorted(BROKEN_EXPORTS)
     assert {room for room, hands in claimed.items() if hands} == READS_CLAIMS
     assert set(claimed) - READS_CLAIMS == NO_SECOND_WORD
