@@ -134,14 +134,20 @@ class BettingState(ForcedBetState):
             self.first_actor = i
         return i
 
-    def _on_fold(self, event: Event, index: int | None) -> None:
+    def _actor(self, event: Event, index: int | None) -> int:
+        """The seat of the player acting in `event`: the one to act, or (checked by
+        `_checked_turn`, which flags why) another one; -1 when the action cannot be applied."""
         i = self.index.get(event.player or "", NO_ONE)
         if i != self.pointer or i < 0:  # not the player to act: find out why
-            i = self._checked_turn(i, event, index)
-            if i < 0:
-                return
-        elif self.first_actor < 0:
+            return self._checked_turn(i, event, index)
+        if self.first_actor < 0:
             self.first_actor = i
+        return i
+
+    def _on_fold(self, event: Event, index: int | None) -> None:
+        i = self._actor(event, index)
+        if i < 0:
+            return
         self.folded[i] = True
         self.in_hand -= 1
         if not self.all_in[i]:
@@ -153,13 +159,9 @@ class BettingState(ForcedBetState):
         self._advance(i)
 
     def _on_check(self, event: Event, index: int | None) -> None:
-        i = self.index.get(event.player or "", NO_ONE)
-        if i != self.pointer or i < 0:  # not the player to act: find out why
-            i = self._checked_turn(i, event, index)
-            if i < 0:
-                return
-        elif self.first_actor < 0:
-            self.first_actor = i
+        i = self._actor(event, index)
+        if i < 0:
+            return
         if self.bet[i] < self.current:
             self.flag(
                 Code.SIZ008,
@@ -172,13 +174,9 @@ class BettingState(ForcedBetState):
         self._advance(i)
 
     def _on_call(self, event: Event, index: int | None) -> None:
-        i = self.index.get(event.player or "", NO_ONE)
-        if i != self.pointer or i < 0:  # not the player to act: find out why
-            i = self._checked_turn(i, event, index)
-            if i < 0:
-                return
-        elif self.first_actor < 0:
-            self.first_actor = i
+        i = self._actor(event, index)
+        if i < 0:
+            return
         to_call = self.current - self.bet[i]
         amount = event.amount
         if to_call <= 0:
@@ -200,13 +198,9 @@ class BettingState(ForcedBetState):
         self._advance(i)
 
     def _on_bet(self, event: Event, index: int | None) -> None:
-        i = self.index.get(event.player or "", NO_ONE)
-        if i != self.pointer or i < 0:  # not the player to act: find out why
-            i = self._checked_turn(i, event, index)
-            if i < 0:
-                return
-        elif self.first_actor < 0:
-            self.first_actor = i
+        i = self._actor(event, index)
+        if i < 0:
+            return
         if self._completion_open():
             self._complete(i, event, index)
         elif self.current > 0:
@@ -221,13 +215,9 @@ class BettingState(ForcedBetState):
             self._open(i, event, index)
 
     def _on_raise(self, event: Event, index: int | None) -> None:
-        i = self.index.get(event.player or "", NO_ONE)
-        if i != self.pointer or i < 0:  # not the player to act: find out why
-            i = self._checked_turn(i, event, index)
-            if i < 0:
-                return
-        elif self.first_actor < 0:
-            self.first_actor = i
+        i = self._actor(event, index)
+        if i < 0:
+            return
         if self.current == 0:
             self.flag(Code.SIZ011, event, index, f"{self.names[i]} raises with no bet to raise")
             self._open(i, event, index)
@@ -237,13 +227,9 @@ class BettingState(ForcedBetState):
             self._raise(i, event, index)
 
     def _on_complete(self, event: Event, index: int | None) -> None:
-        i = self.index.get(event.player or "", NO_ONE)
-        if i != self.pointer or i < 0:  # not the player to act: find out why
-            i = self._checked_turn(i, event, index)
-            if i < 0:
-                return
-        elif self.first_actor < 0:
-            self.first_actor = i
+        i = self._actor(event, index)
+        if i < 0:
+            return
         if self._completion_open():
             self._complete(i, event, index)
         else:
