@@ -73,7 +73,7 @@ DOOR_RANKS: Final = tuple("AKQJT98765432")
 """The ranks a stud door card can have (`door[1]`), ten written T as the rooms write it."""
 START_GROUPS: Final = (
     "rolled up", "buried pair", "split pair", "three low", "three-flush", "three-straight",
-    "other", "paired", *(f"{rank} low" for rank in "A23456789TJQK"),
+    "other", "paired", *(f"{rank} low" for rank in "A3456789TJQK"),
 )  # fmt: skip
 """Every stud starting-hand group (`start_group`), in report order: stud and stud hi/lo by
 trips, pairs, three low cards (hi/lo) and draws; razz and 2-7 razz by their highest card
@@ -101,6 +101,7 @@ TABLE_SIZE_SQL: Final = f"""CASE
 """A hand's table size from the seats the room gives (the players dealt in when it does not):
 two seats are heads-up; up to six (stud, eight-handed when full) or four (triple draw, six-handed
 when full) short-handed; more a full ring."""
+
 
 def _position_group() -> str:
     """SQL: the `POSITIONS` group of a row's `position` (`BTN`, `SB`, `BB`, `BTN+k`, `BI`,

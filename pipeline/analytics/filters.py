@@ -57,9 +57,7 @@ class Filters:
         for name, allowed in _SEAT_FACTS.items():
             value = getattr(self, name)
             if value is not None and value not in allowed:
-                raise ValueError(
-                    f"{name} must be one of {', '.join(allowed)}, not {value!r}"
-                )
+                raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
         ZoneInfo(self.time_zone)  # an unknown zone fails here, not in a query
 
     @property
