@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from studdraw.parsers.model import GameKind
+from studdraw.parsers.model import Game, GameKind
 from studdraw.pipeline.rules.specs import GAME_SPECS, games_where
 
 STUD_GAMES: Final = games_where(lambda spec: spec.kind is GameKind.STUD)
@@ -78,6 +78,21 @@ START_GROUPS: Final = (
 """Every stud starting-hand group (`start_group`), in report order: stud and stud hi/lo by
 trips, pairs, three low cards (hi/lo) and draws; razz and 2-7 razz by their highest card
 ("8 low"), any pair being `paired`."""
+
+
+def start_groups(game: str) -> tuple[str, ...]:
+    """The `START_GROUPS` the hands of `game` fall in, in report order: none outside the stud
+    games that deal three cards first (five-card stud deals two)."""
+    spec = GAME_SPECS.get(Game(game)) if game in Game.__members__.values() else None
+    if spec is None or spec.kind is not GameKind.STUD or spec.hand_size != 7:
+        return ()
+    if game in A5_STUD_GAMES or game in LOW27_STUD_GAMES:
+        lows = "3456789TJQK" if game in A5_STUD_GAMES else "456789TJQKA"
+        wanted = {"rolled up", "paired", *(f"{rank} low" for rank in lows)}
+    else:
+        wanted = {"rolled up", "buried pair", "split pair", "three-flush", "three-straight"}
+        wanted |= {"other", *(("three low",) if game in LOW8_GAMES else ())}
+    return tuple(group for group in START_GROUPS if group in wanted)
 
 
 def _short_handed() -> str:
