@@ -4,8 +4,6 @@ HTML page of the first two, with example hands)."""
 from __future__ import annotations
 
 import sys
-from datetime import datetime
-from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -13,25 +11,14 @@ import typer
 from rich.markup import escape
 
 from studdraw.cli.console import console
+from studdraw.cli.filtering import DoubtfulOption, FilterOptions, with_filters
 from studdraw.cli.shared import WaitOption, check_store, opened_waiting, written_aside
-from studdraw.parsers.model import Game
 from studdraw.pipeline.words import plural
 
 if TYPE_CHECKING:
     import duckdb
 
     from studdraw.pipeline import analytics
-
-
-class Kind(StrEnum):
-    CASH = "cash"
-    TOURNAMENT = "tournament"
-
-
-class TableSize(StrEnum):
-    HEADS_UP = "heads-up"
-    SHORT_HANDED = "short-handed"
-    FULL_RING = "full ring"
 
 
 StoreOption = Annotated[
@@ -42,81 +29,12 @@ JsonOption = Annotated[
 ]
 
 
-CurrencyOption = Annotated[
-    str | None,
-    typer.Option(help="Only hands of this currency: USD, EUR, GBP, PLAY (play money), CHIPS."),
-]
-KindOption = Annotated[Kind | None, typer.Option(help="Only cash games or only tournaments.")]
-TableSizeOption = Annotated[TableSize | None, typer.Option(help="Only tables of this size.")]
-RoomOption = Annotated[str | None, typer.Option(help="Only hands of this room (pokerstars, ...).")]
-StakesOption = Annotated[
-    str | None,
-    typer.Option(
-        help="Only these stakes, as the rooms print them: 0.10/0.20 (fixed limit: the bets; "
-        "pot and no limit: the blinds), or the big one alone (0.20)."
-    ),
-]
-SinceOption = Annotated[
-    datetime | None,
-    typer.Option(formats=["%Y-%m-%d"], help="Only hands from this day on (UTC, YYYY-MM-DD)."),
-]
-UntilOption = Annotated[
-    datetime | None,
-    typer.Option(formats=["%Y-%m-%d"], help="Only hands up to this day, included (UTC)."),
-]
-DoubtfulOption = Annotated[
-    bool,
-    typer.Option(
-        "--include-doubtful",
-        help="Count hands with an error-severity violation too (left out by default: their "
-        "facts are in doubt).",
-    ),
-]
-
-
-def _filters(
-    con: duckdb.DuckDBPyConnection,
-    *,
-    stakes: str | None,
-    player: str | None,
-    game: Game | None,
-    currency: str | None,
-    kind: Kind | None,
-    table_size: TableSize | None,
-    include_doubtful: bool,
-    room: str | None = None,
-    since: datetime | None = None,
-    until: datetime | None = None,
-) -> analytics.Filters:
-    from studdraw.pipeline import analytics
-
-    return analytics.Filters(
-        player=player,
-        stakes=_big_bet(con, stakes, currency.upper() if currency else None) if stakes else None,
-        room=room.strip().lower() if room else None,
-        date_from=since.date() if since else None,
-        date_to=until.date() if until else None,
-        game=str(game) if game else None,
-        currency=currency.upper() if currency else None,
-        kind=kind.value if kind else None,
-        table_size=table_size.value if table_size else None,
-        include_doubtful=include_doubtful,
-    )
-
-
+@with_filters
 def stats(
     *,
     db: StoreOption = Path("studdraw.duckdb"),
     player: Annotated[str | None, typer.Option(help="Only this player (all stats).")] = None,
-    game: Annotated[Game | None, typer.Option(help="Only this game.")] = None,
-    currency: CurrencyOption = None,
-    kind: KindOption = None,
-    table_size: TableSizeOption = None,
-    room: RoomOption = None,
-    stakes: StakesOption = None,
-    since: SinceOption = None,
-    until: UntilOption = None,
-    include_doubtful: DoubtfulOption = False,
+    chosen: FilterOptions,
     json_output: JsonOption = False,
     wait: WaitOption = 60.0,
 ) -> None:
@@ -129,20 +47,8 @@ def stats(
     from studdraw.pipeline import analytics
     from studdraw.pipeline.analytics import report as analytics_report
 
-    con = _open_report(db, player, wait, currency)
-    filters = _filters(
-        con,
-        stakes=stakes,
-        player=player,
-        game=game,
-        currency=currency,
-        kind=kind,
-        table_size=table_size,
-        include_doubtful=include_doubtful,
-        room=room,
-        since=since,
-        until=until,
-    )
+    con = _open_report(db, player, wait, chosen.currency_code)
+    filters = chosen.filters(con, player)
     frame = analytics.player_stats(con, filters)
     if player is not None:
         rates = analytics.hourly(con, filters, by_game=True)
@@ -157,19 +63,12 @@ def stats(
     _doubtful_note(con, filters)
 
 
+@with_filters
 def leaks(
     *,
     player: Annotated[str, typer.Option(help="The player to report on.", show_default=False)],
     db: StoreOption = Path("studdraw.duckdb"),
-    game: Annotated[Game | None, typer.Option(help="Only this game.")] = None,
-    currency: CurrencyOption = None,
-    kind: KindOption = None,
-    table_size: TableSizeOption = None,
-    room: RoomOption = None,
-    stakes: StakesOption = None,
-    since: SinceOption = None,
-    until: UntilOption = None,
-    include_doubtful: DoubtfulOption = False,
+    chosen: FilterOptions,
     json_output: JsonOption = False,
     wait: WaitOption = 60.0,
 ) -> None:
@@ -181,20 +80,8 @@ def leaks(
     from studdraw.pipeline import analytics
     from studdraw.pipeline.analytics import report as analytics_report
 
-    con = _open_report(db, player, wait, currency)
-    filters = _filters(
-        con,
-        stakes=stakes,
-        player=player,
-        game=game,
-        currency=currency,
-        kind=kind,
-        table_size=table_size,
-        include_doubtful=include_doubtful,
-        room=room,
-        since=since,
-        until=until,
-    )
+    con = _open_report(db, player, wait, chosen.currency_code)
+    filters = chosen.filters(con, player)
     checked = analytics.assess(con, filters)
     found = checked.filter(checked["verdict"] == "leak")
     if json_output:
@@ -206,6 +93,7 @@ def leaks(
     _doubtful_note(con, filters)
 
 
+@with_filters
 def report(
     *,
     player: Annotated[str, typer.Option(help="The player to report on.", show_default=False)],
@@ -213,15 +101,7 @@ def report(
         Path, typer.Option(help="The HTML file to write (e.g. report.html).", show_default=False)
     ],
     db: StoreOption = Path("studdraw.duckdb"),
-    game: Annotated[Game | None, typer.Option(help="Only this game.")] = None,
-    currency: CurrencyOption = None,
-    kind: KindOption = None,
-    table_size: TableSizeOption = None,
-    room: RoomOption = None,
-    stakes: StakesOption = None,
-    since: SinceOption = None,
-    until: UntilOption = None,
-    include_doubtful: DoubtfulOption = False,
+    chosen: FilterOptions,
     wait: WaitOption = 60.0,
 ) -> None:
     """A coach's report on a player, to send to a student: one self-contained HTML file (no
@@ -236,20 +116,8 @@ def report(
 
     stderr = console(stderr=True)
     _writable(out)
-    con = _open_report(db, player, wait, currency)
-    filters = _filters(
-        con,
-        stakes=stakes,
-        player=player,
-        game=game,
-        currency=currency,
-        kind=kind,
-        table_size=table_size,
-        include_doubtful=include_doubtful,
-        room=room,
-        since=since,
-        until=until,
-    )
+    con = _open_report(db, player, wait, chosen.currency_code)
+    filters = chosen.filters(con, player)
     try:
         with progress(stderr, "report: stats and leaks"):
             analysis = coach.analyse(con, filters)
@@ -281,24 +149,6 @@ def report(
         markup=False,
         highlight=False,
     )
-
-
-def _big_bet(con: duckdb.DuckDBPyConnection, asked: str, currency: str | None) -> int:
-    """The big bet (smallest units) of the stakes `asked` names; exit 1 naming the store's
-    stakes when it holds none such, or asking for --currency when they are of several."""
-    from studdraw.pipeline.analytics import inventory
-
-    found = inventory.stakes_matching(con, asked, currency)
-    if len({big_bet for _, _, big_bet in found}) == 1:
-        return found[0][2]
-    if found:
-        named = ", ".join(f"{label} ({code})" for code, label, _ in found)
-        problem = f"{asked!r} names stakes of several currencies: {named}; add --currency"
-    else:
-        held = inventory.stakes_held(con, currency)
-        problem = f"no hands at stakes {asked!r}; the store holds " + (", ".join(held) or "none")
-    console(stderr=True).print(f"[red]error:[/red] {escape(problem)}", highlight=False)
-    raise typer.Exit(code=1)
 
 
 def _writable(out: Path) -> None:

@@ -14,6 +14,16 @@ import polars as pl
 import streamlit as st
 
 from studdraw.pipeline.analytics import KINDS, TABLE_SIZES, Filters, currency_label, inventory
+from studdraw.pipeline.analytics.features import (
+    DOOR_RANKS,
+    DRAW_GAMES,
+    DRAW_POSITIONS,
+    POSITIONS,
+    START_GROUPS,
+    STUD_GAMES,
+    STUD_POSITIONS,
+    start_groups,
+)
 from studdraw.pipeline.words import plural, stakes_text
 
 from . import store
@@ -116,7 +126,8 @@ def local_time(moment: datetime | None, zone: str, pattern: str = "%Y-%m-%d %H:%
 
 
 def filters_sidebar(ref: StoreRef, key: str, player: str | None) -> Filters:
-    """Game, structure, stakes, room, money (currency, cash or tournament), table size, dates in
+    """Game, structure, stakes, room, money (currency, cash or tournament), table size, the
+    seat's position, door card and starting hand (each for the games it applies to), dates in
     the user's time zone, session of `player`, and whether hands with rule errors count."""
     options = filter_options(ref)
     side = st.sidebar
@@ -189,6 +200,7 @@ def filters_sidebar(ref: StoreRef, key: str, player: str | None) -> Filters:
         key=f"{key}-table-size",
         help="Heads-up: two seats; short-handed: up to six (stud) or four (draw); full ring: more.",
     )
+    position, door, start_group = _seat_filters(key, options.get_column("game").unique().to_list())
     first, last = options.get_column("first_day").min(), options.get_column("last_day").max()
     days = side.date_input(
         f"Dates ({zone})",
@@ -230,9 +242,56 @@ def filters_sidebar(ref: StoreRef, key: str, player: str | None) -> Filters:
         currency=currency,
         kind=kind,
         table_size=table_size,
+        position=position,
+        door=door,
+        start_group=start_group,
         include_doubtful=include_doubtful,
         time_zone=zone,
     )
+
+
+def _seat_filters(key: str, games: list[str]) -> tuple[str | None, str | None, str | None]:
+    """Position (draw positions with draw games, stud's with stud), door card and starting hand
+    (stud games only, the groups of the games shown) in the sidebar: each only when one of
+    `games` (those the other filters leave) has it."""
+    side = st.sidebar
+    stud = any(game in STUD_GAMES for game in games)
+    draw = any(game in DRAW_GAMES for game in games)
+    families = {*(DRAW_POSITIONS if draw else ()), *(STUD_POSITIONS if stud else ())}
+    position = door = start_group = None
+    if families:
+        position = side.selectbox(
+            "Position",
+            [name for name in POSITIONS if name in families],
+            index=None,
+            format_func=str.capitalize,
+            placeholder="Every position",
+            key=f"{key}-position",
+            help="Draw: counted from the button over the players dealt in; the seats between "
+            "the big blind and the cutoff are early (the first half) and middle. Stud: from "
+            "the bring-in; the seats acting after it are early (the first half) and late.",
+        )
+    if stud:
+        door = side.selectbox(
+            "Door card",
+            list(DOOR_RANKS),
+            index=None,
+            placeholder="Every door card",
+            key=f"{key}-door",
+            help="Stud: the rank of the player's first up card.",
+        )
+    groups = {group for game in games for group in start_groups(game)}
+    if groups:
+        start_group = side.selectbox(
+            "Starting hand",
+            [group for group in START_GROUPS if group in groups],
+            index=None,
+            format_func=str.capitalize,
+            placeholder="Every starting hand",
+            key=f"{key}-start-group",
+            help="Stud: the three 3rd-street cards, known for the hero (docs/stats.md).",
+        )
+    return position, door, start_group
 
 
 def doubtful_note(ref: StoreRef, filters: Filters) -> None:

@@ -290,6 +290,46 @@ def test_player_stats_shows_the_heros_stud_starting_hands(app: AppTest, facts: F
     assert groups["dealt"].sum() == facts.hero_hands["stud"]
 
 
+def hero_seats(facts: Facts, condition: str) -> int:
+    """The hero's seats in hands without rule errors, counted from `hand_players` itself."""
+    with duckdb.connect(str(facts.db), read_only=True) as con:
+        row = con.execute(
+            "SELECT count(*) FROM hand_players JOIN hands USING (hand_id) "
+            f"WHERE name = 'Hero' AND dealt_in AND valid AND {condition}"
+        ).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def test_seat_filters_show_for_their_games_on_stats_sessions_and_leaks(
+    app: AppTest, facts: Facts
+) -> None:
+    open_page(app, "player_stats")
+    side = app.sidebar
+    assert side.selectbox(key="stats-position").options == [
+        "Early", "Middle", "Cutoff", "Button", "Small blind", "Big blind", "Bring-in", "Late",
+    ]  # fmt: skip
+    assert side.selectbox(key="stats-door").options[0] == "A"
+    assert "Split pair" in side.selectbox(key="stats-start-group").options
+    side.selectbox(key="stats-game").select("td27").run()
+    keys = {box.key for box in app.sidebar.selectbox}
+    assert "stats-door" not in keys and "stats-start-group" not in keys  # stud only
+    assert app.sidebar.selectbox(key="stats-position").options[-1] == "Big blind"
+    app.sidebar.selectbox(key="stats-player").select("Hero").run()
+    app.sidebar.selectbox(key="stats-position").select("button").run()
+    assert not app.exception
+    assert list(app.dataframe[0].value["hands"]) == [
+        hero_seats(facts, "game = 'td27' AND position = 'BTN'")
+    ]
+    open_page(app, "sessions")
+    app.sidebar.selectbox(key="sessions-position").select("bring-in").run()
+    assert metrics(app)["Hands"] == str(hero_seats(facts, "position = 'BI'"))
+    open_page(app, "leaks")
+    app.sidebar.selectbox(key="leaks-door").select("K").run()
+    assert not app.exception
+    assert app.dataframe[-1].value["low"].isna().all()  # a seat's sample: the pool judges alone
+
+
 def test_leaks_rank_the_heros_leaks_with_the_hands_behind(app: AppTest, facts: Facts) -> None:
     open_page(app, "leaks")
     ranked = app.dataframe[0].value

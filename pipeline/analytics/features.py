@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from studdraw.parsers.model import GameKind
+from studdraw.parsers.model import Game, GameKind
 from studdraw.pipeline.rules.specs import GAME_SPECS, games_where
 
 STUD_GAMES: Final = games_where(lambda spec: spec.kind is GameKind.STUD)
@@ -56,6 +56,44 @@ needs fewer aggressive actions than this before the player's decision."""
 
 TABLE_SIZES: Final = ("heads-up", "short-handed", "full ring")
 
+DRAW_POSITIONS: Final = ("early", "middle", "cutoff", "button", "small blind", "big blind")
+"""Draw positions in the order they act before the first draw. With n players dealt in and
+`BTN+k` the seat k after the button: the cutoff is the seat before the button (k = n - 1); the
+seats between the big blind and the cutoff split in two, the first half (rounded up) early and
+the rest middle. Heads-up the button posts the small blind and is `button`; three-handed there
+is no cutoff."""
+STUD_POSITIONS: Final = ("bring-in", "early", "late")
+"""Stud positions on 3rd street, counted from the bring-in (the seat order changes every hand
+with the door cards): with n players dealt in, the n - 1 seats acting after the bring-in split
+in two, the first half (rounded up) early and the rest late (heads-up: the one seat is
+early)."""
+POSITIONS: Final = tuple(dict.fromkeys((*DRAW_POSITIONS, *STUD_POSITIONS)))
+"""Every `position_group` value; early means among the first to act in both families."""
+DOOR_RANKS: Final = tuple("AKQJT98765432")
+"""The ranks a stud door card can have (`door[1]`), ten written T as the rooms write it."""
+START_GROUPS: Final = (
+    "rolled up", "buried pair", "split pair", "three low", "three-flush", "three-straight",
+    "other", "paired", *(f"{rank} low" for rank in "A3456789TJQK"),
+)  # fmt: skip
+"""Every stud starting-hand group (`start_group`), in report order: stud and stud hi/lo by
+trips, pairs, three low cards (hi/lo) and draws; razz and 2-7 razz by their highest card
+("8 low"), any pair being `paired`."""
+
+
+def start_groups(game: str) -> tuple[str, ...]:
+    """The `START_GROUPS` the hands of `game` fall in, in report order: none outside the stud
+    games that deal three cards first (five-card stud deals two)."""
+    spec = GAME_SPECS.get(Game(game)) if game in Game.__members__.values() else None
+    if spec is None or spec.kind is not GameKind.STUD or spec.hand_size != 7:
+        return ()
+    if game in A5_STUD_GAMES or game in LOW27_STUD_GAMES:
+        lows = "3456789TJQK" if game in A5_STUD_GAMES else "456789TJQKA"
+        wanted = {"rolled up", "paired", *(f"{rank} low" for rank in lows)}
+    else:
+        wanted = {"rolled up", "buried pair", "split pair", "three-flush", "three-straight"}
+        wanted |= {"other", *(("three low",) if game in LOW8_GAMES else ())}
+    return tuple(group for group in START_GROUPS if group in wanted)
+
 
 def _short_handed() -> str:
     """SQL: the most seats of a short-handed table for a hand's game (`GameSpec.short_handed`),
@@ -78,6 +116,26 @@ TABLE_SIZE_SQL: Final = f"""CASE
 """A hand's table size from the seats the room gives (the players dealt in when it does not):
 two seats are heads-up; up to six (stud, eight-handed when full) or four (triple draw, six-handed
 when full) short-handed; more a full ring."""
+
+
+def _position_group() -> str:
+    """SQL: the `POSITIONS` group of a row's `position` (`BTN`, `SB`, `BB`, `BTN+k`, `BI`,
+    `BI+k`) at a table of `h.players` dealt in, as `DRAW_POSITIONS` and `STUD_POSITIONS` say."""
+    k = "TRY_CAST(split_part(hp.position, '+', 2) AS INTEGER)"
+    early, middle, cutoff, button, small, big = DRAW_POSITIONS
+    bring_in, stud_early, late = STUD_POSITIONS
+    return f"""CASE
+    WHEN hp.position = 'BI' THEN '{bring_in}'
+    WHEN hp.position LIKE 'BI+%' THEN
+      CASE WHEN {k} <= h.players // 2 THEN '{stud_early}' ELSE '{late}' END
+    WHEN hp.position = 'BTN' THEN '{button}'
+    WHEN hp.position = 'SB' THEN '{small}'
+    WHEN hp.position = 'BB' THEN '{big}'
+    WHEN hp.position LIKE 'BTN+%' THEN
+      CASE WHEN {k} = h.players - 1 THEN '{cutoff}'
+           WHEN {k} - 2 <= (h.players - 3) // 2 THEN '{early}' ELSE '{middle}' END
+  END"""
+
 
 _BETTING = "'fold', 'check', 'call', 'bet', 'raise', 'complete'"
 _VOLUNTARY = "'call', 'bet', 'raise', 'complete'"
@@ -104,7 +162,7 @@ FEATURES_SQL: Final = f"""
 WITH
 h AS (
   SELECT hand_id, room, room_hand_id, game, structure, big_bet, small_bet, ante, bring_in, scale,
-         started_at, game IN {STUD_GAMES} AS stud, currency,
+         started_at, game IN {STUD_GAMES} AS stud, currency, players,
          tournament_id IS NOT NULL AS tournament, valid, {TABLE_SIZE_SQL} AS table_size
   FROM hands WHERE hand_id BETWEEN $lo AND $hi
 ),
@@ -262,6 +320,7 @@ SELECT
   hp.hand_id, hp.name, h.room, h.room_hand_id, h.game, h.structure, h.small_bet, h.big_bet,
   h.scale, h.started_at, h.stud, h.currency, h.tournament, h.valid, h.table_size, hp.is_hero,
   hp.position,
+  {_position_group()} AS position_group,
   hp.invested, hp.collected, hp.net,
   hp.net / nullif(h.big_bet, 0) AS net_bb,
   coalesce(a.allin_net, hp.net) AS allin_net,

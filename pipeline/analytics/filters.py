@@ -8,7 +8,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Final
 from zoneinfo import ZoneInfo
 
-from .features import TABLE_SIZES
+from .features import DOOR_RANKS, POSITIONS, START_GROUPS, TABLE_SIZES
 
 SESSION_GAP_MINUTES: Final = 30
 """A gap of this many minutes or more between a player's consecutive hands ends a session."""
@@ -23,7 +23,11 @@ class Filters:
     IANA name); `stakes` is the big bet in the hand's smallest unit; `currency` a `hands.currency`
     code (`USD`, `EUR`, `PLAY`, `CHIPS`, ...); `kind` cash or tournament; `table_size` one of
     `TABLE_SIZES`; `session` is a session number of `player` (see `sessions()`), so it needs
-    `player`. Hands with an error-severity violation (facts in doubt) count only with
+    `player`. The seat's facts: `position` one of `POSITIONS` (`DRAW_POSITIONS` apply to draw
+    games, `STUD_POSITIONS` to stud), `door` the rank of the stud door card (`DOOR_RANKS`),
+    `start_group` a stud starting-hand group (`START_GROUPS`); each keeps the rows of the seats
+    that had it, so a player's figures count the hands they played from there and the pool's
+    every player's. Hands with an error-severity violation (facts in doubt) count only with
     `include_doubtful`."""
 
     player: str | None = None
@@ -37,6 +41,9 @@ class Filters:
     currency: str | None = None
     kind: str | None = None
     table_size: str | None = None
+    position: str | None = None
+    door: str | None = None
+    start_group: str | None = None
     include_doubtful: bool = False
     time_zone: str = "UTC"
 
@@ -47,14 +54,28 @@ class Filters:
             raise ValueError(
                 f"table_size must be one of {', '.join(TABLE_SIZES)}, not {self.table_size!r}"
             )
+        for name, allowed in _SEAT_FACTS.items():
+            value = getattr(self, name)
+            if value is not None and value not in allowed:
+                raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
         ZoneInfo(self.time_zone)  # an unknown zone fails here, not in a query
 
     @property
+    def by_seat(self) -> bool:
+        """Whether a seat's fact (position, door card, starting hand) is asked for: the
+        rollups sum over every seat, so only the per-hand rows can answer."""
+        return any(getattr(self, name) is not None for name in _SEAT_FACTS)
+
+    @property
     def needs_hands(self) -> bool:
-        """Whether the filters need the per-hand rows: rollups have no sessions and keep UTC
-        days only."""
+        """Whether the filters need the per-hand rows: rollups have no sessions and seat facts
+        and keep UTC days only."""
         dated = self.date_from is not None or self.date_to is not None
-        return self.session is not None or (dated and self.time_zone != "UTC")
+        return self.session is not None or self.by_seat or (dated and self.time_zone != "UTC")
+
+
+_SEAT_FACTS: Final = {"position": POSITIONS, "door": DOOR_RANKS, "start_group": START_GROUPS}
+"""The filters on a seat's facts and the values each may take."""
 
 
 def sessions_sql() -> str:
@@ -122,6 +143,15 @@ def where(
         )
         params["session"] = filters.session
         params["player"] = filters.player
+    for column, test in (
+        ("position", "position_group = $position"),
+        ("door", "door[1] = $door"),
+        ("start_group", "start_group = $start_group"),
+    ):
+        value = getattr(filters, column)
+        if value is not None:
+            clauses.append(test)
+            params[column] = value
     return " AND ".join(clauses), params
 
 

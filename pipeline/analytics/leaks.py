@@ -149,10 +149,12 @@ def assess(con: duckdb.DuckDBPyConnection, filters: Filters) -> pl.DataFrame:
     """Every stat with a reference range, per game, currency and table size the player played
     (the filters may narrow them), with its value, 95% confidence interval and verdict
     (`VERDICTS`). A leak is a value with at least `MIN_OPPORTUNITIES` spots, outside the range
-    (full-ring tables only: the ranges describe full rings) or `Z_FLAG` deviations from the
-    pool of its table size and currency; it carries its money at stake (big bets per 100
-    hands), severity and example hands (the most expensive spots where the player did what the
-    leak says: store ids and the room's ids). Leaks first, worst first; then the rest."""
+    (full-ring tables only: the ranges describe full rings, and every seat: with a filter on a
+    seat's position, door card or starting hand the pool alone judges) or `Z_FLAG` deviations
+    from the pool of its table size and currency (and of the same seat facts); it carries its
+    money at stake (big bets per 100 hands), severity and example hands (the most expensive
+    spots where the player did what the leak says: store ids and the room's ids). Leaks first,
+    worst first; then the rest."""
     player = need_player(filters, "leaks")
     ensure_features(con)
     ranges = reference_ranges()
@@ -173,7 +175,8 @@ def assess(con: duckdb.DuckDBPyConnection, filters: Filters) -> pl.DataFrame:
                 if reference is None:
                     continue
                 key = (row["game"], row["currency"], stat.name)
-                found.append(_assess(reference, row, pool.get(key, {}), size))
+                ranged = size == REFERENCE_TABLE_SIZE and not filters.by_seat
+                found.append(_assess(reference, row, pool.get(key, {}), size, ranged=ranged))
     leaky = [leak for leak in found if leak["verdict"] == "leak"]
     for leak, (ids, room_hand_ids) in zip(leaky, _examples(con, filters, leaky), strict=True):
         leak["examples"], leak["example_room_hand_ids"] = ids, room_hand_ids
@@ -202,14 +205,19 @@ def wilson(successes: int, trials: int, z: float = CONFIDENCE_Z) -> tuple[float,
 
 
 def _assess(
-    reference: Reference, row: dict[str, object], pool: dict[str, object], table_size: str
+    reference: Reference,
+    row: dict[str, object],
+    pool: dict[str, object],
+    table_size: str,
+    *,
+    ranged: bool,
 ) -> dict[str, object]:
-    """The verdict on one stat of one (game, currency, table size) row of the player."""
+    """The verdict on one stat of one (game, currency, table size) row of the player; `ranged`:
+    whether the reference range applies (full ring, every seat)."""
     opportunities = int(_number(row[f"{reference.stat}_n"] or 0))
     value = _number(row[reference.stat]) if opportunities else None
     taken = round((value or 0.0) * opportunities)
     low, high = wilson(taken, opportunities)
-    ranged = table_size == REFERENCE_TABLE_SIZE
     judged: dict[str, object] = {
         "stat": reference.stat,
         "label": BY_NAME[reference.stat].label,

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import UTC, datetime, time, timedelta
-from typing import Final
 from zoneinfo import ZoneInfo
 
 import duckdb
 import polars as pl
 
-from .features import A5_STUD_GAMES, LOW27_STUD_GAMES, is_game
+from .features import A5_STUD_GAMES, LOW27_STUD_GAMES, START_GROUPS, is_game
 from .filters import Filters, need_player, sessions_sql, where
 from .registry import BY_NAME, KEY, KIND, MONEY, NET, rollup_columns, stat_totals
 from .source import ensure_features, run
@@ -25,12 +24,12 @@ def _with_sessions(filters: Filters) -> str:
 def rollup_source(filters: Filters) -> tuple[str, dict[str, object]]:
     """The rollup rows the filters keep, as a FROM source: the kept rollup; for days of another
     time zone, the kept rollup of the whole UTC days inside the range plus a rollup of the
-    per-hand rows of its two partial edges (bounded: at most two days of hands); for a session,
-    a rollup of its per-hand rows."""
+    per-hand rows of its two partial edges (bounded: at most two days of hands); for a session
+    or a seat's facts (position, door card, starting hand), a rollup of the per-hand rows."""
     if not filters.needs_hands:
         condition, params = where(filters, by_day=True)
         return f"player_rollup WHERE {condition}", params
-    if filters.session is None:
+    if filters.session is None and not filters.by_seat:
         return _local_days_source(filters)
     condition, params = where(filters)
     return _hands_rollup(condition), params
@@ -143,12 +142,6 @@ def player_names(con: duckdb.DuckDBPyConnection) -> list[str]:
     return names
 
 
-GROUP_ORDER: Final = (
-    "rolled up", "buried pair", "split pair", "three low", "three-flush", "three-straight",
-    "other", "paired", *(f"{rank} low" for rank in "A23456789TJQK"),
-)  # fmt: skip
-
-
 def starting_hands(con: duckdb.DuckDBPyConnection, filters: Filters) -> pl.DataFrame:
     """Stud starting-hand groups (from the three 3rd-street cards, known only for the hero):
     per game, currency and group, hands dealt, hands played (VPIP), the share played, net in
@@ -164,7 +157,7 @@ SELECT game, currency, start_group AS "group", count(*) AS dealt,
 FROM player_hands WHERE {condition} AND start_group IS NOT NULL
 GROUP BY game, currency, start_group
 ORDER BY game, currency, list_position($order, start_group)""",
-        {**params, "order": list(GROUP_ORDER)},
+        {**params, "order": list(START_GROUPS)},
     )
 
 

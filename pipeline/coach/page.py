@@ -185,6 +185,12 @@ def _filters_text(report: CoachReport) -> str:
         parts.append(f"from {f.date_from.isoformat()}")
     if f.date_to:
         parts.append(f"to {f.date_to.isoformat()}")
+    if f.position:
+        parts.append(f"{f.position} position")
+    if f.door:
+        parts.append(f"door card {f.door}")
+    if f.start_group:
+        parts.append(f"starting hand {f.start_group}")
     if f.include_doubtful:
         parts.append("hands with rule errors included")
     return ", ".join(parts) or "none (every hand of the player)"
