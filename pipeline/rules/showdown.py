@@ -212,6 +212,8 @@ def _judge(
     if not pot.shares or not state.over:  # nothing awarded, or a hand cut short (STR005/STR006)
         return undivided
     runs = len(hands)
+    if runs > 1 and not state.run_events:  # the collects name runs the export does not deal
+        return _unseen_runs(state, pot, line, found, runs) or undivided
     awards: list[tuple[list[int], list[int]]] = []
     for run, cards in enumerate(hands, 1 if runs > 1 else 0):
         award = _best(state, pot, cards, line, found, run=run)
@@ -220,27 +222,64 @@ def _judge(
         awards.append(award)
     if runs == 1:
         return _award(state, pot, line, found, awards[0], run=0)
-    if sum(sum(shares.values()) for shares in pot.run_shares.values()) == pot.taken:
-        # The room said which run each collect is from: each run's award is checked alone.
-        results: list[PotResult] = []
-        amounts = _run_split(pot.amount, runs)
-        least, most = _bounds(pot.taken, runs)
-        for run, (award, amount) in enumerate(zip(awards, amounts, strict=True), 1):
-            shares = pot.run_shares.get(run, {})
-            taken = sum(shares.values())
-            if not least <= taken <= most:
-                found.at(
-                    Code.SHW007,
-                    None,
-                    line,
-                    f"{pot.name} pot: run {run} paid {state.money(taken)} of "
-                    f"{state.money(pot.taken)} run {runs} times",
-                )
-                return undivided
-            run_pot = _Pot(pot.name, amount, pot.eligible, shares, taken, {})
-            results.extend(_award(state, run_pot, line, found, award, run=run))
-        return results
-    return _award_runs(state, pot, line, found, awards)
+    if not _names_runs(pot):
+        return _award_runs(state, pot, line, found, awards)
+    # The room said which run each collect is from: each run's award is checked alone.
+    if not _run_takes_fit(state, pot, line, found, runs):
+        return undivided
+    results: list[PotResult] = []
+    amounts = _run_split(pot.amount, runs)
+    for run, (award, amount) in enumerate(zip(awards, amounts, strict=True), 1):
+        shares = pot.run_shares.get(run, {})
+        run_pot = _Pot(pot.name, amount, pot.eligible, shares, sum(shares.values()), {})
+        results.extend(_award(state, run_pot, line, found, award, run=run))
+    return results
+
+
+def _names_runs(pot: _Pot) -> bool:
+    """Whether every collect from the pot names its run."""
+    return sum(sum(shares.values()) for shares in pot.run_shares.values()) == pot.taken
+
+
+def _run_takes_fit(state: HandState, pot: _Pot, line: int, found: _Problems, runs: int) -> bool:
+    """Whether each run's collects took that run's share of the pot (SHW007 where not)."""
+    least, most = _bounds(pot.taken, runs)
+    for run in range(1, runs + 1):
+        taken = sum(pot.run_shares.get(run, {}).values())
+        if not least <= taken <= most:
+            found.at(
+                Code.SHW007,
+                None,
+                line,
+                f"{pot.name} pot: run {run} paid {state.money(taken)} of "
+                f"{state.money(pot.taken)} run {runs} times",
+            )
+            return False
+    return True
+
+
+def _unseen_runs(
+    state: HandState, pot: _Pot, line: int, found: _Problems, runs: int
+) -> list[PotResult]:
+    """A pot whose collects name their runs ("from main pot 1", Winning) where the export deals
+    no run's cards of its own: the winners cannot be checked (SHW004), each run's take still
+    is (SHW007); each run's result where every collect names its run."""
+    found.at(
+        Code.SHW004,
+        None,
+        line,
+        f"the {pot.name} pot was run {runs} times; the export shows no run's own cards",
+    )
+    if not _names_runs(pot) or not _run_takes_fit(state, pot, line, found, runs):
+        return []
+    names = state.names
+    eligible = tuple([names[i] for i in pot.eligible])
+    results = []
+    for run, amount in enumerate(_run_split(pot.amount, runs), 1):
+        shares = pot.run_shares.get(run, {})
+        won = tuple([names[i] for i in shares])
+        results.append(PotResult(pot.name, amount, eligible, won, None, sum(shares.values()), run))
+    return results
 
 
 def _best(
