@@ -135,8 +135,9 @@ class DeckState(StateCore):
                     continue
                 held = self.cards[i]
                 for slot, card in enumerate(event.cards, start):
-                    free = card is not None and slot < len(held) and held[slot] is None
-                    if free and self._see(card, i, event, index):
+                    if card is None or slot >= len(held) or held[slot] is not None:
+                        continue
+                    if self._see(card, i, event, index):
                         held[slot] = card
             return self.cards
         finally:
