@@ -403,11 +403,12 @@ class HandBuilder:
         count: int | None = None,
         pot: str | None = None,
         text: str | None = None,
+        run: int = 0,
     ) -> Event:
         """A new event on the street in play. Its fields are named here, not passed on as
         `**fields`: the compiled `Event` is then made by a direct call (~30 a hand)."""
         event = Event(
-            kind, line, self.street, player, amount, to, all_in, cards, up, count, pot, text
+            kind, line, self.street, player, amount, to, all_in, cards, up, count, pot, text, run
         )
         self.events.append(event)
         return event
@@ -477,6 +478,7 @@ class HandBuilder:
             notes=self.notes,
             problems=self.problems,
             claims=self.claims,
+            runs=max((event.run for event in self.events), default=1) or 1,
         )
 
     def _posted(self) -> dict[EventKind, int]:

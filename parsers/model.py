@@ -215,6 +215,9 @@ class Event(_Value):
         `cards[i]` was dealt face up (stud). Unknown cards are None.
     count: number of cards discarded or drawn when the cards themselves are hidden.
     pot: for collect, which pot: "main", "side1", "side2", ..., with ":hi"/":lo" for split halves.
+    run: in a hand run twice (`HandRecord.runs`), the run a draw, a show or a collect belongs
+        to (1, 2, ...); 0 for what every run shares (the betting, the discards, a pat hand shown
+        once, a collect the room did not attribute to a run).
     """
 
     kind: EventKind
@@ -229,6 +232,7 @@ class Event(_Value):
     count: int | None = None
     pot: str | None = None
     text: str | None = None
+    run: int = 0
 
     def __init__(  # noqa: PLR0917 (the fields, in order)
         self,
@@ -244,6 +248,7 @@ class Event(_Value):
         count: int | None = None,
         pot: str | None = None,
         text: str | None = None,
+        run: int = 0,
     ) -> None:
         self.kind = kind
         self.line = line
@@ -257,6 +262,7 @@ class Event(_Value):
         self.count = count
         self.pot = pot
         self.text = text
+        self.run = run
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -339,6 +345,7 @@ class HandRecord(_Value):
     notes: list[str] = field(default_factory=list)  # oddities the room's reader tolerated
     problems: list[Problem] = field(default_factory=list)  # the reader's warnings (TXT001)
     claims: list[Claim] = field(default_factory=list)  # the summary's word on winners and pots
+    runs: int = 1  # how many times the board or the draw was run (2: run twice, `Event.run`)
 
     @property
     def players(self) -> list[str]:

@@ -142,6 +142,7 @@ class Code(StrEnum):
     SHW004 = "SHW004", "Winner not checkable", WARNING, EXPORT
     SHW005 = "SHW005", "Tied hands split unevenly", ERROR, PLAY
     SHW006 = "SHW006", "Hands shown out of order", ERROR, PLAY
+    SHW007 = "SHW007", "Pot run twice not shared between the runs", ERROR, PLAY
     # the summary held against the play
     SUM001 = "SUM001", "Summary names the wrong winner", ERROR, EXPORT
     SUM002 = "SUM002", "Summary's amount won differs from the collects", ERROR, EXPORT

@@ -44,7 +44,8 @@ from studdraw.parsers.reader import open_history, parse_hand
 from studdraw.pipeline.forkserver import pool_context
 from studdraw.pipeline.phh import dumps
 from studdraw.pipeline.rules import replay
-from studdraw.pipeline.store.schema import BATCH_TABLES
+from studdraw.pipeline.store.migration import select_current, stored_version, upgrade
+from studdraw.pipeline.store.schema import BATCH_TABLES, SCHEMA_VERSION
 
 Format = Literal["phh", "phhs"]
 CHUNK: Final = 2_000
@@ -93,18 +94,27 @@ def violation_line(code: str, severity: str, line: int, message: str) -> str:
 
 
 def open_store(source: Path) -> duckdb.DuckDBPyConnection:
-    """A read-only connection to a DuckDB store, or views over a Parquet dataset folder."""
+    """A read-only connection to a DuckDB store (one of an earlier schema version migrated
+    first), or views over a Parquet dataset folder (an earlier version's parts read under
+    today's columns)."""
     if not source.exists():
         raise FileNotFoundError(f"no store at {source}")
     if not source.is_dir():
+        con = duckdb.connect(str(source), read_only=True)
+        if stored_version(con) >= SCHEMA_VERSION:
+            return con
+        con.close()
+        upgrade(source)
         return duckdb.connect(str(source), read_only=True)
     con = duckdb.connect()
     for table in BATCH_TABLES:
         parts = source / table.name
         if any(parts.rglob("*.parquet")):
             pattern = str(parts / "**" / "*.parquet")
-            relation = con.read_parquet(pattern, hive_partitioning=True)
-            relation.select(*table.column_names).create_view(table.name)
+            relation = con.read_parquet(pattern, hive_partitioning=True, union_by_name=True)
+            relation.select(
+                select_current(table.name, table.column_names, relation.columns)
+            ).create_view(table.name)
         else:
             con.register(table.name, table.arrow.empty_table())
     return con
@@ -144,7 +154,8 @@ _HAND_COLUMNS: Final = (
     "small_blind, big_blind, currency, scale, tournament_id, tournament_buy_in, tournament_fee, "
     "tournament_currency, tournament_level, mixed, table_name, max_seats, button, "
     "epoch_us(started_at) AS started_at, "
-    "room_time, reported_pot, reported_rake, hero, notes, source_path, source_offset, source_line"
+    "room_time, reported_pot, reported_rake, hero, notes, source_path, source_offset, "
+    "source_line, runs"
 )
 
 
@@ -389,6 +400,7 @@ def stored_record(get: Callable[[str], Any], seats: list[Seat], events: list[Eve
         total_pot=get("reported_pot"),
         rake=get("reported_rake"),
         notes=list(get("notes") or ()),
+        runs=get("runs"),
     )
 
 

@@ -17,6 +17,7 @@ from typing import Final
 from studdraw.parsers.model import (
     STUD_DEALS,
     Card,
+    Event,
     EventKind,
     Game,
     GameKind,
@@ -68,6 +69,8 @@ _PLAY: Final = frozenset(
     }
 )
 """Events that belong to a street's play: the first of a new street starts it."""
+_RUN_CARDS: Final = frozenset({EventKind.DRAW, EventKind.SHOW, EventKind.MUCK})
+"""What a run of a hand run twice has of its own: its draws and its shows."""
 
 
 class _Hand:
@@ -90,6 +93,7 @@ class _Hand:
         "invested",
         "pots",
         "returns",
+        "runs",
         "shows",
         "street_bets",
     )
@@ -114,6 +118,7 @@ class _Hand:
         self.returns: list[tuple[int, int, int]] = []  # the room's: street, player, amount
         self.computed_returns: list[tuple[int, int, int]] = []  # what a PHH reader works out
         self.pots: list[tuple[int, str, int]] = []  # collects: player, pot, amount
+        self.runs: dict[int, list[str]] = {}  # a hand run twice: the 2nd run's draws and shows
 
     def close_betting(self, street: int) -> None:
         """What a PHH reader returns at the end of a street: the part of the highest bet that
@@ -221,6 +226,9 @@ def _walk(record: HandRecord, players: Sequence[str]) -> _Hand:
     invested = hand.invested
     for event in record.events:
         kind = event.kind
+        if event.run > 1 and kind in _RUN_CARDS:  # a later run's: `_runs`, not the play
+            _later_run(hand, event)
+            continue
         if event.street > street and kind in _PLAY:
             if hand.draws:
                 _flush_draws(hand)
@@ -306,6 +314,20 @@ def _walk(record: HandRecord, players: Sequence[str]) -> _Hand:
             # uncontested, PHH shows only a whole hand (a winner's "mucks" is no showdown)
             actions.append(f"p{i + 1} sm {cards_text(tuple(cards))}")
     return hand
+
+
+def _later_run(hand: _Hand, event: Event) -> None:
+    """A draw or a show of a run after the first, as the PHH action it would be in the play
+    (`d dh p1 Qs`, `p1 sm 5d 7h Qs Td 2h`), kept for `_runs`."""
+    i = hand.index.get(event.player or "")
+    if i is None:
+        return
+    cards = cards_text(event.cards)
+    if event.kind is EventKind.DRAW:
+        action = f"d dh p{i + 1} {cards}"
+    else:
+        action = f"p{i + 1} sm {cards}".rstrip() if event.kind is EventKind.SHOW else f"p{i + 1} sm"
+    hand.runs.setdefault(event.run, []).append(action)
 
 
 def _drawn(hand: _Hand, i: int, cards: tuple[Card | None, ...]) -> None:
@@ -487,6 +509,9 @@ def _extension_fields(
             fields.append(("_tournament_level", toml_string(tournament.level)))
     if record.notes:
         fields.append(("_notes", _strings(record.notes)))
+    if hand.runs:
+        runs = (_strings(hand.runs[run]) for run in sorted(hand.runs))
+        fields.append(("_runs", "[" + ", ".join(runs) + "]"))
     if violations:
         fields.append(("_violations", _strings(violations)))
     fields.append(("_source", toml_string(f"{record.source.path}:{record.source.line}")))

@@ -9,6 +9,7 @@ betting of a street ends. It checks nothing about the rules: the rules engine do
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Final
@@ -242,6 +243,38 @@ class Play:
         cards = tuple(self.held[i]) if argument == "-" else parse_cards(argument)
         self._add(EventKind.SHOW, self.names[i], cards=cards)
 
+    def later_run(self, run: int, action: str) -> None:
+        """A draw or a show of run `run` of a hand run twice (studdraw's `_runs`: `d dh p1 Qs`,
+        `p1 sm ...`): the player's draw or show in the play becomes the first run's, and this
+        one follows it."""
+        words = action.split()
+        if len(words) == 4 and words[:2] == ["d", "dh"]:
+            i, kind = self._player(words[2], action), EventKind.DRAW
+            cards = parse_cards(words[3])
+        elif len(words) in (2, 3) and words[1] == "sm":
+            i = self._player(words[0], action)
+            kind = EventKind.SHOW if len(words) == 3 else EventKind.MUCK
+            cards = parse_cards(words[2]) if len(words) == 3 else ()
+        else:
+            raise HandParseError(f"not a draw or a show of a run: {action!r}", self.line)
+        name = self.names[i]
+        at = next(
+            (
+                k
+                for k in range(len(self.events) - 1, -1, -1)
+                if self.events[k].player == name and self.events[k].kind in _RUN_KINDS[kind]
+            ),
+            None,
+        )
+        if at is None:
+            raise HandParseError(f"run {run}'s {action!r} has no first run to follow", self.line)
+        first = self.events[at]
+        if not first.run:
+            self.events[at] = dataclasses.replace(first, run=1)
+        self.events.insert(
+            at + 1, dataclasses.replace(first, kind=kind, cards=cards, up=(), run=run)
+        )
+
     # -- streets and the end ------------------------------------------------------------------
 
     def _new_street(self) -> None:
@@ -333,6 +366,14 @@ class Play:
         self.events.append(
             Event(kind, self.line, street, player, amount, to, all_in, cards, up, count, pot, text)
         )
+
+
+_RUN_KINDS: Final = {
+    EventKind.DRAW: frozenset({EventKind.DRAW}),
+    EventKind.SHOW: frozenset({EventKind.SHOW, EventKind.MUCK}),
+    EventKind.MUCK: frozenset({EventKind.SHOW, EventKind.MUCK}),
+}
+"""The event of the play a later run's draw or show follows (and makes the first run's)."""
 
 
 def _stud_up(game: Game, street: int, count: int) -> tuple[bool, ...]:

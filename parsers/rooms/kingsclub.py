@@ -12,9 +12,11 @@ The room's habits that shape this module:
 - "posts blind 44" is a returning player's live big blind, and a dead small blind of half of it
   goes in unprinted (the nets prove it); a player who missed the small blind pays it dead
   without any line (the summary's net is short by exactly the small blind): the reader adds it;
-- an all-in no-limit single draw may be run twice ("Run 1: X shows", a draw line with the cards
-  of both runs): the hand record holds one draw and one showdown per player, so such hands are
-  counted unsupported with `RUN_TWICE` as the reason.
+- an all-in no-limit single draw may be run twice: the hero's draw line names both runs' cards
+  ("Hero discards [Th] draws [8c] [Qs]"), each run's hand is shown on its own line ("Run 1: X
+  shows"), a hand that is the same in both runs once; the record keeps each run's draws and
+  shows apart (`Event.run`), and the collects, which do not say which run they are from, stay
+  the hand's (run 0).
 """
 
 from __future__ import annotations
@@ -71,11 +73,6 @@ NOT_READ: Final = {
 }
 """Labels of the room's stud and draw games that studdraw does not read yet, with why; a game
 given a definition moves to GAMES. Any other label (hold'em, Omaha) is out of scope."""
-RUN_TWICE: Final = (
-    "run it twice: the all-in players drew twice and each run's winners share the pot; a hand "
-    "record holds one draw and one showdown per player, so the runs cannot be represented"
-)
-"""Why a hand run twice is unsupported (the game is read; this deal of it is not)."""
 DRAW_AS_DEAL: Final = (
     "a draw printed as a deal after the draw marker (the older export, seen only in a hand run "
     "twice: 'Dealt to Hero: [6h Ks Ks]', the runs' cards unlabelled) is not read"
@@ -268,7 +265,11 @@ class KingsClubReader(LineReader):
 
     def on_run_shows(self, token: LineToken) -> None:
         """ "Run 2: Player4 shows [...]": one run's hand of a pot run twice."""
-        raise HandParseError(RUN_TWICE, token.number, Outcome.UNSUPPORTED, game_label=self._label)
+        self.infer_uncalled(token.number)
+        run = int(token.field("run") or 0)
+        self.b.add(
+            EventKind.SHOW, token.number, self.player(token), cards=self.cards(token), run=run
+        )
 
     def on_round(self, token: LineToken) -> None:
         """ "*** 2ND BETTING ROUND ***": the draw's marker before it opened the round."""
@@ -315,15 +316,18 @@ class KingsClubReader(LineReader):
         super().on_stand_pat(token)
 
     def on_discard(self, token: LineToken) -> None:
-        """The hero's draw: "Hero discards [Ts Jh] draws [3c 6c]"."""
+        """The hero's draw: "Hero discards [Ts Jh] draws [3c 6c]"; run twice, each run's cards
+        in turn ("draws [8c] [Qs]": 8c in run 1, Qs in run 2)."""
         b = self.b
         player, line = self.player(token), token.number
         self._unmarked_draw(line)
-        if token.field("run_cards") is not None:
-            raise HandParseError(RUN_TWICE, line, Outcome.UNSUPPORTED, game_label=self._label)
-        thrown, drawn = self.cards(token), self.cards(token, "new")
+        thrown = self.cards(token)
         b.add(EventKind.DISCARD, line, player, count=len(thrown), cards=thrown)
-        b.add(EventKind.DRAW, line, player, cards=drawn, up=(False,) * len(drawn))
+        runs = [self.cards(token, "new")]
+        if token.field("run_cards") is not None:
+            runs.append(self.cards(token, "run_cards"))
+        for run, drawn in enumerate(runs, 1 if len(runs) > 1 else 0):
+            b.add(EventKind.DRAW, line, player, cards=drawn, up=(False,) * len(drawn), run=run)
 
     def on_drawn(self, token: LineToken) -> None:
         """Another player's draw: "Player0 draws 2" (cards thrown and taken, both hidden)."""

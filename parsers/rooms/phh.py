@@ -262,6 +262,9 @@ def _record(fields: dict[str, Any], hand: HandText, hand_id: str) -> HandRecord:
         play.given_returns([(s, i - 1, units(amount)) for s, i, amount in fields["_uncalled"]])
     for number, action in enumerate(fields.get("actions") or ()):
         play.act(str(action), number)
+    for run, actions in enumerate(fields.get("_runs") or (), 2):  # a hand run twice
+        for action in actions:
+            play.later_run(run, str(action))
     collects = fields.get("_collects")
     problems, stated = settle(
         play,
@@ -297,6 +300,7 @@ def _record(fields: dict[str, Any], hand: HandText, hand_id: str) -> HandRecord:
         rake=rake,
         notes=[*map(str, fields.get("_notes") or ()), *notes],
         problems=problems,
+        runs=max((event.run for event in play.events), default=1) or 1,
     )
 
 

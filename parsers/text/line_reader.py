@@ -582,6 +582,7 @@ class LineReader:
         return name
 
     def on_collect(self, token: LineToken) -> None:
+        """A pot won; `run`, where the line names one, is the run of a pot run twice."""
         amount = self.amount(token)
         self.b.add(
             EventKind.COLLECT,
@@ -589,6 +590,7 @@ class LineReader:
             self.player(token),
             amount=amount,
             pot=self.pot_name(token),
+            run=int(token.field("run") or 0),
         )
 
     # --- summary ----------------------------------------------------------------------------

@@ -27,9 +27,8 @@ import polars as pl
 
 from studdraw.pipeline.forkserver import process_count
 from studdraw.pipeline.store.db import connect_writable
-from studdraw.pipeline.store.migration import select_current, upgrade
+from studdraw.pipeline.store.migration import select_current, stored_version, upgrade
 from studdraw.pipeline.store.schema import BATCH_TABLES, SCHEMA_VERSION
-from studdraw.pipeline.store.schema import META as STORE_META
 
 from . import cards
 from .features import FEATURES_SQL
@@ -74,17 +73,19 @@ def open_store(source: Path, *, ready: bool = True) -> duckdb.DuckDBPyConnection
         for table in BATCH_TABLES:
             parts = source / table.name
             if any(parts.rglob("*.parquet")):
-                relation = con.read_parquet(str(parts / "**" / "*.parquet"), hive_partitioning=True)
-                relation.select(select_current(table.column_names, relation.columns)).create_view(
-                    table.name
+                # union_by_name: the parts of an earlier version lack the columns added since
+                relation = con.read_parquet(
+                    str(parts / "**" / "*.parquet"), hive_partitioning=True, union_by_name=True
                 )
+                selected = select_current(table.name, table.column_names, relation.columns)
+                relation.select(selected).create_view(table.name)
             else:
                 con.register(table.name, table.arrow.empty_table())
     else:
         if not source.exists():
             raise FileNotFoundError(f"no store at {source}")
         con = duckdb.connect(str(source), read_only=True)
-        if _schema_version(con) < SCHEMA_VERSION:  # an earlier studdraw's store: migrate it
+        if stored_version(con) < SCHEMA_VERSION:  # an earlier studdraw's store: migrate it
             con.close()
             upgrade(source)
             con = duckdb.connect(str(source), read_only=True)
@@ -97,14 +98,6 @@ def hands_to_derive(con: duckdb.DuckDBPyConnection) -> int:
     """How many hands `ensure_features` derives on this connection: those the store keeps no
     rows of (every hand of a Parquet dataset; none of a store its imports kept current)."""
     return max(_last_hand(con) - _covered(con), 0)
-
-
-def _schema_version(con: duckdb.DuckDBPyConnection) -> int:
-    """The store's schema version (the current one for a store without a ledger yet)."""
-    if not _has_table(con, STORE_META.name):
-        return SCHEMA_VERSION
-    found = con.sql(f"SELECT value FROM {STORE_META.name} WHERE key = 'schema_version'").fetchall()
-    return int(found[0][0]) if found and str(found[0][0]).isdigit() else SCHEMA_VERSION
 
 
 def ensure_features(con: duckdb.DuckDBPyConnection) -> None:

@@ -113,6 +113,8 @@ class StateCore:
         "reshuffle_stub",
         "round_open",
         "rules",
+        "run_events",
+        "runs",
         "scale",
         "seat_numbers",
         "seen",
@@ -217,7 +219,12 @@ class StateCore:
         self.scale = scale
         self.currency = currency
         self.problems: list[Problem] = []
-        self.collects: list[tuple[int, int, str, int | None, int]] = []
+        # (player, amount, pot label, event index, line, run) of each collect
+        self.collects: list[tuple[int, int, str, int | None, int, int]] = []
+        # A hand run twice: how many runs, and each run's draws and shows (event, index, the
+        # first slot a draw fills), dealt into that run's hands when the pots are settled.
+        self.runs = 1
+        self.run_events: list[tuple[Event, int | None, int]] = []
         self.phase = _FORCED
         self.street = 0
         self.marker_seen = False
@@ -310,6 +317,11 @@ class StateCore:
         if offset and i == self.big_blind_index:
             return "BB"
         return f"BTN+{offset}" if offset else "BTN"
+
+    def _add_run_event(self, event: Event, index: int | None, start: int) -> None:
+        """Keep a draw or a show of one run for the settling (`DeckState.run_cards`)."""
+        self.runs = max(self.runs, event.run)
+        self.run_events.append((event, index, start))
 
     def _unknown_player(self, event: Event, index: int | None) -> None:
         self.flag(Code.ORD006, event, index, f"{event.player} is not dealt into this hand")

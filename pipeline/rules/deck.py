@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from typing import Final
 
-from studdraw.parsers.model import Event, EventKind
+from studdraw.parsers.model import Card, Event, EventKind
 from studdraw.parsers.problems import Code
 
 from .boards import has_open_pair
-from .core import COMMUNITY, Phase, StateCore
+from .core import COMMUNITY, NO_ONE, Phase, StateCore
 
 _FORCED, _DEAL, _BETTING, _DRAWING, _OVER = Phase
 _SHOW: Final = EventKind.SHOW
+_DRAW: Final = EventKind.DRAW
 
 
 class DeckState(StateCore):
@@ -112,8 +113,35 @@ class DeckState(StateCore):
             self.showed[i] = True
         else:
             self.mucked[i] = True
-        if event.cards:
+        if event.run:  # one run's hand: revealed in that run's hands when the pots are settled
+            self._add_run_event(event, index, 0)
+        elif event.cards:
             self._reveal(i, event, index)
+
+    def run_cards(self, run: int) -> list[list[Card | None]]:
+        """Each player's cards in run `run` of a hand run twice: the shared cards with the run's
+        draws and shows dealt in, each checked against the cards the run has seen (a run is
+        dealt from the stub the draw left: the other run's cards are not this one's)."""
+        shared, seen = self.cards, self.seen
+        self.cards = [list(held) for held in shared]
+        self.seen = dict(seen)
+        try:
+            for event, index, start in self.run_events:
+                i = self.index.get(event.player or "", NO_ONE)
+                if event.run != run or i < 0:
+                    continue
+                if event.kind is not _DRAW:
+                    self._reveal(i, event, index)
+                    continue
+                held = self.cards[i]
+                for slot, card in enumerate(event.cards, start):
+                    if card is None or slot >= len(held) or held[slot] is not None:
+                        continue
+                    if self._see(card, i, event, index):
+                        held[slot] = card
+            return self.cards
+        finally:
+            self.cards, self.seen = shared, seen
 
     def _reveal(self, i: int, event: Event, index: int | None) -> None:
         held = self.cards[i]

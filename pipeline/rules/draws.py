@@ -202,6 +202,9 @@ class DrawState(DeckState):
             )
         held = self.cards[i]
         start = len(held) - pending
+        if event.run:  # one run's replacements: the slots stay unknown in the shared hand
+            self._add_run_event(event, index, start)
+            return
         for offset, card in enumerate(cards[:pending]):
             slot = start + offset
             if card is not None and held[slot] is None and self._see(card, i, event, index):

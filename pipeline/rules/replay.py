@@ -56,7 +56,11 @@ def replay(record: HandRecord, rules: HouseRules | None = None) -> ReplayResult:
     state = start_state(record, rules)
     state.run(record.events)
     result = state.finish(
-        record.total_pot, record.rake, record.tournament is not None, record.source.line
+        record.total_pot,
+        record.rake,
+        record.tournament is not None,
+        record.source.line,
+        record.runs,
     )
     if record.claims:
         result.problems.extend(check_claims(record, result.players))

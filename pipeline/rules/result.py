@@ -76,7 +76,8 @@ class PotResult:
     of it, the odd chip in the high half), so the amounts of a hand add up to its pot;
     `collected` what its winners took from it as the room reported. `half` is "hi" or "lo" in
     split games (None when the pot is not split, or the halves cannot be told apart because the
-    cards are unknown)."""
+    cards are unknown). `run`: in a hand run twice, the run whose share of the pot this is (the
+    odd chip in the first run), 0 for a pot not run twice or whose runs were not told apart."""
 
     name: str
     amount: int
@@ -84,6 +85,7 @@ class PotResult:
     winners: tuple[str, ...]
     half: str | None
     collected: int
+    run: int = 0
 
 
 @dataclass(slots=True)

@@ -146,10 +146,13 @@ class HandState(BettingState):
         room_rake: int | None = None,
         tournament: bool = False,
         line: int = 0,
+        runs: int = 1,
     ) -> ReplayResult:
         """Close the hand: check it ran its course, settle the pots, build the result.
         `room_total`/`room_rake`: what the room reported (None when it did not); `line`: where
-        hand-level problems point (the hand's first line)."""
+        hand-level problems point (the hand's first line); `runs`: how many times the record
+        says the hand was run (its events' runs count too)."""
+        self.runs = max(self.runs, runs)
         if self.ante_posts:  # the hand never reached its first street (judged only if one differs)
             self._judge_antes()
         spec = self.spec
@@ -187,7 +190,7 @@ class HandState(BettingState):
         pots, total, rake, found = settle(self, room_total, room_rake, tournament, line)
         self.problems.extend(found)
         won = [0] * len(self.names)
-        for player, amount, _, _, _ in self.collects:
+        for player, amount, _, _, _, _ in self.collects:
             won[player] += amount
         invested = self.invested
         players = [
@@ -418,7 +421,9 @@ class HandState(BettingState):
             if unfinished is not None:  # (a hand cut short between streets is STR006, at the end)
                 self.flag(Code.STR005, event, index, f"the pot is awarded, but {unfinished}")
         self._flag_pending_uncalled(event, index)
-        self.collects.append((i, event.amount, event.pot or "main", index, event.line))
+        if event.run:
+            self.runs = max(self.runs, event.run)
+        self.collects.append((i, event.amount, event.pot or "main", index, event.line, event.run))
 
 
 _Handler = Callable[[HandState, Event, "int | None"], None]

@@ -1,12 +1,14 @@
 """Stores of an earlier schema version, brought up to this one when they are opened.
 
 Version 1 named the room `site` (`site`, `site_hand_id`, `site_time`); version 2 says `room`
-everywhere (one word per idea). A store is migrated in place, in one transaction, the first time
+everywhere (one word per idea); version 3 adds the runs of a hand run twice (`ADDED`: every hand
+stored before was run once). A store is migrated in place, in one transaction, the first time
 a writer opens it (`db.Store.ensure_schema`) or a reader does (`upgrade`, which the analytics'
 `open_store` calls before it opens the file read-only): nothing is dropped but the indexes and
-views that name the old columns, which the schema makes again. A Parquet dataset written by
-version 1 (`site=` partitions, `site` columns) is read as it is (`select_current`) and rewritten
-under the new names before an import adds to it (`migrate_dataset`).
+views (DuckDB alters no table one depends on), which the schema makes again. A Parquet dataset
+written by version 1 (`site=` partitions, `site` columns) is read as it is (`select_current`)
+and rewritten under the new names before an import adds to it (`migrate_dataset`); the parts of
+an earlier version lack version 3's columns, which are read as their values for a hand run once.
 """
 
 from __future__ import annotations
@@ -19,21 +21,32 @@ from typing import Final
 import duckdb
 import pyarrow.parquet as pq
 
+from .schema import META, SCHEMA_VERSION
+
 RENAMED: Final = {"site": "room", "site_hand_id": "room_hand_id", "site_time": "room_time"}
 """Version 1's column names -> version 2's, in every table that has them."""
+ADDED: Final = {("hands", "runs"): 1, ("actions", "run"): 0, ("pots", "run"): 0}
+"""Version 3's columns (all SMALLINT NOT NULL, at the end of their tables) -> their value in
+the rows of an earlier version: a hand run once, its events and pots of no run."""
 OLD_PARTITION: Final = "site="
 NEW_PARTITION: Final = "room="
 
 
 def migrate(con: duckdb.DuckDBPyConnection, version: int) -> None:
     """Bring the store open on `con` (in a transaction) from `version` to the current one."""
+    _drop_dependents(con)
     if version < 2:
         _rename_columns(con)
+    if version < 3:
+        for (table, column), value in ADDED.items():
+            con.execute(
+                f'ALTER TABLE "{table}" ADD COLUMN "{column}" SMALLINT NOT NULL DEFAULT {value}'
+            )
 
 
-def _rename_columns(con: duckdb.DuckDBPyConnection) -> None:
-    """Rename version 1's columns. DuckDB renames no column of a table that a view or an index
-    depends on, so those go first (the schema makes them again)."""
+def _drop_dependents(con: duckdb.DuckDBPyConnection) -> None:
+    """Drop the store's views and indexes: DuckDB alters no table that one depends on (the
+    schema makes them again)."""
     database = con.execute("SELECT current_database()").fetchone()
     assert database is not None
     for (view,) in con.execute(
@@ -45,6 +58,12 @@ def _rename_columns(con: duckdb.DuckDBPyConnection) -> None:
         "SELECT index_name FROM duckdb_indexes() WHERE database_name = ?", [database[0]]
     ).fetchall():
         con.execute(f'DROP INDEX "{index}"')
+
+
+def _rename_columns(con: duckdb.DuckDBPyConnection) -> None:
+    """Rename version 1's columns."""
+    database = con.execute("SELECT current_database()").fetchone()
+    assert database is not None
     columns = con.execute(
         "SELECT table_name, column_name FROM duckdb_columns() "
         "WHERE database_name = ? AND column_name IN ? ORDER BY table_name, column_index",
@@ -54,6 +73,20 @@ def _rename_columns(con: duckdb.DuckDBPyConnection) -> None:
         con.execute(f'ALTER TABLE "{table}" RENAME COLUMN "{column}" TO "{RENAMED[column]}"')
 
 
+def stored_version(con: duckdb.DuckDBPyConnection) -> int:
+    """The schema version of the store open on `con` (the current one for a store without a
+    ledger yet)."""
+    found = con.execute(
+        "SELECT count(*) FROM duckdb_tables() "
+        "WHERE table_name = ? AND NOT temporary AND database_name = current_database()",
+        [META.name],
+    ).fetchall()
+    if not found[0][0]:
+        return SCHEMA_VERSION
+    rows = con.execute(f"SELECT value FROM {META.name} WHERE key = 'schema_version'").fetchall()
+    return int(rows[0][0]) if rows and str(rows[0][0]).isdigit() else SCHEMA_VERSION
+
+
 def upgrade(path: Path) -> None:
     """Migrate the DuckDB store at `path` if it is of an earlier version (a reader's open)."""
     from .db import open_store  # noqa: PLC0415 (db imports this module)
@@ -61,16 +94,25 @@ def upgrade(path: Path) -> None:
     open_store(path, wait_seconds=0).close()
 
 
-def select_current(wanted: Sequence[str], present: Sequence[str]) -> str:
-    """The select list that reads a Parquet part's columns under version 2's names: each wanted
-    column as itself, or from its version 1 name when the part has only that."""
+def select_current(table: str, wanted: Sequence[str], present: Sequence[str]) -> str:
+    """The select list that reads the Parquet parts of `table` under today's names: each wanted
+    column as itself, or from its version 1 name when the parts have only that; a column of
+    version 3 as its value for a hand run once where the parts (or some of them) lack it."""
     old = {new: old for old, new in RENAMED.items()}
-    return ", ".join(
-        f'"{old[name]}" AS "{name}"'
-        if name not in present and old.get(name) in present
-        else f'"{name}"'
-        for name in wanted
-    )
+    chosen = []
+    for name in wanted:
+        added = ADDED.get((table, name))
+        if added is not None:
+            chosen.append(
+                f'coalesce("{name}", {added}) AS "{name}"'
+                if name in present
+                else f'CAST({added} AS SMALLINT) AS "{name}"'
+            )
+        elif name not in present and old.get(name) in present:
+            chosen.append(f'"{old[name]}" AS "{name}"')
+        else:
+            chosen.append(f'"{name}"')
+    return ", ".join(chosen)
 
 
 def migrate_dataset(root: Path, con: duckdb.DuckDBPyConnection | None = None) -> int:

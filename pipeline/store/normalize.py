@@ -171,6 +171,7 @@ def _hands(
             [s.offset for s in sources],
             [s.line for s in sources],
             _get("import_id", hands),
+            [r.runs for r in records],
         ],
     )
 
@@ -226,6 +227,7 @@ def _actions(records: list[HandRecord], results: list[ReplayResult]) -> pa.Table
             [e.pot for e in events],
             [e.text for e in events],
             [e.line for e in events],
+            [e.run for e in events],
         ],
     )
 
@@ -283,6 +285,7 @@ def _pots(results: list[ReplayResult]) -> pa.Table:
             _get("collected", pots),
             _get("eligible", pots),
             _get("winners", pots),
+            _get("run", pots),
         ],
     )
 

@@ -15,9 +15,10 @@ import pyarrow as pa
 
 from studdraw.pipeline.rules.specs import GAME_SPECS
 
-SCHEMA_VERSION: Final = 2
-"""Version 2 says `room` where version 1 said `site` (`migration.py` brings a version 1 store
-up to date when it is opened)."""
+SCHEMA_VERSION: Final = 3
+"""Version 2 says `room` where version 1 said `site`; version 3 keeps the runs of a hand run
+twice (`hands.runs`, `actions.run`, `pots.run`). `migration.py` brings an earlier store up to
+date when it is opened."""
 
 TIMESTAMP: Final = pa.timestamp("us", tz="UTC")
 CARDS: Final = pa.list_(pa.string())
@@ -231,6 +232,13 @@ HANDS = TableDef(
         _c("source_offset", I64, "Byte offset of the hand's first line in that file.", False),
         _c("source_line", I32, "Line number (1-based) of the hand's first line.", False),
         _c("import_id", I64, "The import that stored the hand (`imports.import_id`).", False),
+        _c(
+            "runs",
+            I16,
+            "How many times the draw or the board was run: 1, or 2 for a hand run twice (each "
+            "run's draws and shows are the `actions` of its `run`, its pots the `pots` of it).",
+            False,
+        ),
     ),
     ("PRIMARY KEY (hand_id)", "UNIQUE (room, room_hand_id)"),
 )
@@ -312,6 +320,13 @@ ACTIONS = TableDef(
         _c("pot", STR, "For collects: main, side1, ..., with `:hi`/`:lo` for split halves."),
         _c("text", STR, "Chat or note text."),
         _c("line", I32, "Source line of the event.", False),
+        _c(
+            "run",
+            I16,
+            "In a hand run twice, the run of a draw, show or collect (1, 2); 0 for what every "
+            "run shares, and for a collect the room did not say the run of.",
+            False,
+        ),
     ),
 )
 
@@ -362,7 +377,8 @@ PLAYER_STREETS = TableDef(
 
 POTS = TableDef(
     "pots",
-    "The replay's pots (each half of a split pot is its own row), with who could win and who did.",
+    "The replay's pots (each half of a split pot is its own row, and so is each run's share of "
+    "a pot run twice), with who could win and who did.",
     (
         HAND_ID,
         _c("pot_no", I16, "Order of the pot in the hand (0 = first).", False),
@@ -372,6 +388,14 @@ POTS = TableDef(
         _c("collected", I64, "What its winners took from it, as the room reported.", False),
         _c("eligible", NAMES, "Players eligible to win it."),
         _c("winners", NAMES, "Players who collected from it."),
+        _c(
+            "run",
+            I16,
+            "In a hand run twice, the run whose share of the pot the row is (the pot over the "
+            "runs, the odd chip in the first run; `winners` that run's best hands); 0 otherwise, "
+            "and for a pot whose award could not be checked run by run.",
+            False,
+        ),
     ),
 )
 

@@ -19,7 +19,7 @@ from studdraw.parsers.files import discover_files, read_head
 from studdraw.parsers.model import EventKind, Game, HandRecord, Outcome, Structure
 from studdraw.parsers.reader import parse_file
 from studdraw.parsers.rooms import sniff
-from studdraw.parsers.rooms.kingsclub import DRAW_AS_DEAL, NOT_READ, RUN_TWICE
+from studdraw.parsers.rooms.kingsclub import DRAW_AS_DEAL, NOT_READ
 from studdraw.pipeline.rules import replay
 from tests.conftest import CORPUS, corpus_file, parse_record, parse_text
 from tests.parsers.records import actions, net_results, of_kind
@@ -56,10 +56,10 @@ CORPUS_OUTCOMES = {
     ("Draw/Badugi-Limit-USD-30-60-202010.txt", Outcome.PARSED, "badugi"),
     ("Draw/NL-2-7-SD-USD-125-250-202103.RIT.txt", Outcome.UNSUPPORTED, "2-7 Single Draw"),
     ("Draw/NL-2-7-SD-USD-125-250-202103.missed.sb.txt", Outcome.PARSED, "sd27"),
-    ("Draw/NL-2-7-SD-USD-25-50-202108.1.RIT.txt", Outcome.UNSUPPORTED, "2-7 Single Draw"),
-    ("Draw/NL-2-7-SD-USD-25-50-202108.2.RIT.txt", Outcome.UNSUPPORTED, "2-7 Single Draw"),
-    ("Draw/NL-2-7-SD-USD-25-50-202108.3.RIT.txt", Outcome.UNSUPPORTED, "2-7 Single Draw"),
-    ("Draw/NL-2-7-SD-USD-25-50-202108.4.RIT.txt", Outcome.UNSUPPORTED, "2-7 Single Draw"),
+    ("Draw/NL-2-7-SD-USD-25-50-202108.1.RIT.txt", Outcome.PARSED, "sd27"),
+    ("Draw/NL-2-7-SD-USD-25-50-202108.2.RIT.txt", Outcome.PARSED, "sd27"),
+    ("Draw/NL-2-7-SD-USD-25-50-202108.3.RIT.txt", Outcome.PARSED, "sd27"),
+    ("Draw/NL-2-7-SD-USD-25-50-202108.4.RIT.txt", Outcome.PARSED, "sd27"),
     ("Stud/2-7 Razz-USD-22-44-202101.txt", Outcome.PARSED, "razz27"),
     ("Stud/2-7 Razz-USD-500-1000-202102.multi.pot.failure.txt", Outcome.PARSED, "razz27"),
     ("Stud/7-Stud-USD-44-88-202010.txt", Outcome.PARSED, "stud"),
@@ -69,13 +69,10 @@ CORPUS_OUTCOMES = {
 
 UNSUPPORTED_REASONS = {
     "Draw/NL-2-7-SD-USD-125-250-202103.RIT.txt": (DRAW_AS_DEAL, 29),
-    "Draw/NL-2-7-SD-USD-25-50-202108.1.RIT.txt": (RUN_TWICE, 40),
-    "Draw/NL-2-7-SD-USD-25-50-202108.2.RIT.txt": (RUN_TWICE, 29),
-    "Draw/NL-2-7-SD-USD-25-50-202108.3.RIT.txt": (RUN_TWICE, 25),
-    "Draw/NL-2-7-SD-USD-25-50-202108.4.RIT.txt": (RUN_TWICE, 32),
 }
-"""The hands of a game that is read but whose deal is not (run twice): the reason and the line
-that shows it; every other unsupported hand gives its game label's reason in `NOT_READ`."""
+"""The hands of a game that is read but whose deal is not (the older form of a hand run twice):
+the reason and the line that shows it; every other unsupported hand gives its game label's
+reason in `NOT_READ`."""
 
 
 def test_every_corpus_hand_is_read_or_counted_with_its_game() -> None:
@@ -460,7 +457,7 @@ def test_corpus_hand_lines_point_into_the_file() -> None:
 
 def test_outcome_counts_per_game() -> None:
     counts = Counter(game for _, outcome, game in CORPUS_OUTCOMES if outcome is Outcome.PARSED)
-    assert sum(counts.values()) == 12
+    assert sum(counts.values()) == 16  # 12, and the four hands run twice
 
 
 def test_a_posted_blind_adds_a_dead_small_blind() -> None:
@@ -546,19 +543,97 @@ def test_only_a_net_short_by_the_small_blind_adds_a_dead_post(
     assert [(e.player, e.amount, e.line) for e in of_kind(r, EventKind.DEAD)] == dead
 
 
-@pytest.mark.parametrize(
-    ("old", "new", "reason", "line"),
-    [
-        ("draws [8c]", "draws [8c] [Qs]", RUN_TWICE, 21),
-        ("Hero shows [5d", "Run 1: Hero shows [5d", RUN_TWICE, 23),
-        ("Hero discards [Th] draws [8c]", "Dealt to Hero: [8c Th Qs]", DRAW_AS_DEAL, 21),
-    ],
-)
-def test_a_hand_run_twice_is_unsupported_at_its_first_sign(
-    old: str, new: str, reason: str, line: int
-) -> None:
-    parsed = parse_text(SINGLE_DRAW.replace(old, new), "kingsclub")
+def test_a_draw_printed_as_a_deal_is_unsupported() -> None:
+    """The older run-twice form deals the draw unlabelled (#3857875): not read."""
+    text = SINGLE_DRAW.replace("Hero discards [Th] draws [8c]", "Dealt to Hero: [8c Th Qs]")
+    parsed = parse_text(text, "kingsclub")
     assert parsed.outcome is Outcome.UNSUPPORTED
     assert parsed.problem is not None
-    assert (parsed.problem.message, parsed.problem.line) == (reason, line)
+    assert (parsed.problem.message, parsed.problem.line) == (DRAW_AS_DEAL, 21)
     assert parsed.game_label == "2-7 Single Draw"
+
+
+RUN_TWICE_HANDS = {
+    # file: each run's (player, shown cards), then each run's winners
+    "1": ([("Player4", "4c 8d 6h 2h 7h")], [("Player4", "4c 8d 6h 2h 5c")], ["Player4"] * 2),
+    "2": ([("Hero", "5d 7h 8c Td 2h")], [("Hero", "5d 7h Qs Td 2h")], ["Player1"] * 2),
+    "3": (
+        [("Hero", "4c 9s 7h 2s 6d"), ("Player1", "7c 8s 3d 5c 2h")],
+        [("Hero", "4c 9s 7h 2s 3h"), ("Player1", "7c 8s 3d 6h 2h")],
+        ["Player1"] * 2,
+    ),
+    "4": ([("Player1", "5h 9c Jd 8d 4s")], [("Player1", "5h 9c 7c 8d 4s")], ["Hero", "Player1"]),
+}
+"""The corpus hands run twice (NL-2-7-SD-USD-25-50-202108.N.RIT.txt), read from their text:
+each run's shows ("Run 1: X shows [...]") and the best 2-7 low of each run."""
+
+
+@pytest.mark.parametrize("number", sorted(RUN_TWICE_HANDS))
+def test_a_corpus_hand_run_twice_keeps_each_runs_shows_and_winners(number: str) -> None:
+    first, second, winners = RUN_TWICE_HANDS[number]
+    r = corpus_record("Draw", f"NL-2-7-SD-USD-25-50-202108.{number}.RIT.txt")
+    assert r.runs == 2
+    shows = [(e.run, e.player, " ".join(map(str, e.cards))) for e in of_kind(r, EventKind.SHOW)]
+    assert [(p, c) for run, p, c in shows if run == 1] == first
+    assert [(p, c) for run, p, c in shows if run == 2] == second
+    assert all(e.run == 0 for e in r.events if e.kind is not EventKind.SHOW and e.player != "Hero")
+    result = replay(r)
+    assert [(pot.run, pot.winners) for pot in result.pots] == [
+        (run, (winner,)) for run, winner in enumerate(winners, 1)
+    ]
+    assert sum(pot.collected for pot in result.pots) == sum(
+        e.amount for e in of_kind(r, EventKind.COLLECT)
+    )
+
+
+def test_the_heros_draw_run_twice_is_each_runs_draw() -> None:
+    """ "Hero discards [Th] draws [8c] [Qs]": one discard, 8c drawn in run 1 and Qs in run 2."""
+    r = corpus_record("Draw", "NL-2-7-SD-USD-25-50-202108.2.RIT.txt")
+    hero = [(str(e.kind), e.cards, e.run) for e in r.events if e.player == "Hero" and e.street]
+    assert hero[:3] == [("discard", ("Th",), 0), ("draw", ("8c",), 1), ("draw", ("Qs",), 2)]
+
+
+RUN_COLLECTS = "Hero wins (1,206.50) from pot\nPlayer1 wins (1,206.50) from pot"
+RUN_TWICE = (
+    SINGLE_DRAW.replace(
+        "Hero discards [Th] draws [8c]", "Hero discards [Th Td] draws [8c 3s] [Kc 4d]"
+    )
+    .replace(
+        "Hero shows [5d 7h 8c Td 2h]",
+        "Run 1: Hero shows [5d 7h 8c 3s 2h]\nRun 2: Hero shows [5d 7h Kc 4d 2h]",
+    )
+    .replace("Seat 2: Hero (0) -1,200", "Seat 2: Hero (1,206.50) +6.50")
+    .replace("Seat 3: Player1 (2,413) +1,213", "Seat 3: Player1 (1,206.50) +6.50")
+    .replace("Player1 wins pot (2,413)", RUN_COLLECTS)
+)
+"""`SINGLE_DRAW` run twice, each run to another player: Hero's 8-7-5-3-2 wins run 1 from
+Player1's pat 8-7-6-5-2, Hero's king loses run 2; the pot after rake, 2,413, is 1,206.50 a run."""
+
+
+def test_a_pot_run_twice_is_shared_by_each_runs_winner() -> None:
+    r = parse_record(RUN_TWICE, "kingsclub")
+    assert r.runs == 2 and r.problems == []
+    result = replay(r)
+    assert [v.code for v in result.problems] == []
+    assert [(p.run, p.winners, p.amount, p.collected) for p in result.pots] == [
+        (1, ("Hero",), 121000, 120650),
+        (2, ("Player1",), 121000, 120650),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("hero", "player1", "code"),
+    [
+        ("1,413", "1,000", "SHW007"),  # each run's winner paid, not half each
+        ("2,413", None, "SHW001"),  # run 2's winner paid nothing
+    ],
+)
+def test_a_wrong_split_between_the_runs_is_caught(
+    hero: str, player1: str | None, code: str
+) -> None:
+    collects = f"Hero wins ({hero}) from pot" + (
+        f"\nPlayer1 wins ({player1}) from pot" if player1 else ""
+    )
+    text = RUN_TWICE.replace(RUN_COLLECTS, collects)
+    codes = {str(v.code) for v in replay(parse_record(text, "kingsclub")).problems}
+    assert code in codes

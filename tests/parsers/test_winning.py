@@ -720,3 +720,29 @@ def test_the_2019_name_table_covers_every_line_kind_that_names_a_player() -> Non
 @pytest.mark.parametrize("name", NAMES)
 def test_awkward_names_read_on_every_kind_of_2019_line(name: str) -> None:
     assert_name_reads_everywhere("winning", NAMED_2019, name)
+
+
+def run_twice_2019(first: str, second: str) -> HandRecord:
+    """`side-pot-2019.txt` with its main pot of $1.11 run twice, as the 2019 export names the
+    runs ("from main pot 1"; FPDB's converter knows the wording, the corpus has no such hand):
+    Tam takes `first` from run 1, Hero `second` from run 2."""
+    text = (FORMS / "side-pot-2019.txt").read_text(encoding="utf-8")
+    runs = f"Tam collected ${first} from main pot 1\nHero collected ${second} from main pot 2"
+    return parse_record(text.replace("Tam collected $1.11 from main pot", runs), "winning")
+
+
+def test_a_2019_collect_from_a_run_names_the_run() -> None:
+    r = run_twice_2019("0.56", "0.55")
+    collects = [(e.player, e.amount, e.pot, e.run) for e in of_kind(r, EventKind.COLLECT)]
+    assert collects == [("Tam", 56, "main", 1), ("Hero", 55, "main", 2), ("Hero", 50, "side1", 0)]
+    assert r.runs == 2
+    result = replay(r)
+    # the export deals no run's own cards: the winners are not checked, each run's take is
+    assert {str(v.code) for v in result.problems if not v.code.startswith("SUM")} == {"SHW004"}
+    assert [(p.name, p.run, p.winners, p.collected) for p in result.pots] == [
+        ("main", 1, ("Tam",), 56),
+        ("main", 2, ("Hero",), 55),
+        ("side1", 0, ("Hero",), 50),
+    ]
+    uneven = replay(run_twice_2019("0.81", "0.30")).problems
+    assert "SHW007" in {str(v.code) for v in uneven}

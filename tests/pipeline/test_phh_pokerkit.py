@@ -8,7 +8,8 @@ illegal hand, the 4th-street open-pair double bet, more raises than pokerkit's c
 posted out of position, a short all-in ante or blind (pokerkit calls the short blind, rooms the
 full one), a bet or raise when everyone left is all-in (pokerkit refuses it; the rules engine
 takes it back as uncalled), a community card, a tie between equal stud boards (pokerkit ranks
-suits its own way) and a split pot with odd chips or shared halves.
+suits its own way), a split pot with odd chips or shared halves, and a hand run twice (a draw
+game's runs are studdraw's `_runs`, which pokerkit does not read).
 
 PHH's one single-draw code, N2L1D (no-limit 2-7 single draw), is checked on the corpus and on
 random legal hands.
@@ -57,6 +58,8 @@ def pokerkit_gap(record: HandRecord, result: ReplayResult) -> str | None:
         return "illegal hand"
     if record.stakes.small_bet == 0:
         return "no bet sizes in the export"
+    if record.runs > 1:  # PHH's draws and shows are one run's; the others are studdraw's `_runs`
+        return "a hand run twice"
     return _event_gap(record) or _showdown_gap(record, result)
 
 

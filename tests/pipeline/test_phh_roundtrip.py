@@ -181,3 +181,30 @@ def test_single_draw_hands_round_trip(game: Game, structure: Structure) -> None:
         back = read_back(text)
         assert (back.game, back.structure) == (game, structure)
         assert facts(back, record.room) == facts(record, record.room), text
+
+
+def test_a_hand_run_twice_keeps_its_second_run_in_runs() -> None:
+    """The play is the first run's; `_runs` holds the second run's draw and show, read back as
+    run 2's events after the first run's, which the replay judges run by run as before."""
+    from tests.conftest import parse_record  # noqa: PLC0415
+    from tests.parsers.test_kingsclub import RUN_TWICE  # noqa: PLC0415 (one hand's text)
+
+    record = parse_record(RUN_TWICE, "kingsclub")
+    text = dumps(record)
+    fields = tomllib.loads(text)
+    assert fields["_runs"] == [["d dh p1 Kc4d", "p1 sm 5d7hKc4d2h"]]
+    assert "d dh p1 8c3s" in fields["actions"] and "p1 sm 5d7h8c3s2h" in fields["actions"]
+    back = read_back(text)
+    assert back.runs == 2
+    runs = [(str(e.kind), e.player, e.run) for e in back.events if e.run]
+    assert runs == [
+        ("draw", "Hero", 1),
+        ("draw", "Hero", 2),
+        ("show", "Hero", 1),
+        ("show", "Hero", 2),
+    ]
+    assert [(p.run, p.winners) for p in replay(back).pots] == [
+        (1, ("Hero",)),
+        (2, ("Player1",)),
+    ]
+    assert facts(back, "kingsclub") == facts(record, "kingsclub")

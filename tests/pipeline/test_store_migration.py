@@ -1,8 +1,10 @@
-"""A store written by studdraw's schema version 1 (`site` where version 2 says `room`) is migrated
-when it is opened, by a reader or a writer, and nothing in it is lost.
+"""A store written by an earlier schema version (1: `site` where version 2 says `room`; 2:
+before the runs of a hand run twice) is migrated when it is opened, by a reader or a writer, and
+nothing in it is lost.
 
-The fixture (`stores/schema-v1.tar.gz`, see `stores/README.md`) is a real version 1 store and its
-Parquet dataset, written by the release before the rename from three sample files.
+The fixtures (`stores/schema-v1.tar.gz`, `stores/schema-v2.tar.gz`, see `stores/README.md`) are
+real stores of those versions and their Parquet datasets, written by the release before each
+change from sample files.
 """
 
 from __future__ import annotations
@@ -16,10 +18,11 @@ import pytest
 
 from studdraw.pipeline.analytics import Filters, open_store, player_stats
 from studdraw.pipeline.importer.ingest import IngestOptions, ingest
-from studdraw.pipeline.store.migration import RENAMED
+from studdraw.pipeline.store.migration import ADDED, RENAMED
 from studdraw.pipeline.store.schema import ALL_TABLES, SCHEMA_VERSION
 
 FIXTURE = Path(__file__).parent / "stores" / "schema-v1.tar.gz"
+FIXTURE_V2 = Path(__file__).parent / "stores" / "schema-v2.tar.gz"
 INPUTS = Path(__file__).parent / "stores" / "schema-v1-inputs.tar.gz"
 """The sample files the fixture was imported from, as they were then (the samples have been
 dealt again since): a re-import of them must find every one in the old store's ledger."""
@@ -33,17 +36,42 @@ def old_store(tmp_path: Path) -> Path:
     return tmp_path / "store.duckdb"
 
 
-def _rows(path: Path) -> dict[str, list[tuple[object, ...]]]:
-    """Every row of every table, in a stable order, columns by position (names aside)."""
+@pytest.fixture
+def v2_store(tmp_path: Path) -> Path:
+    with tarfile.open(FIXTURE_V2) as archive:
+        archive.extractall(tmp_path, filter="data")
+    return tmp_path / "store.duckdb"
+
+
+def _rows(path: Path, *, added: bool = True) -> dict[str, list[tuple[object, ...]]]:
+    """Every row of every table, in a stable order, columns by position (names aside);
+    without version 3's columns when not `added`."""
     con = duckdb.connect(str(path), read_only=True)
     try:
         tables = [
             row[0] for row in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()
         ]
+        rows = {}
+        for table in tables:
+            if table == "studdraw_meta":
+                continue
+            dropped = [] if added else [column for name, column in ADDED if name == table]
+            exclude = f" EXCLUDE ({', '.join(dropped)})" if dropped else ""
+            found = con.execute(f'SELECT *{exclude} FROM "{table}"').fetchall()
+            rows[table] = sorted(found, key=repr)
+        return rows
+    finally:
+        con.close()
+
+
+def _added(path: Path) -> set[tuple[str, object]]:
+    """The values version 3's columns hold in the store, by column."""
+    con = duckdb.connect(str(path), read_only=True)
+    try:
         return {
-            table: sorted(con.execute(f'SELECT * FROM "{table}"').fetchall(), key=repr)
-            for table in tables
-            if table != "studdraw_meta"
+            (f"{table}.{column}", value)
+            for table, column in ADDED
+            for (value,) in con.execute(f"SELECT DISTINCT {column} FROM {table}").fetchall()
         }
     finally:
         con.close()
@@ -83,7 +111,8 @@ def test_a_reader_migrates_a_version_1_store_and_loses_nothing(old_store: Path) 
     columns = _columns(old_store)
     assert not set(RENAMED) & columns
     assert set(RENAMED.values()) <= columns
-    assert _rows(old_store) == before  # every row of every table, the analytics' too
+    assert _rows(old_store, added=False) == before  # every row of every table, the analytics' too
+    assert _added(old_store) == {(f"{t}.{c}", value) for (t, c), value in ADDED.items()}
     assert stats.height > 0 and stats["hands"].sum() == 100
     for table in ALL_TABLES:  # the store has every table and column of today's schema
         assert set(table.column_names) <= columns
@@ -134,3 +163,43 @@ def test_an_old_parquet_dataset_is_read_as_it_is(old_store: Path) -> None:
         con.close()
     assert len(hands) == 103 and {room for room, _, _ in hands} == {"pokerstars", "fulltilt"}
     assert any(dataset.glob("hands/site=*"))  # a reader changes nothing
+
+
+def test_a_reader_migrates_a_version_2_store_each_hand_run_once(v2_store: Path) -> None:
+    assert _version(v2_store) == "2"
+    before = _rows(v2_store)
+    assert not {column for _, column in ADDED} & _columns(v2_store)
+    open_store(v2_store).close()
+    assert _version(v2_store) == str(SCHEMA_VERSION)
+    assert _rows(v2_store, added=False) == before
+    # every stored hand was run once: one run, its events and pots of no run
+    assert _added(v2_store) == {("hands.runs", 1), ("actions.run", 0), ("pots.run", 0)}
+    for table in ALL_TABLES:
+        assert set(table.column_names) <= _columns(v2_store)
+
+
+def test_a_hand_run_twice_joins_a_version_2_store_and_its_dataset(v2_store: Path) -> None:
+    """A writer migrates the store, adds a hand run twice beside the old parts of the dataset,
+    and the dataset (old parts without the runs' columns, the new one with them) reads as the
+    store does."""
+    from tests.parsers.test_kingsclub import RUN_TWICE  # noqa: PLC0415 (one hand's text)
+
+    hand = v2_store.parent / "run-twice.txt"
+    hand.write_text(RUN_TWICE, encoding="utf-8")
+    dataset = v2_store.parent / "parquet"
+    summary = ingest([hand], IngestOptions(v2_store, dataset, workers=1))
+    assert summary.stored == 1 and _version(v2_store) == str(SCHEMA_VERSION)
+    by_file, by_store = open_store(dataset), open_store(v2_store)
+    try:
+        for table in ("hands", "actions", "pots"):
+            from_parts = by_file.execute(f"SELECT * FROM {table}").fetchall()
+            from_store = by_store.execute(f"SELECT * FROM {table}").fetchall()
+            assert sorted(from_parts, key=repr) == sorted(from_store, key=repr), table
+        runs = by_store.execute(
+            "SELECT p.run, p.winners FROM pots p JOIN hands h USING (hand_id) "
+            "WHERE h.runs = 2 ORDER BY p.run"
+        ).fetchall()
+    finally:
+        by_file.close()
+        by_store.close()
+    assert runs == [(1, ["Hero"]), (2, ["Player1"])]
