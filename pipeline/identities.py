@@ -181,6 +181,11 @@ def ensure_registered(con: duckdb.DuckDBPyConnection) -> None:
     )
 
 
+def any_linked(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether the connection holds any link (a cheaper query serves a store without)."""
+    return bool(con.execute(f"SELECT count(*) FROM {IDENTITIES}").fetchall()[0][0])
+
+
 def load(con: duckdb.DuckDBPyConnection, store: Path) -> None:
     """Hold the links of the notes file beside `store` in the connection."""
     register(con, links(notes.notes_path(store)))
