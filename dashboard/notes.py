@@ -70,18 +70,17 @@ def identity_editor(ref: StoreRef, account: Account) -> None:
     found = identities.links(path)
     person = next((x.person for x in found if x.account == account), None)
     key = f"identity-{account.room}-{account.name}"
-    known = sorted(identities.persons(found))
+    known = ", ".join(sorted(identities.persons(found))) or "none yet"
     if person is None:
         st.caption(f"{account} counts under its name, {account.name!r}, in every report.")
     else:
         st.caption(f"{account} counts under the person {person!r} in every report.")
     left, right = st.columns([3, 1], vertical_alignment="bottom")
-    chosen = left.selectbox(
-        f"Person of {account}", known, index=known.index(person) if person else None,
-        accept_new_options=True, placeholder="A person's name", key=f"{key}-person",
-        help="Link the accounts of one person (in any room) to one name: stats, leaks, "
-        "sessions and every report then count them together.",
-    )  # fmt: skip
+    chosen = left.text_input(
+        f"Person of {account}", value=person or "", placeholder="A person's name",
+        key=f"{key}-person", help="Link the accounts of one person (in any room) to one name: "
+        f"stats, leaks, sessions and every report then count them together. Persons: {known}.",
+    ).strip()  # fmt: skip
     if right.button("Link", key=f"{key}-link", disabled=not chosen or chosen == person):
         identities.link(path, str(chosen), [account])
         st.toast(f"Linked {account} to {chosen}.")
