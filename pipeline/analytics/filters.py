@@ -21,13 +21,12 @@ KINDS: Final = ("cash", "tournament")
 
 @dataclass(frozen=True, slots=True)
 class Filters:
-    """Every field optional; None = no restriction. `player` is a person (every account linked
-    to it) or a name (its accounts linked to nobody): `identities.player_condition`. Dates are
-    inclusive days of `time_zone` (an IANA name); `stakes` is the big bet in the hand's
-    smallest unit; `currency` a `hands.currency` code (`USD`, `EUR`, `PLAY`, `CHIPS`, ...);
-    `kind` cash or tournament; `table_size` one of `TABLE_SIZES`; `session` is a session number
-    of `player` (see `sessions()`), so it needs `player`. Hands with an error-severity violation
-    (facts in doubt) count only with `include_doubtful`."""
+    """Every field optional; None = no restriction. Dates are inclusive days of `time_zone` (an
+    IANA name); `stakes` is the big bet in the hand's smallest unit; `currency` a `hands.currency`
+    code (`USD`, `EUR`, `PLAY`, `CHIPS`, ...); `kind` cash or tournament; `table_size` one of
+    `TABLE_SIZES`; `session` is a session number of `player` (see `sessions()`), so it needs
+    `player`. Hands with an error-severity violation (facts in doubt) count only with
+    `include_doubtful`."""
 
     player: str | None = None
     game: str | None = None
@@ -79,7 +78,9 @@ def where(
     filters: Filters, *, with_player: bool = True, by_day: bool = False
 ) -> tuple[str, dict[str, object]]:
     """The SQL condition on `player_hands` rows (alias-free column names) and its parameters.
-    `with_player=False` drops the player condition (the pool a player is compared with).
+    The player is a person (every account linked to it) or a name (its accounts linked to
+    nobody): `identities.player_condition`. `with_player=False` drops the player condition (the
+    pool a player is compared with).
     `by_day=True` filters rollup rows (dates on their `day`; no session: rollups have none).
     A session filter refers to the CTE of `sessions_sql()`, which the query must include."""
     clauses = ["true"]
