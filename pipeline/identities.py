@@ -10,8 +10,8 @@ apart, link one (or both) to persons of other names.
 
 The links live in the `identities` table of `<store>.notes.sqlite` (`pipeline.notes`), keyed by
 room and name, so they survive re-imports and never touch the store. Each analytics connection
-holds them in a temporary table, `IDENTITIES`, which the player condition (`player_condition`)
-and every grouping by player (`with_players`) read.
+holds them as `IDENTITIES` (a registered Arrow table), which the player condition
+(`player_condition`) and every grouping by player (`with_players`) read.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import pyarrow as pa
 from . import notes
 
 IDENTITIES: Final = "player_identities"
-"""The temporary table of an analytics connection holding the links: room, name, person."""
+"""What an analytics connection holds the links as (room, name, person): a registered table."""
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -135,8 +135,9 @@ def digest(path: Path) -> str:
 
 
 def register(con: duckdb.DuckDBPyConnection, found: Sequence[Link]) -> None:
-    """Hold `found` in the connection's `IDENTITIES` table (replacing what it held): what every
-    player condition and every grouping by player on this connection reads."""
+    """Hold `found` in the connection as `IDENTITIES` (replacing what it held): what every
+    player condition and every grouping by player on this connection reads. A registered Arrow
+    table, not a temporary one: nothing the store lacks is derived on open."""
     table = pa.table(
         {
             "room": pa.array([x.account.room for x in found], pa.string()),
@@ -144,11 +145,7 @@ def register(con: duckdb.DuckDBPyConnection, found: Sequence[Link]) -> None:
             "person": pa.array([x.person for x in found], pa.string()),
         }
     )
-    con.register("_identities", table)
-    try:
-        con.execute(f"CREATE OR REPLACE TEMP TABLE {IDENTITIES} AS SELECT * FROM _identities")
-    finally:
-        con.unregister("_identities")
+    con.register(IDENTITIES, table)
 
 
 def player_condition(room: str = "room", name: str = "name", param: str = "player") -> str:
@@ -174,11 +171,13 @@ def with_players(source: str) -> str:
 
 
 def ensure_registered(con: duckdb.DuckDBPyConnection) -> None:
-    """An empty `IDENTITIES` table on a connection that has none (one opened without the
-    notes file: every account counts under its name)."""
-    con.execute(
-        f"CREATE TEMP TABLE IF NOT EXISTS {IDENTITIES} (room VARCHAR, name VARCHAR, person VARCHAR)"
-    )
+    """No links on a connection that holds none (one opened without the notes file: every
+    account counts under its name)."""
+    found = con.execute(
+        "SELECT count(*) FROM duckdb_views() WHERE view_name = ? AND temporary", [IDENTITIES]
+    ).fetchall()
+    if not found[0][0]:
+        register(con, [])
 
 
 def any_linked(con: duckdb.DuckDBPyConnection) -> bool:
