@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import typer
 
-from studdraw.cli import annotate, hands, reports, storage
+from studdraw.cli import annotate, hands, identity, reports, storage
 
 HELP = (
     "Parse, validate, store and analyse hand histories of thirteen stud and draw games: "
@@ -57,3 +57,4 @@ for command in (
 ):
     app.command()(command)
 app.command("notes")(annotate.list_notes)
+app.add_typer(identity.app)

@@ -325,23 +325,27 @@ def _counted(items: Iterable[T], advance: Callable[[int], None]) -> Iterator[T]:
 
 
 def known_players(con: duckdb.DuckDBPyConnection, names: Sequence[str]) -> None:
-    """Exit 1 naming the nearest names when the store has no player of a name asked for."""
+    """Exit 1 naming the nearest names when the store has no player of a name asked for (a
+    person linked in the notes file, or a name of the store's accounts)."""
     import difflib
+
+    from studdraw.pipeline.identities import IDENTITIES
 
     if not names:
         return
+    everyone_sql = (
+        f"SELECT DISTINCT person FROM {IDENTITIES} UNION SELECT DISTINCT name FROM hand_players"
+    )
     found = {
         name
         for (name,) in con.execute(
-            "SELECT DISTINCT name FROM hand_players WHERE name IN (SELECT unnest(?))", [names]
+            f"SELECT * FROM ({everyone_sql}) WHERE person IN (SELECT unnest(?))", [names]
         ).fetchall()
     }
     missing = [name for name in names if name not in found]
     if not missing:
         return
-    everyone = [
-        name for (name,) in con.execute("SELECT DISTINCT name FROM hand_players").fetchall()
-    ]
+    everyone = [name for (name,) in con.execute(f"{everyone_sql} ORDER BY 1").fetchall()]
     for name in missing:
         same = [other for other in everyone if other.casefold() == name.casefold()]
         close = same or difflib.get_close_matches(name, everyone, n=3, cutoff=0.6)

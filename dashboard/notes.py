@@ -1,6 +1,7 @@
-"""The replayer's notes and tags: the hand's, and those of each player at the table, read from
-and written to the notes file beside the store (`pipeline.notes`), never to the store itself,
-which the dashboard only reads."""
+"""The replayer's notes and tags: the hand's, and those of each player at the table, and which
+person a player's account belongs to, read from and written to the notes file beside the store
+(`pipeline.notes`, `pipeline.identities`), never to the store itself, which the dashboard only
+reads."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from pathlib import Path
 
 import streamlit as st
 
-from studdraw.pipeline import notes
+from studdraw.pipeline import identities, notes
+from studdraw.pipeline.identities import Account
 from studdraw.pipeline.notes import Kind, Target
 
 from . import store
@@ -39,6 +41,7 @@ def hand_notes(ref: StoreRef, hand: Hand) -> None:
         if player is not None:
             who = Target(Kind.PLAYER, room, player)
             _editor(path, who, found.get(who), known_tags, f"notes-player-{room}-{player}")
+            identity_editor(ref, Account(room, player))
         st.caption(f"Kept in {path}, beside the store.")
 
 
@@ -56,7 +59,36 @@ def player_note_editor(ref: StoreRef, room: str, names: list[str]) -> None:
         if player is not None:
             who = Target(Kind.PLAYER, room, player)
             _editor(path, who, found.get(who), known_tags, f"notes-player-{room}-{player}")
+            identity_editor(ref, Account(room, player))
         st.caption(f"Kept in {path}, beside the store.")
+
+
+def identity_editor(ref: StoreRef, account: Account) -> None:
+    """Which person the account counts under in every report: link it to a person (new or
+    known) or split it off again (it counts under its own name)."""
+    path = notes_file(ref)
+    found = identities.links(path)
+    person = next((x.person for x in found if x.account == account), None)
+    key = f"identity-{account.room}-{account.name}"
+    known = ", ".join(sorted(identities.persons(found))) or "none yet"
+    if person is None:
+        st.caption(f"{account} counts under its name, {account.name!r}, in every report.")
+    else:
+        st.caption(f"{account} counts under the person {person!r} in every report.")
+    left, right = st.columns([3, 1], vertical_alignment="bottom")
+    chosen = left.text_input(
+        f"Person of {account}", value=person or "", placeholder="A person's name",
+        key=f"{key}-person", help="Link the accounts of one person (in any room) to one name: "
+        f"stats, leaks, sessions and every report then count them together. Persons: {known}.",
+    ).strip()  # fmt: skip
+    if right.button("Link", key=f"{key}-link", disabled=not chosen or chosen == person):
+        identities.link(path, str(chosen), [account])
+        st.toast(f"Linked {account} to {chosen}.")
+        st.rerun()
+    if person is not None and right.button("Split off", key=f"{key}-split"):
+        identities.split(path, person, [account])
+        st.toast(f"Split {account} from {person}.")
+        st.rerun()
 
 
 def _editor(

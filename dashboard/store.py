@@ -2,8 +2,9 @@
 cached queries.
 
 `studdraw dashboard` names the store in the environment (`STUDDRAW_DB`). Every cache is keyed
-by a `StoreRef` (the path and the newest modification time of its files), so a re-ingest shows up
-on the next rerun while every unchanged answer is served from memory.
+by a `StoreRef` (the path, the newest modification time of its files and a fingerprint of the
+accounts linked into persons), so a re-ingest or a link shows up on the next rerun while every
+unchanged answer is served from memory.
 
 The dashboard never blocks an import for longer than a page run: DuckDB lets no writer in while
 any process holds the file open, so the store is opened read-only at the first query of a page
@@ -29,9 +30,10 @@ import duckdb
 import polars as pl
 import streamlit as st
 
-from studdraw.pipeline import analytics
+from studdraw.pipeline import analytics, identities
 from studdraw.pipeline.analytics import Filters, annotated, inventory
 from studdraw.pipeline.analytics.source import ensure_features, hands_to_derive
+from studdraw.pipeline.notes import notes_path
 from studdraw.pipeline.store.schema import TABLES
 from studdraw.pipeline.words import plural
 
@@ -46,10 +48,13 @@ class StoreError(Exception):
 
 
 class StoreRef(NamedTuple):
-    """A store as the caches see it: its path and a stamp that changes when it is written."""
+    """A store as the caches see it: its path, a stamp that changes when it is written, and a
+    fingerprint of the accounts linked into persons beside it (`identities.digest`), which
+    every player's figures depend on."""
 
     path: str
     stamp: int
+    identities: str = ""
 
 
 def store_ref() -> StoreRef:
@@ -61,7 +66,7 @@ def store_ref() -> StoreRef:
     if not path.exists():
         raise StoreError(f"{path} does not exist: run `studdraw ingest PATH --db {path}` first")
     probe(path)
-    return StoreRef(str(path), stamp_of(path))
+    return StoreRef(str(path), stamp_of(path), identities.digest(notes_path(path)))
 
 
 def stamp_of(path: Path) -> int:

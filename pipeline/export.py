@@ -41,7 +41,9 @@ from studdraw.parsers.model import (
 )
 from studdraw.parsers.phh.vocabulary import players_in_order
 from studdraw.parsers.reader import open_history, parse_hand
+from studdraw.pipeline import identities
 from studdraw.pipeline.forkserver import pool_context
+from studdraw.pipeline.identities import player_condition
 from studdraw.pipeline.phh import dumps
 from studdraw.pipeline.rules import replay
 from studdraw.pipeline.store.migration import select_current, stored_version, upgrade
@@ -96,17 +98,20 @@ def violation_line(code: str, severity: str, line: int, message: str) -> str:
 def open_store(source: Path) -> duckdb.DuckDBPyConnection:
     """A read-only connection to a DuckDB store (one of an earlier schema version migrated
     first), or views over a Parquet dataset folder (an earlier version's parts read under
-    today's columns)."""
+    today's columns), holding the accounts linked into persons beside it
+    (pipeline/identities.py)."""
     if not source.exists():
         raise FileNotFoundError(f"no store at {source}")
     if not source.is_dir():
         con = duckdb.connect(str(source), read_only=True)
-        if stored_version(con) >= SCHEMA_VERSION:
-            return con
-        con.close()
-        upgrade(source)
-        return duckdb.connect(str(source), read_only=True)
+        if stored_version(con) < SCHEMA_VERSION:
+            con.close()
+            upgrade(source)
+            con = duckdb.connect(str(source), read_only=True)
+        identities.load(con, source)
+        return con
     con = duckdb.connect()
+    identities.load(con, source)
     for table in BATCH_TABLES:
         parts = source / table.name
         if any(parts.rglob("*.parquet")):
@@ -134,11 +139,15 @@ def select_hand_ids(con: duckdb.DuckDBPyConnection, selection: Selection) -> lis
             clauses.append(f"{column} IN (SELECT unnest(${column}))")
             params[column] = list(values)
     if selection.players:
-        clauses.append(
-            "hand_id IN (SELECT hand_id FROM hand_players WHERE dealt_in "
-            "AND name IN (SELECT unnest($players)))"
+        anyone = " OR ".join(
+            f"({player_condition('h.room', 'p.name', f'player_{n}')})"
+            for n in range(len(selection.players))
         )
-        params["players"] = list(selection.players)
+        clauses.append(
+            "hand_id IN (SELECT hand_id FROM hand_players p JOIN hands h USING (hand_id) "
+            f"WHERE p.dealt_in AND ({anyone}))"
+        )
+        params |= {f"player_{n}": name for n, name in enumerate(selection.players)}
     if selection.since is not None:
         clauses.append("started_at >= $since")
         params["since"] = selection.since

@@ -1,7 +1,8 @@
 """Notes and tags on hands and players, in a file of their own beside the store.
 
 The hand store is read-only to the dashboard and rebuilt by re-imports, so what a player or a
-coach writes about a hand or an opponent lives apart: `<store>.notes.sqlite` (SQLite, from the
+coach writes about a hand or an opponent (and which accounts are one person,
+`pipeline.identities`) lives apart: `<store>.notes.sqlite` (SQLite, from the
 standard library: it takes a write while an import holds the DuckDB store, and a backup is one
 file). Everything is keyed by what survives a re-import: a hand by its room and the room's hand
 id, a player by the room and the name the room prints, never by a store's surrogate ids.
@@ -39,7 +40,14 @@ CREATE TABLE IF NOT EXISTS tags (
   tag TEXT NOT NULL,
   PRIMARY KEY (kind, room, key, tag)
 );
+CREATE TABLE IF NOT EXISTS identities (
+  room TEXT NOT NULL,
+  name TEXT NOT NULL,
+  person TEXT NOT NULL,
+  PRIMARY KEY (room, name)
+);
 """
+"""Notes and tags (here), and the accounts linked into persons (`pipeline.identities`)."""
 
 
 class Kind(StrEnum):
@@ -74,7 +82,7 @@ def notes_path(store: Path) -> Path:
 
 
 @contextmanager
-def _connected(path: Path) -> Iterator[sqlite3.Connection]:
+def connected(path: Path) -> Iterator[sqlite3.Connection]:
     """A connection with the schema in place, committed when the block ends without error."""
     with closing(sqlite3.connect(path)) as con:
         con.executescript(_SCHEMA)
@@ -84,7 +92,7 @@ def _connected(path: Path) -> Iterator[sqlite3.Connection]:
 
 def set_note(path: Path, target: Target, text: str) -> None:
     """Write (or, with empty text, remove) the target's note."""
-    with _connected(path) as con:
+    with connected(path) as con:
         if not text.strip():
             con.execute(
                 "DELETE FROM notes WHERE kind = ? AND room = ? AND key = ?",
@@ -102,7 +110,7 @@ def tag(path: Path, target: Target, tags: Sequence[str], *, remove: bool = False
     """Add the tags to the target (or take them off): a tag is a word or two, kept as typed
     without the spaces around it; adding one twice keeps one."""
     words = [word.strip() for word in tags if word.strip()]
-    with _connected(path) as con:
+    with connected(path) as con:
         sql = (
             "DELETE FROM tags WHERE kind = ? AND room = ? AND key = ? AND tag = ?"
             if remove
@@ -116,7 +124,7 @@ def annotated(path: Path, *, kind: Kind | None = None, tag: str | None = None) -
     when the store has no notes file yet."""
     if not path.exists():
         return []
-    with _connected(path) as con:
+    with connected(path) as con:
         notes = {
             (Kind(k), room, key): (note, at)
             for k, room, key, note, at in con.execute("SELECT * FROM notes").fetchall()

@@ -26,6 +26,7 @@ from studdraw.dashboard.store import StoreRef
 from studdraw.dashboard.views import page
 from studdraw.dashboard.views.overview import bin_unit
 from studdraw.parsers.problems import Code, Origin
+from studdraw.pipeline import identities
 from studdraw.pipeline.analytics import money_text
 from studdraw.pipeline.notes import Kind, annotated, notes_path
 from tests.dashboard_support import BROKEN_HAND, DRAW_HAND, build_store
@@ -496,6 +497,35 @@ def test_replayer_writes_notes_and_tags_beside_the_store(
     assert app.selectbox(key="replay-tag").value == "review"
     assert f"hand #{BROKEN_HAND}" in app.markdown[0].value
     assert "review" in app.selectbox(key="replay-tagged").format_func(facts.broken_id)
+
+
+def test_replayer_links_a_players_account_to_a_person_every_page_then_shows(
+    facts: Facts, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "store.duckdb"
+    shutil.copy(facts.db, db)
+    monkeypatch.setenv(ENV_VAR, str(db))
+    with duckdb.connect(str(db), read_only=True) as con:
+        hand = con.execute("SELECT min(hand_id) FROM hands WHERE hero = 'Hero'").fetchall()[0][0]
+    app = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    open_page(app, "replayer", hand=str(hand))
+    app.selectbox(key=f"notes-player-{hand}").select("Hero").run()
+    key = "identity-pokerstars-Hero"
+    app.text_input(key=f"{key}-person").input("Me").run()
+    app.button(key=f"{key}-link").click().run()
+    assert not app.exception
+    assert identities.links(notes_path(db)) == [
+        identities.Link("Me", identities.Account("pokerstars", "Hero"))
+    ]
+    app.switch_page(page("player_stats")).run()
+    players = app.sidebar.selectbox(key="stats-player").options
+    assert players[0] == "Me" and "Hero" not in players
+    everyone = app.dataframe[0].value
+    assert "Me" in set(everyone["player"]) and "Hero" not in set(everyone["player"])
+    app.switch_page(page("replayer")).run()
+    app.selectbox(key=f"notes-player-{hand}").select("Hero").run()
+    app.button(key=f"{key}-split").click().run()
+    assert not app.exception and identities.links(notes_path(db)) == []
 
 
 def test_replayer_next_hand_names_it_in_the_room_hand_id_box(app: AppTest, facts: Facts) -> None:

@@ -249,7 +249,7 @@ def _day_bounds(day: date, zone: str) -> tuple[datetime, datetime]:
 def _by_player_and_day(ref: StoreRef) -> int | None:
     zone = _zone()
     names = ui.player_names(ref)
-    if "replay-player" not in st.session_state:
+    if st.session_state.get("replay-player") not in names:  # new, or linked into a person since
         st.session_state["replay-player"] = ui.default_player(ref) or names[0]
     left, middle, right = st.columns([2, 1, 4])
     player = left.selectbox(

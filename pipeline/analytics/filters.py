@@ -8,6 +8,8 @@ from datetime import date, datetime, time, timedelta
 from typing import Final
 from zoneinfo import ZoneInfo
 
+from studdraw.pipeline.identities import player_condition
+
 from .features import DOOR_RANKS, POSITIONS, START_GROUPS, TABLE_SIZES
 
 SESSION_GAP_MINUTES: Final = 30
@@ -80,14 +82,15 @@ _SEAT_FACTS: Final = {"position": POSITIONS, "door": DOOR_RANKS, "start_group": 
 
 def sessions_sql() -> str:
     """A CTE numbering the sessions of the player bound to `$player` over ALL their hands (any
-    game, room or date), so a session number means the same whatever else is filtered."""
+    game, room or date, every account of a person), so a session number means the same
+    whatever else is filtered."""
     return f"""sessions_of_player AS (
   SELECT hand_id, sum(new_session::INTEGER) OVER (ORDER BY started_at, hand_id)::BIGINT AS session
   FROM (
     SELECT hand_id, started_at,
       coalesce(started_at - lag(started_at) OVER (ORDER BY started_at, hand_id)
                >= INTERVAL {SESSION_GAP_MINUTES} MINUTES, true) AS new_session
-    FROM player_hands WHERE name = $player
+    FROM player_hands WHERE {player_condition()}
   )
 )"""
 
@@ -96,13 +99,15 @@ def where(
     filters: Filters, *, with_player: bool = True, by_day: bool = False
 ) -> tuple[str, dict[str, object]]:
     """The SQL condition on `player_hands` rows (alias-free column names) and its parameters.
-    `with_player=False` drops the player condition (the pool a player is compared with).
+    The player is a person (every account linked to it) or a name (its accounts linked to
+    nobody): `identities.player_condition`. `with_player=False` drops the player condition (the
+    pool a player is compared with).
     `by_day=True` filters rollup rows (dates on their `day`; no session: rollups have none).
     A session filter refers to the CTE of `sessions_sql()`, which the query must include."""
     clauses = ["true"]
     params: dict[str, object] = {}
     if with_player and filters.player is not None:
-        clauses.append("name = $player")
+        clauses.append(player_condition())
         params["player"] = filters.player
     for column in ("game", "structure", "room", "currency", "table_size"):
         value = getattr(filters, column)

@@ -13,6 +13,7 @@ from typing import Any, Final
 import duckdb
 import polars as pl
 
+from studdraw.pipeline.identities import IDENTITIES, any_linked, ensure_registered
 from studdraw.pipeline.store.schema import TABLES
 from studdraw.pipeline.words import stakes_text
 
@@ -98,27 +99,32 @@ def recent_imports(con: duckdb.DuckDBPyConnection, zone: str, limit: int) -> pl.
 
 
 def main_hero(con: duckdb.DuckDBPyConnection) -> str | None:
-    """The hero of the most hands: the account whose histories were imported."""
+    """The player the hero of the most hands counts under (the person its account is linked
+    to, else its name): whose histories were imported."""
+    ensure_registered(con)
     top = _frame(
         con,
-        "SELECT hero FROM hands WHERE hero IS NOT NULL GROUP BY hero "
-        "ORDER BY count(*) DESC, hero LIMIT 1",
+        f"SELECT coalesce(i.person, h.hero) AS hero FROM hands h LEFT JOIN {IDENTITIES} i "
+        "ON i.room = h.room AND i.name = h.hero WHERE h.hero IS NOT NULL GROUP BY 1 "
+        "ORDER BY count(*) DESC, 1 LIMIT 1",
     )
     hero: str | None = top.item() if top.height else None
     return hero
 
 
 def names_by_hands(con: duckdb.DuckDBPyConnection) -> list[str]:
-    """The players dealt in, most hands first (one grouping of `hand_players`)."""
-    names: list[str] = (
-        _frame(
-            con,
-            "SELECT name FROM hand_players WHERE dealt_in GROUP BY name "
-            "ORDER BY count(*) DESC, name",
-        )
-        .get_column("name")
-        .to_list()
-    )
+    """The players dealt in, most hands first: one grouping of `hand_players`, by name, and
+    once any account is linked, by the player each account counts under (persons and the names
+    of accounts linked to nobody)."""
+    ensure_registered(con)
+    sql = "SELECT name FROM hand_players WHERE dealt_in GROUP BY name ORDER BY count(*) DESC, name"
+    if any_linked(con):
+        sql = f"""SELECT coalesce(i.person, a.name) AS name FROM (
+  SELECT h.room, p.name, count(*) AS n FROM hand_players p JOIN hands h USING (hand_id)
+  WHERE p.dealt_in GROUP BY ALL
+) a LEFT JOIN {IDENTITIES} i ON i.room = a.room AND i.name = a.name
+GROUP BY 1 ORDER BY sum(a.n) DESC, 1"""
+    names: list[str] = _frame(con, sql).get_column("name").to_list()
     return names
 
 

@@ -24,6 +24,8 @@ from typing import Final
 import duckdb
 import polars as pl
 
+from studdraw.pipeline.identities import with_players
+
 from .features import TABLE_SIZES
 from .filters import Filters, need_player, sessions_sql, where
 from .registry import BY_NAME, STATS
@@ -118,7 +120,8 @@ def _pool(con: duckdb.DuckDBPyConnection, filters: Filters) -> pl.DataFrame:
     source, params = rollup_source(replace(filters, player=None, session=None))
     per_player = run(
         con,
-        f"SELECT name, game, currency, {columns} FROM {source} GROUP BY name, game, currency",
+        f"SELECT player, game, currency, {columns} FROM {with_players(source)} "
+        "GROUP BY player, game, currency",
         params,
     )
     frames = []

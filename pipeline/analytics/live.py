@@ -4,9 +4,10 @@ game (with the hands and opportunities behind each figure).
 
 "Being played" is read from the store alone: the newest hand imported (the highest `hand_id`,
 which an import such as `studdraw ingest --watch` assigns in order) and the other tables with a
-hand within `SESSION_GAP_MINUTES` of its start (a player multi-tabling). A player's stats are
-those of the same room (a name is an account of one room), game, structure and currency as the
-table: what a HUD shows beside the seat, summed from the kept rollup rows.
+hand within `SESSION_GAP_MINUTES` of its start (a player multi-tabling). A seat's stats are
+those of the same game, structure and currency as the table, of the seat's account in that
+room (a name is an account of one room), or of every account of the person it is linked to
+(pipeline/identities.py): what a HUD shows beside the seat, summed from the kept rollup rows.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from typing import Any, Final
 
 import duckdb
 import polars as pl
+
+from studdraw.pipeline.identities import IDENTITIES, with_players
 
 from .features import STREETS
 from .filters import SESSION_GAP_MINUTES, Filters, where
@@ -88,7 +91,6 @@ def live_table(
     filters = Filters(
         game=hand["game"],
         structure=hand["structure"],
-        room=hand["room"],
         currency=hand["currency"],
         include_doubtful=include_doubtful,
     )
@@ -98,10 +100,17 @@ def live_table(
     aggressive = " + ".join(f"coalesce(sum(agg_{s}), 0)" for s in STREETS)
     figures = run(
         con,
-        f"""SELECT name, {stat_totals()},
+        f"""WITH seated AS (
+  SELECT s.name, coalesce(i.person, s.name) AS player, i.person IS NOT NULL AS linked
+  FROM (SELECT unnest($names) AS name) s
+  LEFT JOIN {IDENTITIES} i ON i.room = $room AND i.name = s.name
+)
+SELECT seated.name, {stat_totals()},
   ({aggressive}) / nullif({calls}, 0) AS af, ({aggressive} + {calls})::BIGINT AS af_n
-FROM player_rollup WHERE {condition} AND list_contains($names, name) GROUP BY name""",
-        {**params, "names": names},
+FROM seated JOIN {with_players(f"player_rollup WHERE {condition}")} r
+  ON r.player = seated.player AND (seated.linked OR (r.room = $room AND r.name = seated.name))
+GROUP BY seated.name""",
+        {**params, "names": names, "room": hand["room"]},
     )
     wanted = ["hands", "net", "big_bets", "bb_per_100", "af", "af_n"]
     for stat in stats:

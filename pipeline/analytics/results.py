@@ -15,6 +15,7 @@ from datetime import timedelta
 import duckdb
 import polars as pl
 
+from studdraw.pipeline.identities import player_condition
 from studdraw.pipeline.words import stakes_text
 
 from .filters import SESSION_GAP_MINUTES, Filters, need_player, where
@@ -100,7 +101,8 @@ def session_starts(con: duckdb.DuckDBPyConnection, player: str) -> pl.DataFrame:
     ensure_features(con)
     times = run(
         con,
-        "SELECT started_at FROM player_hands WHERE name = $player ORDER BY started_at, hand_id",
+        f"SELECT started_at FROM player_hands WHERE {player_condition()} "
+        "ORDER BY started_at, hand_id",
         {"player": player},
     )
     return (
@@ -125,7 +127,7 @@ def _timeline(con: duckdb.DuckDBPyConnection, filters: Filters) -> pl.DataFrame:
   allin_net / scale AS allin_net, allin_net / nullif(big_bet, 0) AS allin_big_bets,
   ({condition}) AS kept, b.small_blind, b.big_blind
 FROM player_hands JOIN (SELECT hand_id, small_blind, big_blind FROM hands) b USING (hand_id)
-WHERE name = $player ORDER BY started_at, hand_id""",
+WHERE {player_condition()} ORDER BY started_at, hand_id""",
         params,
     )
     hands = _numbered(hands).with_columns(seconds=_time_share())

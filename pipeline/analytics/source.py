@@ -25,6 +25,7 @@ from typing import Final
 import duckdb
 import polars as pl
 
+from studdraw.pipeline import identities
 from studdraw.pipeline.forkserver import process_count
 from studdraw.pipeline.store.db import connect_writable
 from studdraw.pipeline.store.migration import select_current, stored_version, upgrade
@@ -67,7 +68,8 @@ def open_store(source: Path, *, ready: bool = True) -> duckdb.DuckDBPyConnection
     like the store's tables over its hive-partitioned parts, rejects and unsupported hands
     included; the import ledger lives in the DuckDB file only), with `player_hands` ready
     (`ready=False`: left to `ensure_features`, after `hands_to_derive` says how many it
-    derives)."""
+    derives). The accounts linked into persons in the notes file beside the store
+    (pipeline/identities.py) are held in the connection for every player condition."""
     if source.is_dir():
         con = duckdb.connect()
         for table in BATCH_TABLES:
@@ -89,6 +91,7 @@ def open_store(source: Path, *, ready: bool = True) -> duckdb.DuckDBPyConnection
             con.close()
             upgrade(source)
             con = duckdb.connect(str(source), read_only=True)
+    identities.load(con, source)
     if ready:
         ensure_features(con)
     return con
@@ -106,6 +109,7 @@ def ensure_features(con: duckdb.DuckDBPyConnection) -> None:
     not cover."""
     if _count(con, "SELECT count(*) FROM duckdb_views() WHERE view_name = ? AND temporary", VIEW):
         return
+    identities.ensure_registered(con)
     last = _last_hand(con)
     covered = _covered(con)
     hands = [TABLE] if covered >= 0 else []

@@ -11,6 +11,8 @@ from zoneinfo import ZoneInfo
 import duckdb
 import polars as pl
 
+from studdraw.pipeline.identities import with_players
+
 from .features import A5_STUD_GAMES, LOW27_STUD_GAMES, START_GROUPS, is_game
 from .filters import Filters, need_player, sessions_sql, where
 from .registry import BY_NAME, KEY, KIND, MONEY, NET, rollup_columns, stat_totals
@@ -89,16 +91,17 @@ def player_stats(con: duckdb.DuckDBPyConnection, filters: Filters) -> pl.DataFra
     their own, so `kind`, cash or tournament, follows): volume and results (hands, net in
     currency units, big bets and big bets per 100 hands, all-in adjusted net and big bets per
     100 hands) and every stat of `STATS` (`<name>` the frequency, `<name>_n` its opportunities;
-    None without any), plus `af_<street>`. Sums the kept rollup rows; a session filter sums a
-    rollup of the session's hands instead."""
+    None without any), plus `af_<street>`. A player is a person (the sum of its accounts'
+    rows) or a name (its accounts linked to nobody). Sums the kept rollup rows; a session
+    filter sums a rollup of the session's hands instead."""
     ensure_features(con)
     source, params = rollup_source(filters)
     return run(
         con,
         f"""{_with_sessions(filters)}
-SELECT name AS player, game, currency, {KIND} AS kind, {stat_totals()}
-FROM {source}
-GROUP BY name, game, currency, kind ORDER BY hands DESC, player, game, currency""",
+SELECT player, game, currency, {KIND} AS kind, {stat_totals()}
+FROM {with_players(source)}
+GROUP BY player, game, currency, kind ORDER BY hands DESC, player, game, currency""",
         params,
     )
 
@@ -118,27 +121,33 @@ def doubtful_hands(con: duckdb.DuckDBPyConnection, filters: Filters) -> int:
 
 
 def players(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
-    """Every player in the store: hands, the rooms and games they played, first and last hand
+    """Every player in the store (`name`: a person, or a name of accounts linked to nobody):
+    hands, the rooms and games they played, their accounts (`ROOM:NAME`), first and last hand
     (UTC), and whether they were ever the hero (the exporting account)."""
     ensure_features(con)
     return run(
         con,
-        """
-SELECT name, sum(hands)::BIGINT AS hands, list_sort(list_distinct(list(room))) AS rooms,
-  list_sort(list_distinct(list(game))) AS games, min(first_seen) AS first_seen,
-  max(last_seen) AS last_seen, bool_or(hero) AS hero
-FROM player_rollup GROUP BY name ORDER BY hands DESC, name""",
+        f"""
+SELECT player AS name, sum(hands)::BIGINT AS hands,
+  list_sort(list_distinct(list(room))) AS rooms, list_sort(list_distinct(list(game))) AS games,
+  list_sort(list_distinct(list(room || ':' || name))) AS accounts,
+  min(first_seen) AS first_seen, max(last_seen) AS last_seen, bool_or(hero) AS hero
+FROM {with_players("player_rollup")} GROUP BY player ORDER BY hands DESC, player""",
         {},
     )
 
 
 def player_names(con: duckdb.DuckDBPyConnection) -> list[str]:
-    """Every player name in the store, most hands first."""
+    """Every player in the store, most hands first: the persons and the names of accounts
+    linked to nobody."""
     ensure_features(con)
     frame = run(
-        con, "SELECT name FROM player_rollup GROUP BY name ORDER BY sum(hands) DESC, name", {}
+        con,
+        f"SELECT player FROM {with_players('player_rollup')} GROUP BY player "
+        "ORDER BY sum(hands) DESC, player",
+        {},
     )
-    names: list[str] = frame.get_column("name").to_list()
+    names: list[str] = frame.get_column("player").to_list()
     return names
 
 

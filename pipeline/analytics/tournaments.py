@@ -17,6 +17,8 @@ from typing import Final
 import duckdb
 import polars as pl
 
+from studdraw.pipeline.identities import IDENTITIES, player_condition
+
 from .filters import Filters, sessions_sql, where
 from .source import ensure_features, run
 
@@ -90,12 +92,14 @@ played AS (
   WHERE tournament AND {condition}
   GROUP BY room, tournament_id, name
 )
-SELECT t.name AS player, t.room, t.tournament_id, t.game, {currency} AS currency,
-  {buy_in} AS buy_in, {fee} AS fee, t.first_hand, t.last_hand, t.hands, t.chips,
+SELECT coalesce(i.person, t.name) AS player, t.room, t.tournament_id, t.game,
+  {currency} AS currency, {buy_in} AS buy_in, {fee} AS fee, t.first_hand, t.last_hand,
+  t.hands, t.chips,
   {place} AS place, {prize} AS prize, {bounty} AS bounty
 FROM played t LEFT JOIN finishes f
   ON f.room = t.room AND f.tournament_id = t.tournament_id AND f.name = t.name
 {summary_join}
+LEFT JOIN {IDENTITIES} i ON i.room = t.room AND i.name = t.name
 ORDER BY t.first_hand, t.room, t.tournament_id, t.name""",
         {**params, "pattern": FINISH_PATTERN},
     )
@@ -152,11 +156,12 @@ def tournament_chips(
     ensure_features(con)
     return run(
         con,
-        """SELECT p.hand_id, p.room_hand_id, p.started_at, hp.stack AS stack_before,
+        f"""SELECT p.hand_id, p.room_hand_id, p.started_at, hp.stack AS stack_before,
   hp.stack + p.net AS stack_after, p.net
 FROM player_hands p JOIN hands h USING (hand_id)
 JOIN hand_players hp ON hp.hand_id = p.hand_id AND hp.name = p.name
-WHERE p.name = $player AND p.room = $room AND h.tournament_id = $tournament
+WHERE {player_condition("p.room", "p.name")} AND p.room = $room
+  AND h.tournament_id = $tournament
 ORDER BY p.started_at, p.hand_id""",
         {"player": player, "room": room, "tournament": tournament_id},
     )

@@ -17,13 +17,19 @@ from typing import Final
 import duckdb
 import polars as pl
 
-from studdraw.pipeline import analytics
-from studdraw.pipeline.analytics.filters import Filters, need_player, sessions_sql, where
+from studdraw.pipeline import analytics, identities
+from studdraw.pipeline.analytics.filters import (
+    Filters,
+    need_player,
+    sessions_sql,
+    where,
+)
 from studdraw.pipeline.analytics.leaks import Reference
 from studdraw.pipeline.analytics.registry import MONEY
 from studdraw.pipeline.analytics.source import run
 from studdraw.pipeline.export import file_name, records_from_store
 from studdraw.pipeline.hand_text import HandText, records_texts
+from studdraw.pipeline.identities import Account, player_condition
 from studdraw.pipeline.notes import Annotation, Kind, annotate_phh, annotated, notes_path
 from studdraw.pipeline.phh import dumps
 from studdraw.pipeline.words import stakes_text
@@ -136,6 +142,7 @@ def gather(
     """The whole report: `analysis` with its example hands read from the store (`advance`
     called once per hand made) and the notes file's words on the player and those hands."""
     notes = notes_path(store)
+    linked = identities.links(notes)
     first, last, rooms = _span(con, analysis.filters)
     return CoachReport(
         player=analysis.player,
@@ -155,7 +162,8 @@ def gather(
         player_notes=[
             note
             for note in annotated(notes, kind=Kind.PLAYER)
-            if note.target.key == analysis.player
+            if identities.player_of(linked, Account(note.target.room, note.target.key))
+            == analysis.player
         ],
     )
 
@@ -296,7 +304,7 @@ def _hand_rows(con: duckdb.DuckDBPyConnection, player: str, hand_ids: list[int])
 FROM (
   SELECT hand_id, room, room_hand_id, started_at, game, currency, scale, big_bet,
     {MONEY} AS net, net_bb AS big_bets
-  FROM player_hands WHERE name = $player AND hand_id IN (SELECT unnest($ids))
+  FROM player_hands WHERE {player_condition()} AND hand_id IN (SELECT unnest($ids))
 ) p JOIN (
   SELECT hand_id, structure, small_bet, small_blind, big_blind, content_hash FROM hands
 ) h USING (hand_id)

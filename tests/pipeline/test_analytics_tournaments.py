@@ -14,9 +14,10 @@ import pytest
 from typer.testing import CliRunner
 
 from studdraw.cli.commands import app
-from studdraw.pipeline import analytics
+from studdraw.pipeline import analytics, identities
 from studdraw.pipeline.analytics import Filters
 from studdraw.pipeline.importer.ingest import IngestOptions, ingest
+from studdraw.pipeline.notes import notes_path
 from tests.conftest import corpus_file
 from tests.mixed_support import HERO, TOURNAMENT, build_mixed_store
 
@@ -86,6 +87,23 @@ def test_summary_files_give_place_prize_roi_and_itm(with_summary: Path) -> None:
     chips = analytics.tournament_chips(con, HERO, "pokerstars", TOURNAMENT.tournament_id)
     assert chips.height == 30
     assert (chips["stack_after"] == chips["stack_before"] + chips["net"]).all()
+
+
+def test_a_person_holds_the_tournaments_of_its_accounts(with_summary: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "linked.duckdb"
+    shutil.copy(with_summary, copy)
+    con = analytics.open_store(copy)
+    alone = analytics.tournament_results(con, Filters(player=HERO))
+    identities.link(notes_path(copy), "Me", [identities.Account("pokerstars", HERO)])
+    identities.load(con, copy)
+    linked = analytics.tournament_results(con, Filters(player="Me"))
+    assert linked.drop("player").equals(alone.drop("player"))
+    assert set(linked["player"]) == {"Me"}
+    assert analytics.tournament_results(con, Filters(player=HERO)).is_empty()
+    everyone = analytics.tournament_summary(con, Filters())
+    assert "Me" in set(everyone["player"]) and HERO not in set(everyone["player"])
+    chips = analytics.tournament_chips(con, "Me", "pokerstars", TOURNAMENT.tournament_id)
+    assert chips.height == 30
 
 
 def test_a_summary_imported_again_adds_nothing(with_summary: Path, tmp_path: Path) -> None:
