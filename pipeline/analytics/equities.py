@@ -247,14 +247,14 @@ def _takes(
     any_low = bool((low >= 0).any())
     for k in range(max(len(runout.spot.pots) for runout in runouts)):
         amounts = np.zeros(len(runouts))
-        eligible = np.zeros((width, len(runouts)), dtype=bool)
+        # (the padding rows, never better than NO_LOW, and a spot without a k-th pot, a pot of
+        # nothing, count as in it: a pass where everyone is in every pot needs no mask)
+        eligible = np.ones((width, len(runouts)), dtype=bool)
         for s, runout in enumerate(runouts):
             if k < len(runout.spot.pots):
                 amount, names = runout.spot.pots[k]
                 amounts[s] = amount
                 eligible[: len(runout.players), s] = [p in names for p in runout.players]
-            else:
-                eligible[:, s] = True  # its pot of nothing: whoever is in it takes 0
         pot = np.repeat(amounts, lengths)
         everyone = bool(eligible.all())
         in_pot = None if everyone else np.repeat(eligible, lengths, axis=1)
