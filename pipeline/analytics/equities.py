@@ -154,11 +154,7 @@ def _deal(spot: AllIn, piles: dict[str, list[np.ndarray]], sizes: dict[str, int]
     else:
         dealt = len(players) * need
         keys = np.random.default_rng(spot.seed & _SEED_MASK).random((RUNOUTS, len(unseen)))
-        first = np.argpartition(keys, dealt - 1, axis=1)[:, :dealt]  # the lowest keys, unordered
-        order = np.take_along_axis(
-            first, np.take_along_axis(keys, first, axis=1).argsort(axis=1), axis=1
-        )
-        deals = unseen[order]
+        deals = unseen[keys.argsort(axis=1)[:, :dealt]]  # the cards of the lowest keys, in order
         drawn = [deals[:, i * need : (i + 1) * need] for i in range(len(players))]
         count, expand = RUNOUTS, None
     pile = piles.setdefault(spot.game, [])
@@ -248,19 +244,27 @@ def _takes(
         low[: spot_low.shape[1], start : start + length] = spot_low.T
         start += length
     take = np.zeros((width, columns))
+    any_low = bool((low >= 0).any())
     for k in range(max(len(runout.spot.pots) for runout in runouts)):
         amounts = np.zeros(len(runouts))
-        eligible = np.zeros((width, len(runouts)), dtype=bool)
+        # (the padding rows, never better than NO_LOW, and a spot without a k-th pot, a pot of
+        # nothing, count as in it: a pass where everyone is in every pot needs no mask)
+        eligible = np.ones((width, len(runouts)), dtype=bool)
         for s, runout in enumerate(runouts):
             if k < len(runout.spot.pots):
                 amount, names = runout.spot.pots[k]
                 amounts[s] = amount
                 eligible[: len(runout.players), s] = [p in names for p in runout.players]
         pot = np.repeat(amounts, lengths)
-        in_pot = np.repeat(eligible, lengths, axis=1)
-        pot_low = np.where(in_pot, low, NO_LOW)
+        everyone = bool(eligible.all())
+        in_pot = None if everyone else np.repeat(eligible, lengths, axis=1)
+        pot_high = high if in_pot is None else np.where(in_pot, high, NO_LOW)
+        if not any_low:  # no runout of these spots has a low: the high half is the pot
+            take += _split(pot_high, pot)
+            continue
+        pot_low = low if in_pot is None else np.where(in_pot, low, NO_LOW)
         high_part = np.where((pot_low >= 0).any(axis=0), pot / 2, pot)
-        take += _split(np.where(in_pot, high, NO_LOW), high_part)
+        take += _split(pot_high, high_part)
         take += _split(pot_low, pot - high_part)
     return take
 
