@@ -311,6 +311,12 @@ def starting_hands(ref: StoreRef, filters: Filters) -> pl.DataFrame:
 
 
 @st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False, hash_funcs=_HASH)
+def door_cards(ref: StoreRef, filters: Filters) -> pl.DataFrame:
+    with connection(ref) as con:
+        return analytics.door_cards(con, filters)
+
+
+@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False, hash_funcs=_HASH)
 def leaks(ref: StoreRef, filters: Filters) -> pl.DataFrame:
     with connection(ref) as con:
         return analytics.leaks(con, filters)

@@ -291,6 +291,20 @@ def test_player_stats_shows_the_heros_stud_starting_hands(app: AppTest, facts: F
     assert groups["dealt"].sum() == facts.hero_hands["stud"]
 
 
+def test_player_stats_shows_the_heros_door_cards(app: AppTest, facts: Facts) -> None:
+    open_page(app, "player_stats")
+    app.sidebar.selectbox(key="stats-player").select("Hero").run()
+    assert [h.value for h in app.main.subheader] == [
+        "Stud starting hands of Hero",
+        "Stud door cards of Hero",
+    ]
+    doors = app.dataframe[2].value
+    assert doors["dealt"].sum() == facts.hero_hands["stud"]
+    ranks = list(doors["door_rank"])
+    assert ranks == sorted(ranks, key="AKQJT98765432".index)  # stud: the ace first
+    assert len(set(ranks)) == len(ranks)
+
+
 def hero_seats(facts: Facts, condition: str) -> int:
     """The hero's seats in hands without rule errors, counted from `hand_players` itself."""
     with duckdb.connect(str(facts.db), read_only=True) as con:

@@ -61,6 +61,7 @@ def render() -> None:
     downloads.filtered_hands(ref, filters, key="stats-phhs")
     if player is not None:
         _starting_hands(ref, filters)
+        _door_cards(ref, filters)
 
 
 def _table(stats: pl.DataFrame, groups: list[str], *, counts: bool) -> None:
@@ -158,6 +159,34 @@ def _starting_hands(ref: store.StoreRef, filters: Filters) -> None:
         },
     )
     right.altair_chart(chart)
+
+
+def _door_cards(ref: store.StoreRef, filters: Filters) -> None:
+    """Play and results by the rank of the player's door card: the one 3rd-street card every
+    opponent sees, and the one a steal or a defence is judged by."""
+    doors = store.door_cards(ref, filters)
+    if doors.is_empty():
+        return
+    st.subheader(f"Stud door cards of {filters.player}")
+    st.caption("By the rank of the up card dealt on 3rd street, strongest first for each game.")
+    frame = doors.with_columns(
+        net=_money_column("net"),
+        game=pl.col("game").replace_strict(GAME_NAMES, default=pl.col("game"))
+        + " · "
+        + pl.col("currency").map_elements(currency_label, return_dtype=pl.String),
+    ).drop("currency")
+    st.dataframe(
+        frame,
+        hide_index=True,
+        column_config={
+            "door_rank": st.column_config.TextColumn("door card"),
+            "played_pct": st.column_config.ProgressColumn(
+                "played %", min_value=0, max_value=1, format="percent"
+            ),
+            "net": st.column_config.TextColumn("net won"),
+            "big_bets": st.column_config.NumberColumn("big bets", format="%.1f"),
+        },
+    )
 
 
 if __name__ == "__main__":
