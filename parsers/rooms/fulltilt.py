@@ -13,6 +13,7 @@ from typing import Final
 from studdraw.parsers.builder import HandParseError, parse_amount, unsupported
 from studdraw.parsers.files import without_blank_tail
 from studdraw.parsers.model import EventKind, Game, HandText, Outcome, Structure, Tournament
+from studdraw.parsers.rooms.pokerstars import SUMMARY_NO_WIN, SUMMARY_WON
 from studdraw.parsers.text.line_reader import (
     BET,
     BRING_IN,
@@ -68,9 +69,6 @@ DRAW_STREETS: Final = {
 }
 CURRENCY_SYMBOLS: Final = {"$": "USD", "€": "EUR", "£": "GBP"}
 
-_SUMMARY_WON: Final = re.compile(r"\b(?:won|collected) \((?P<won>[^)]+)\)")
-"""A summary seat line's winnings: "collected ($0.50), mucked", "showed [...] and won ($4)"."""
-_SUMMARY_NO_WIN: Final = re.compile(r"\b(?:folded|lost|mucked)\b|didn't bet")
 _SUMMARY_POTS: Final = re.compile(
     r"(?P<pot>Main pot|Side pot(?: \d+)?) (?P<amount>\S+?)\.(?= |$)", re.IGNORECASE
 )
@@ -107,8 +105,8 @@ class FullTiltReader(LineReader):
     any_case = True
     structures = STRUCTURES
     currencies = CURRENCY_SYMBOLS
-    summary_won = _SUMMARY_WON
-    summary_no_win = _SUMMARY_NO_WIN
+    summary_won = SUMMARY_WON  # "collected ($0.50), mucked", "showed [...] and won ($4)"
+    summary_no_win = SUMMARY_NO_WIN
     summary_pots = _SUMMARY_POTS
     time_formats = (
         "%Y/%m/%d %H:%M:%S",
