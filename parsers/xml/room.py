@@ -133,12 +133,25 @@ class HandCutter(XmlSink):
 
     def error(self, message: str, offset: int, line: int) -> tuple[int, int]:
         """The hand the error falls in runs, raw, to the next hand start tag, for the room to
-        reject; an error outside hands makes a text of its own (nothing is skipped unseen)."""
+        reject; an error outside hands makes a text of its own (nothing is skipped unseen).
+        An error inside a hand's start tag (a damaged attribute: expat never reported the
+        hand) breaks that hand, from its tag."""
         hand, self.hand, self.context_open, self.depth = self.hand, None, None, 0
+        if hand is None:
+            hand = self._hand_tag_before(offset, line)
         self.broken_hand = hand is not None
         self.reason = message
         self.last = offset
         return (hand.offset, hand.line) if hand is not None else (offset, line)
+
+    def _hand_tag_before(self, offset: int, line: int) -> _Open | None:
+        """The hand start tag between the last element event and the error, if any."""
+        assert self.reader is not None
+        raw = self.reader.raw(self.last, offset)
+        starts = [found.start() for found in self.room.resync.finditer(raw)]
+        if not starts:
+            return None
+        return _Open("", self.last + starts[-1], line - raw.count(b"\n", starts[-1]), 0)
 
     def broken(self, raw: bytes, offset: int, line: int) -> None:
         """A broken hand (its start tag opens the text) is a hand the room rejects; other

@@ -1,7 +1,8 @@
 """`python -m tests.fuzz --inputs N [--seed S] [--report FILE]`: a fuzz run of any length.
 
-Failing inputs are kept under `--keep` (crashes/, hangs/, lost/) to be replayed as tests; the
-exit status is 1 when any input crashed, hung or lost a hand."""
+Failing inputs are kept under `--keep` (crashes/, hangs/, lost/, miscounted/, internal/) to be
+replayed as tests; the exit status is 1 when any input crashed, hung, lost or miscounted a hand
+or had an internal error."""
 
 from __future__ import annotations
 
@@ -29,14 +30,16 @@ def main() -> int:
         print(line)
     if args.report is not None:
         args.report.write_text(json.dumps(tally.as_dict(), indent=2) + "\n", encoding="utf-8")
-    return 1 if tally.crashes or tally.hangs or tally.hands_lost or tally.internal_errors else 0
+    failed = tally.crashes or tally.hangs or tally.hands_lost or tally.internal_errors
+    return 1 if failed or tally.miscounted else 0
 
 
 def _progress(tally: Tally) -> None:
     figures = tally.as_dict()
     print(
         f"{figures['inputs']} inputs, {figures['crashes']} crashes, {figures['hangs_over_2s']} "
-        f"hangs, {figures['hands_lost']} hands lost, {figures['internal_errors']} internal errors",
+        f"hangs, {figures['hands_lost']} hands lost, {figures['internal_errors']} internal errors, "
+        f"{figures['inputs_miscounted']} miscounted",
         flush=True,
     )
 
