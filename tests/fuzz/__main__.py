@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 import tempfile
+from datetime import UTC, datetime
 from pathlib import Path
 
 from .harness import Harness, Tally, run, summary_lines
@@ -23,13 +24,24 @@ def main() -> int:
     parser.add_argument("--keep", type=Path, default=Path("test-artifacts/fuzz"))
     parser.add_argument("--report", type=Path, default=None, help="write the figures as JSON")
     args = parser.parse_args()
+    started = f"{datetime.now(UTC):%Y-%m-%d %H:%M:%S} UTC"
+    command = {"inputs_asked": args.inputs, "seed": args.seed, "started": started}
+
+    def report(tally: Tally) -> None:
+        if args.report is not None:
+            figures = {**command, **tally.as_dict()}
+            args.report.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+
+    def progress(tally: Tally) -> None:  # after every batch: a run stopped early keeps its figures
+        _progress(tally)
+        report(tally)
+
     with tempfile.TemporaryDirectory(prefix="studdraw-fuzz-") as scratch:
-        harness = Harness(Path(scratch), args.keep, args.batch, progress=_progress)
+        harness = Harness(Path(scratch), args.keep, args.batch, progress=progress)
         tally = run(harness, args.inputs, args.seed)
     for line in summary_lines(tally):
         print(line)
-    if args.report is not None:
-        args.report.write_text(json.dumps(tally.as_dict(), indent=2) + "\n", encoding="utf-8")
+    report(tally)
     failed = tally.crashes or tally.hangs or tally.hands_lost or tally.internal_errors
     return 1 if failed or tally.miscounted else 0
 

@@ -66,6 +66,34 @@ def test_utf16_xml_is_read_like_utf8(
     assert outcomes(path) == expected
 
 
+@pytest.mark.parametrize("parts", XML_FILES, ids=lambda parts: parts[-1])
+@pytest.mark.parametrize(
+    ("codec", "bom", "declared"),
+    [
+        ("utf-16-le", codecs.BOM_UTF16_LE, "UTF-16"),
+        ("utf-16-be", b"", "UTF-16"),
+        ("cp1252", b"", "UTF-8"),  # the euro sign: one byte in the file, three in UTF-8
+        ("utf-8", codecs.BOM_UTF8, "UTF-8"),
+    ],
+)
+def test_every_xml_hand_keeps_its_file_line_and_byte_offset(
+    tmp_path: Path, parts: tuple[str, ...], codec: str, bom: bytes, declared: str
+) -> None:
+    """A transcoded file's hands are where they are in the file, not in the UTF-8 text the
+    XML parser is fed."""
+    source = corpus_file(*parts)
+    lines = [hand.source.line for hand in open_history(source).hand_texts()]
+    text = redeclared(source.read_bytes().decode("utf-8"), declared).replace("$", "€")
+    data = bom + text.encode(codec)
+    path = tmp_path / "transcoded.xml"
+    path.write_bytes(data)
+    hands = list(open_history(path).hand_texts())
+    assert [hand.source.line for hand in hands] == lines
+    for hand in hands:
+        at = data[hand.source.offset :].decode(codec, errors="ignore")
+        assert at.startswith(hand.text[:24]), (hand.source, hand.text[:24], at[:24])
+
+
 def euro_session(tmp_path: Path, encoding: str, declared: str) -> Path:
     """The iPoker cash session in euros, in `encoding`, declaring `declared`."""
     text = corpus_file(*XML_FILES[0]).read_text(encoding="utf-8")
@@ -110,6 +138,19 @@ def second_game(data: bytes) -> int:
     return data.index(b"<game gamecode", data.index(b"<game gamecode") + 1)
 
 
+def second_game_tag_damaged(data: bytes) -> bytes:
+    """The second hand's start tag with its attribute's closing quote flipped (a fuzz input)."""
+    quote = data.index(b'">', second_game(data))
+    return data[:quote] + b"\x01" + data[quote + 1 :]
+
+
+def first_game_cut_before_the_second(data: bytes) -> bytes:
+    """The first hand cut inside an attribute value, the second hand right after (a fuzz
+    input: the cut hand's XML error falls on the second hand's `<`)."""
+    cut = data.index(b'name="', data.index(b"<game gamecode")) + 7
+    return data[:cut] + b"\n\n\n" + data[second_game(data) :]
+
+
 EDITS: list[tuple[str, Callable[[bytes], bytes], Counter[str]]] = [
     (
         "junk between two hands is a finding, not a hand",
@@ -125,6 +166,24 @@ EDITS: list[tuple[str, Callable[[bytes], bytes], Counter[str]]] = [
         "a file cut inside a <game start tag counts that hand",
         lambda data: data[: second_game(data) + 12],
         Counter({"parsed": 1, "error": 1}),
+    ),
+    (
+        "a damaged attribute in a hand's start tag rejects that hand, not a stray text",
+        second_game_tag_damaged,
+        Counter({"parsed": 1, "error": 1}),
+    ),
+    (
+        "a hand cut inside an attribute does not swallow the next hand",
+        first_game_cut_before_the_second,
+        Counter({"parsed": 1, "error": 1}),
+    ),
+    (
+        "a hand opened inside a cut one, the file ending in both, is two rejected hands",
+        lambda data: (
+            data[: data.index(b"<round", data.index(b"<game gamecode"))]
+            + data[second_game(data) :][:300]
+        ),
+        Counter({"error": 2}),
     ),
     (
         "a broken preamble is a finding, not a hand",
