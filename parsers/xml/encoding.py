@@ -68,25 +68,27 @@ def reading_codec(encoding: Encoding, declared: str | None) -> tuple[str, str | 
 
 
 class _Piece(NamedTuple):
-    """One chunk of the UTF-8 text fed to expat and where it came from in the file: `text`
+    """One chunk of the UTF-8 text fed to expat and where it came from in the file: `data`
     and `raw` only when its bytes do not map one to one (or two to one, UTF-16 ASCII)."""
 
     fed: int
     fed_end: int
     start: int
     width: int  # file bytes a fed byte when uniform, else 0
-    text: str
+    data: bytes
     raw: bytes
 
 
 class FileOffsets:
     """Maps an offset in the UTF-8 text `utf8_chunks` yields back to the file's bytes, so a
     UTF-16 or mis-encoded file's hands keep their true byte offsets. Only the chunks from
-    the last offset asked for on are kept (hands are asked for in file order)."""
+    the last offset asked for on are kept, and within a chunk the mapping goes on from the
+    last offset asked for (hands are asked for in file order): linear in the file."""
 
     def __init__(self, codec: str) -> None:
         self.codec = codec
         self.pieces: deque[_Piece] = deque()
+        self.cursor = (-1, 0, 0)  # a piece's fed start, a fed offset into it, its file bytes
 
     def add(self, fed: int, start: int, text: str, data: bytes, raw: bytes) -> None:
         wide = self.codec.startswith("utf-16")
@@ -96,7 +98,7 @@ class FileOffsets:
             width = 2 if wide else 1
         else:
             width = 0
-        kept = (text, raw) if width == 0 else ("", b"")
+        kept = (data, raw) if width == 0 else (b"", b"")
         self.pieces.append(_Piece(fed, fed + len(data), start, width, *kept))
 
     def file_offset(self, fed: int) -> int:
@@ -109,22 +111,30 @@ class FileOffsets:
         into = max(0, fed - piece.fed)
         if piece.width:
             return piece.start + into * piece.width
-        prefix = piece.text.encode("utf-8", "replace")[:into].decode("utf-8", "ignore")
+        into = min(into, len(piece.data))
+        base, done, at = self.cursor
+        if base != piece.fed or into < done:
+            done = at = 0
+        between = piece.data[done:into]
         if self.codec.startswith("utf-16"):
-            return piece.start + len(prefix.encode("utf-16-le", "surrogatepass"))
-        if self.codec != "utf-8":  # a byte the codec did not read is one fallback character
-            return piece.start + len(prefix.encode(self.codec, "replace"))
-        return piece.start + _utf8_span(prefix, piece.raw)
+            at += len(between.decode("utf-8", "ignore").encode("utf-16-le", "surrogatepass"))
+        elif self.codec != "utf-8":  # a byte the codec did not read is one fallback character
+            at += len(between.decode("utf-8", "ignore").encode(self.codec, "replace"))
+        elif piece.raw.startswith(between, at):  # no byte read as cp1252 in between
+            at += len(between)
+        else:
+            at = _utf8_span(between.decode("utf-8", "ignore"), piece.raw, at)
+        self.cursor = (piece.fed, into, at)
+        return piece.start + at
 
 
-def _utf8_span(prefix: str, raw: bytes) -> int:
-    """The bytes of `raw` (UTF-8 with bytes that are not, read as cp1252) that decode to
-    `prefix`: a character whose UTF-8 bytes are next was read as UTF-8, any other from one
-    byte (the decoder takes UTF-8 first, the same way)."""
-    at = 0
-    for char in prefix:
-        size = len(char.encode("utf-8", "replace"))
-        at += size if raw[at : at + size] == char.encode("utf-8", "replace") else 1
+def _utf8_span(text: str, raw: bytes, at: int) -> int:
+    """Where the bytes of `raw` (UTF-8 with bytes that are not, read as cp1252) that decode
+    to `text` from `at` end: a character whose UTF-8 bytes are next was read as UTF-8, any
+    other from one byte (the decoder takes UTF-8 first, the same way)."""
+    for char in text:
+        encoded = char.encode("utf-8", "replace")
+        at += len(encoded) if raw.startswith(encoded, at) else 1
     return at
 
 

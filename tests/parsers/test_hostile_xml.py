@@ -15,6 +15,7 @@ import pytest
 from studdraw.parsers.model import Outcome
 from studdraw.parsers.problems import Code
 from studdraw.parsers.reader import open_history, parse_hand
+from studdraw.parsers.xml import encoding as encoding_module
 from studdraw.parsers.xml import reader as xml_reader
 from tests.conftest import corpus_file
 
@@ -231,3 +232,28 @@ def test_a_long_token_is_fed_to_expat_in_linear_work(
     # expat's work: at each feed it scans the open token from its start, all fed so far
     work = sum(sum(fed[: i + 1]) for i in range(len(fed)))
     assert work <= 4 * len(data), (work, len(fed))
+
+
+def test_file_offsets_cost_linear_work_in_a_mis_encoded_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The 117-hand iPoker session with one byte that is not UTF-8 near its start (a fuzz
+    input: 4.7 s of CPU, each hand's offset walked again from the chunk's start): the
+    characters walked to map the hands' offsets back to the file are fewer than the file's."""
+    data = corpus_file(*XML_FILES[1]).read_bytes()
+    at = data.index(b"<game")
+    path = tmp_path / "one-cp1252-byte.xml"
+    path.write_bytes(data[:at] + b"<!-- \xe9 -->" + data[at:])
+    walked: list[int] = []
+    real = encoding_module._utf8_span
+
+    def counted(text: str, raw: bytes, start: int) -> int:
+        walked.append(len(text))
+        return real(text, raw, start)
+
+    monkeypatch.setattr(encoding_module, "_utf8_span", counted)
+    hands = [hand for hand in open_history(path).hand_texts() if not hand.stray]
+    assert len(hands) == 117
+    assert sum(walked) <= len(data)
+    written = path.read_bytes()
+    assert all(written[hand.source.offset :].startswith(b"<game") for hand in hands)
