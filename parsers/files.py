@@ -60,13 +60,17 @@ def detect_encoding(head: bytes) -> Encoding:
         return Encoding("utf-16-be", 2)
     sample = head[:4096]
     if len(sample) >= 4:
-        zeros_even = sample[0::2].count(0)
-        zeros_odd = sample[1::2].count(0)
-        half = len(sample) // 2
+        # Pairs of zero bytes (a NUL tail or padding, in any encoding) tell nothing: only the
+        # other pairs are weighed.
+        pairs = zip(sample[0::2], sample[1::2], strict=False)  # an odd last byte pairs with none
+        nul_pairs = sum(1 for low, high in pairs if not low | high)
+        zeros_even = sample[0::2].count(0) - nul_pairs
+        zeros_odd = sample[1::2].count(0) - nul_pairs
+        half = len(sample) // 2 - nul_pairs
         # ASCII-range text in UTF-16 has a zero in every other byte.
-        if zeros_odd > half * 0.6 and zeros_even < half * 0.1:
+        if half >= 2 and zeros_odd > half * 0.6 and zeros_even < half * 0.1:
             return Encoding("utf-16-le", 0)
-        if zeros_even > half * 0.6 and zeros_odd < half * 0.1:
+        if half >= 2 and zeros_even > half * 0.6 and zeros_odd < half * 0.1:
             return Encoding("utf-16-be", 0)
     return Encoding("utf-8", 0)
 

@@ -31,7 +31,7 @@ from studdraw.parsers.problems import Code, Problem, Stage
 from studdraw.parsers.room import Room
 from studdraw.parsers.xml.room import XmlRoom
 
-XML_DECLARATION: Final = re.compile(r"[ \t]*<\?xml\b")
+XML_DECLARATION: Final = re.compile(r"\ufeff?[ \t]*<\?xml\b")
 DECLARATION_LOOKAHEAD: Final = 8
 """Lines after an XML declaration searched for the start tag that names the document's room."""
 _NO_START: Final = re.compile(r"(?!)")
@@ -40,8 +40,8 @@ _NO_START: Final = re.compile(r"(?!)")
 def line_start(room: Room) -> re.Pattern[str]:
     """Where a room's run begins, matched at a line's start: an XML room's start tags may be
     indented, or follow the document's declaration and root tag on their line."""
-    if isinstance(room, XmlRoom):
-        return re.compile(rf"[ \t]*(?:<[^<>]*>[ \t]*)*?(?:{room.hand_start.pattern})")
+    if isinstance(room, XmlRoom):  # a concatenated export's byte-order mark may lead
+        return re.compile(rf"\ufeff?[ \t]*(?:<[^<>]*>[ \t]*)*?(?:{room.hand_start.pattern})")
     return room.hand_start
 
 
@@ -64,9 +64,12 @@ class _Lookahead:
         return list(self.ahead)[:count]
 
 
-def split_rooms(lines: Iterator[Line], rooms: Sequence[Room], name: str) -> Iterator[HandText]:
+def split_rooms(
+    lines: Iterator[Line], rooms: Sequence[Room], name: str, wide: bool = False
+) -> Iterator[HandText]:
     """Cut a stream holding the hands of several rooms (text and XML): each run of one room's
-    hands goes to that room, and text before the first hand is a stray text."""
+    hands goes to that room, and text before the first hand is a stray text. `wide`: the
+    stream is UTF-16 (two bytes a code unit), for the XML hands' file offsets."""
     starts = [(room, line_start(room)) for room in rooms]
     xml_starts = [(room, start) for room, start in starts if isinstance(room, XmlRoom)]
     any_start = re.compile("|".join(f"(?:{start.pattern})" for _, start in starts))
@@ -109,7 +112,7 @@ def split_rooms(lines: Iterator[Line], rooms: Sequence[Room], name: str) -> Iter
     while current is not None and current_owner is not None:
         room, before = current_owner, current
         if isinstance(room, XmlRoom):
-            yield from _xml_run(room, run(room), name)
+            yield from _xml_run(room, run(room), name, wide)
         else:
             hands = with_cut_lines(run(room), partial(_split_with, room, name), room.hand_start)
             yield from strays_marked(room, hands)
@@ -132,11 +135,15 @@ def strays_marked(room: Room, hands: Iterable[HandText]) -> Iterator[HandText]:
             yield replace(hand, text=hand.text[:MAX_STRAY], stray=True, problem=None)
 
 
-def _xml_run(room: XmlRoom, lines: Iterator[Line], name: str) -> Iterator[HandText]:
+def _xml_run(room: XmlRoom, lines: Iterator[Line], name: str, wide: bool) -> Iterator[HandText]:
     """An XML document's lines read by its room, each hand moved to its place in the file: the
-    room counts lines and offsets from the run's first line, in the UTF-8 text it is fed."""
+    room counts lines and offsets from the run's first line, in the UTF-8 text it is fed; a
+    hand's offset is then mapped back to the file's bytes (UTF-16, cp1252, a byte-order mark
+    left at a line's start by a concatenated export)."""
     file_offsets = array("q")  # each line's byte offset in the file
     fed_offsets = array("q")  # and in the UTF-8 text fed to the room
+    starts: dict[int, str] = {}  # the text of lines a hand may start on, by index
+    tag = f"<{room.hand_tag}".encode()
     first: list[Line] = []
     cut: list[Line] = []
 
@@ -148,9 +155,16 @@ def _xml_run(room: XmlRoom, lines: Iterator[Line], name: str) -> Iterator[HandTe
                 first.append(line)
             if line.cut:
                 cut.append(line)
-            data = line.text.encode("utf-8", "replace") + b"\n"
-            file_offsets.append(line.offset)
+            text = line.text
+            lead = 0
+            if text.startswith("\ufeff"):  # not XML: the mark of the export it began
+                text = text.lstrip("\ufeff")
+                lead = (len(line.text) - len(text)) * (2 if wide else 3)
+            data = text.encode("utf-8", "replace") + b"\n"
+            file_offsets.append(line.offset + lead)
             fed_offsets.append(fed)
+            if tag in data:
+                starts[len(fed_offsets) - 1] = text
             fed += len(data)
             pieces.append(data)
             size += len(data)
@@ -163,6 +177,9 @@ def _xml_run(room: XmlRoom, lines: Iterator[Line], name: str) -> Iterator[HandTe
     for hand in room.utf8_hand_texts(chunks(), name):
         index = min(max(hand.source.line, 1), len(file_offsets)) - 1
         column = max(0, hand.source.offset - fed_offsets[index])
+        column = _file_column(starts.get(index, ""), column, wide)
+        for done in [key for key in starts if key < index]:
+            del starts[done]
         number = first[0].number + index
         problem = hand.problem
         if problem is not None:
@@ -177,3 +194,31 @@ def _xml_run(room: XmlRoom, lines: Iterator[Line], name: str) -> Iterator[HandTe
         problem = Problem(Code.FIL001, Stage.READ, name, long_line.number, message)
         where = SourceRef(name, long_line.offset, long_line.number)
         yield HandText(long_line.text[:MAX_STRAY], where, None, problem, stray=True)
+
+
+def _file_column(text: str, column: int, wide: bool) -> int:
+    """The bytes in the file before the `column`-th UTF-8 byte of a line's `text`: as many
+    for an ASCII start of a line; else its characters' size in the file's encoding."""
+    prefix = text.encode("utf-8", "replace")[:column]
+    if prefix.isascii():
+        return column * (2 if wide else 1)
+    chars = prefix.decode("utf-8", "ignore")
+    if wide:
+        return len(chars.encode("utf-16-le", "surrogatepass"))
+    return len(chars) if _read_as_8bit(text) else column
+
+
+def _read_as_8bit(text: str) -> bool:
+    """Whether `decode_line` read a line as cp1252 or Latin-1 (a byte a character): it does
+    when the line's bytes are not UTF-8."""
+    for codec in ("cp1252", "latin-1"):
+        try:
+            raw = text.encode(codec)
+        except UnicodeEncodeError:
+            continue
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return True
+        return False
+    return False

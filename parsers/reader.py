@@ -227,7 +227,8 @@ def _part_hand_texts(part: HistoryPart, stream: BinaryIO, name: str) -> Iterator
         room = part.rooms[0]
         yield from strays_marked(room, room.hand_texts(stream, part.encoding, name))
         return
-    yield from split_rooms(iter_lines(stream, part.encoding), MIXED_ROOMS, name)
+    lines = iter_lines(stream, part.encoding)
+    yield from split_rooms(lines, MIXED_ROOMS, name, part.encoding.is_utf16)
 
 
 @contextmanager
@@ -285,11 +286,13 @@ def _analyse(stream: BinaryIO, member: str | None, name: str) -> HistoryPart:
     if room is not None and room.whole_files:
         if not isinstance(room, XmlRoom):
             return HistoryPart(name, member, encoding, head, (room,))
-        # Text hands after the XML document make the file one of several rooms.
+        # Text hands after the XML document, or another XML room's hands in it, make the file
+        # one of several rooms.
+        others = _OTHER_ROOMS[room.name]
         after = []
-        if encoding.is_utf16 or _holds_text_lines(stream):
-            after = scan_starts(stream, encoding, [room.hand_start for room in LINE_ROOMS], 1)
-        return HistoryPart(name, member, encoding, head, (room, *(LINE_ROOMS[i] for i in after)))
+        if encoding.is_utf16 or _holds_other_hands(stream, _OTHER_TAGS[room.name]):
+            after = scan_starts(stream, encoding, _OTHER_STARTS[room.name], 1)
+        return HistoryPart(name, member, encoding, head, (room, *(others[i] for i in after)))
     found = scan_starts(stream, encoding, _MIXED_STARTS)
     rooms = tuple(MIXED_ROOMS[i] for i in found)
     junk = None if rooms else junk_reason(head_bytes, encoding, head)
@@ -300,16 +303,36 @@ _TEXT_LINE: Final = re.compile(rb"[\r\n][ \t]*[^<\s]")
 """A line that starts with neither a tag nor a blank: what XML exports never hold, and every
 text room's hand start is."""
 
+_OTHER_ROOMS: Final = {
+    room.name: LINE_ROOMS + tuple(other for other in XML_ROOMS if other is not room)
+    for room in XML_ROOMS
+}
+"""The rooms whose hands may follow or sit among an XML room's document."""
+_OTHER_STARTS: Final = {
+    name: [line_start(room) for room in rooms] for name, rooms in _OTHER_ROOMS.items()
+}
+_OTHER_TAGS: Final = {
+    room.name: re.compile(
+        "|".join(other.hand_start.pattern for other in XML_ROOMS if other is not room).encode()
+    )
+    for room in XML_ROOMS
+}
+"""Another XML room's hand start, as bytes (an iPoker session pasted into a Boss export)."""
+_TAIL: Final = 64
+"""Bytes of a chunk searched again with the next one: a hand start tag cut between them."""
 
-def _holds_text_lines(stream: BinaryIO) -> bool:
-    """Whether an 8-bit stream has a line outside markup (a bytes search, ten times the
-    speed of the full search for the text rooms' hand starts it spares XML files)."""
+
+def _holds_other_hands(stream: BinaryIO, tags: re.Pattern[bytes]) -> bool:
+    """Whether an 8-bit stream has a line outside markup or another XML room's hand start
+    (bytes searches, ten times the speed of the full search for the other rooms' hand starts
+    it spares XML files)."""
     stream.seek(0)
     carry = b"\n"
     while chunk := stream.read(CHUNK_SIZE):
-        if _TEXT_LINE.search(carry + chunk):
+        data = carry + chunk
+        if _TEXT_LINE.search(data) or tags.search(data):
             return True
-        carry = chunk[-1:]
+        carry = data[-_TAIL:]
     return False
 
 

@@ -76,6 +76,10 @@ _OVER_BRING_IN: Final = frozenset({EventKind.COMPLETE, EventKind.BET, EventKind.
 # A line "can carry money or cards" when, with the seated names taken out, it holds a digit or
 # a bracket: such an unknown line rejects the hand instead of being skipped.
 _MONEY_OR_CARDS: Final = re.compile(r"[\d\[\]]")
+_ENDLESS_NUMBER: Final = re.compile(r"\d{65}")
+"""A run of digits longer than any number a room prints (amounts beyond 64 bits are 20): the
+line's patterns would take time cubic in it (a 24 KB header of such runs: 151 s of CPU), so
+such a line is the hand's error without them."""
 
 
 def line_token(
@@ -112,6 +116,8 @@ def read_lines(reader: LineReader, lines: list[str], number: int) -> Iterator[Li
     previous = ""
     for text in lines:
         if text and not text.isspace():
+            if _ENDLESS_NUMBER.search(text):
+                raise HandParseError(quoting(Code.TXT002, text), number, code=Code.TXT002)
             found = classify(text)
             token: LineToken | None
             if found is not None:

@@ -157,6 +157,7 @@ class XmlReader:
         self.doc_base = 0  # where the current document (or the skipped stretch) starts
         self.doc_line = 1  # the line of doc_base
         self.skipping = False  # after an XML error: looking for the next hand start tag
+        self.skip_own = True  # the hand start tag the skipping starts at is the broken one
         self.stopped = False
         self.refusing = False  # a DTD or entity was refused: hands are only cut, raw
         self.prolog: bytes | None = None  # the refused document's start
@@ -261,9 +262,12 @@ class XmlReader:
         self._skip_from(str(error), offset, line)
 
     def _skip_from(self, message: str, offset: int, line: int) -> None:
-        """Report the document broken at `offset` and read on from the next hand start tag."""
+        """Report the document broken at `offset` and read on from the next hand start tag:
+        one at `offset` itself (the `<` expat stopped at, inside a hand that lost its end)
+        too, unless the document broken there started at it."""
         self._break(message, offset, line)
         self.skipping = True
+        self.skip_own = offset <= self.doc_base
         self.doc_base, self.doc_line, self.fed_end = offset, line, offset
 
     def _break(self, message: str, offset: int, line: int) -> None:
@@ -285,7 +289,7 @@ class XmlReader:
     def _resync(self) -> bool:
         """Skip to the next hand start tag after the error; False while none is buffered."""
         at = self.doc_base - self.buffer_base
-        found = self.resync.search(self.buffer, at + 1)
+        found = self.resync.search(self.buffer, at + self.skip_own)
         if found is None:
             return False
         line = self.doc_line + self.buffer[at : found.start()].count(b"\n")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import BinaryIO, ClassVar, Final
 
 from defusedxml import DefusedXmlException
@@ -22,7 +22,12 @@ from studdraw.parsers.files import MAX_STRAY, Encoding
 from studdraw.parsers.model import HandText, ParsedHand, SourceRef
 from studdraw.parsers.problems import Code, Problem, Stage
 from studdraw.parsers.room import HAND_ID_SPAN, Room
-from studdraw.parsers.xml.encoding import declared_encoding, reading_codec, utf8_chunks
+from studdraw.parsers.xml.encoding import (
+    FileOffsets,
+    declared_encoding,
+    reading_codec,
+    utf8_chunks,
+)
 from studdraw.parsers.xml.reader import (
     PROLOG_SIZE,
     XmlReader,
@@ -133,19 +138,33 @@ class HandCutter(XmlSink):
 
     def error(self, message: str, offset: int, line: int) -> tuple[int, int]:
         """The hand the error falls in runs, raw, to the next hand start tag, for the room to
-        reject; an error outside hands makes a text of its own (nothing is skipped unseen)."""
+        reject; an error outside hands makes a text of its own (nothing is skipped unseen).
+        An error inside a hand's start tag (a damaged attribute: expat never reported the
+        hand) breaks that hand, from its tag."""
         hand, self.hand, self.context_open, self.depth = self.hand, None, None, 0
+        if hand is None:
+            hand = self._hand_tag_before(offset, line)
         self.broken_hand = hand is not None
         self.reason = message
         self.last = offset
         return (hand.offset, hand.line) if hand is not None else (offset, line)
 
+    def _hand_tag_before(self, offset: int, line: int) -> _Open | None:
+        """The hand start tag between the last element event and the error, if any."""
+        assert self.reader is not None
+        raw = self.reader.raw(self.last, offset)
+        starts = [found.start() for found in self.room.resync.finditer(raw)]
+        if not starts:
+            return None
+        return _Open("", self.last + starts[-1], line - raw.count(b"\n", starts[-1]), 0)
+
     def broken(self, raw: bytes, offset: int, line: int) -> None:
         """A broken hand (its start tag opens the text) is a hand the room rejects; other
         broken text (a preamble, junk between hands) is a finding, never a hand; only end tags,
-        whose start tags came before reading resumed, are nothing."""
+        whose start tags came before reading resumed, are nothing. A broken hand holding
+        another hand's start tag (it was cut, the next hand opened inside it) is two hands."""
         if self.broken_hand or self.room.resync.match(raw):
-            self._emit(_Open("", offset, line, 0), self._decode(raw), with_context=False)
+            self._emit_pieces(_Open("", offset, line, 0), raw, with_context=False)
         elif not _END_TAGS.fullmatch(raw):
             message = f"text that is no {self.room.title} hand, broken XML: {self.reason}"
             problem = Problem(Code.FIL001, Stage.READ, self.path, line, message)
@@ -173,16 +192,18 @@ class HandCutter(XmlSink):
     def _emit_hands(self, hand: _Open, raw: bytes) -> None:
         """A hand element as cut; one holding another hand's start tag lost its end tag (the
         inner hand's end closed it): each hand is a text of its own, the first rejected."""
+        self._emit_pieces(hand, raw, with_context=True)
+
+    def _emit_pieces(self, hand: _Open, raw: bytes, *, with_context: bool) -> None:
         starts = [found.start() for found in self.room.resync.finditer(raw, 1)]
         if not starts:
-            self._emit(hand, self._decode(raw), with_context=True)
+            self._emit(hand, self._decode(raw), with_context=with_context)
             return
         line = hand.line
         for begin, end in zip([0, *starts], [*starts, len(raw)], strict=True):
             piece = raw[begin:end]
-            self._emit(
-                _Open("", hand.offset + begin, line, 0), self._decode(piece), with_context=True
-            )
+            start = _Open("", hand.offset + begin, line, 0)
+            self._emit(start, self._decode(piece), with_context=with_context)
             line += piece.count(b"\n")
 
     def _emit(self, start: _Open, text: str, *, with_context: bool) -> None:
@@ -310,14 +331,17 @@ class XmlRoom(Room):
 
     def hand_texts(self, stream: BinaryIO, encoding: Encoding, path: str) -> Iterator[HandText]:
         """The file's hands, read from its bytes as UTF-8 (`parsers.xml.encoding`): UTF-16 and
-        mis-declared files read like any other. Offsets count in that UTF-8 text (the file's
-        own bytes for a UTF-8 file)."""
+        mis-declared files read like any other, each hand at its own line and byte offset in
+        the file."""
         stream.seek(encoding.bom)
         declared = None if encoding.is_utf16 else declared_encoding(stream.read(512))
         codec, unknown = reading_codec(encoding, declared)
         if unknown is not None:
             yield unknown_encoding(path, unknown)
-        yield from self.utf8_hand_texts(utf8_chunks(stream, encoding, codec), path)
+        offsets = FileOffsets(codec)
+        for hand in self.utf8_hand_texts(utf8_chunks(stream, encoding, codec, offsets), path):
+            where = hand.source
+            yield replace(hand, source=replace(where, offset=offsets.file_offset(where.offset)))
 
     def utf8_hand_texts(self, chunks: Iterable[bytes], path: str) -> Iterator[HandText]:
         """The hands of XML text given as UTF-8 chunks (a file's, or a document's lines inside

@@ -202,6 +202,9 @@ class _Importer:
         self.next_hand_id, self.first_import = store.next_ids()
         self.next_import_id = self.first_import
         self.rows: dict[int, ImportRow] = {}
+        # Each file's state when it was hashed at planning; the workers read it later, and its
+        # last task (tasks commit in order) checks it again, so a hash names what was read.
+        self.states: dict[int, tuple[Path, tuple[int, int, int]]] = {}
         self.failed: dict[int, str] = {}  # imports a worker and the client could not read
         self.reasons: Counter[tuple[str, str, str]] = Counter()
         self.recorded = store.recorded()
@@ -294,6 +297,7 @@ class _Importer:
                 history = open_history(path)
                 ranges = plan_ranges(history, size, self.task_bytes)
                 unsettled(row, path, before)
+                self.states[import_id] = (path, before)
             except OSError as error:
                 task.finished[import_id] = ("failed", error.strerror or str(error))
                 advance(path)
@@ -521,6 +525,10 @@ class _Importer:
             import_id: ("failed", self.failed[import_id]) if import_id in self.failed else status
             for import_id, status in task.finished.items()
         }
+        for import_id, (status, _) in statuses.items():  # every range read: did it change?
+            state = self.states.pop(import_id, None)
+            if state is not None and status == "complete":
+                unsettled(self.rows[import_id], *state)  # as the local engine: no hash then
         touched = apply_counts(self.rows, task.deltas, statuses)
         files: dict[str, list[Path]] = {}
         for part in parts:

@@ -1,11 +1,12 @@
 """One hostile file at a time through `parse` and `validate`, and batches of them through
-`ingest`, with the figures of the run: inputs, crashes, hangs, hands lost."""
+`ingest`, with the figures of the run: inputs, crashes, hangs, hands lost or miscounted."""
 
 from __future__ import annotations
 
 import shutil
 import time
 import traceback
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,7 +22,7 @@ from studdraw.parsers.reader import MAX_REASON, open_history, parse_hand
 from studdraw.pipeline.importer.ingest import IngestOptions, ingest
 from studdraw.pipeline.rules.validate import Validation
 
-from .inputs import history_file
+from .inputs import Fuzzed, history_file
 
 HANG_SECONDS = 2.0
 """CPU seconds an input may take: the process's own time, not the wall clock, so that a fuzz
@@ -40,7 +41,16 @@ class Tally:
     hangs: list[str] = field(default_factory=list)
     hands_lost: int = 0
     internal_errors: list[str] = field(default_factory=list)
+    headers_counted: int = 0
+    """Inputs whose hand headers the generator counted (no mutation touched a header)."""
+    headers: int = 0
+    miscounted: list[str] = field(default_factory=list)
+    """Inputs whose reader or ledger count differs from the generator's header count."""
+    rooms: Counter[str] = field(default_factory=Counter)
+    mutations: Counter[str] = field(default_factory=Counter)
     slowest: float = 0.0
+    slowest_wall: float = 0.0
+    slowest_input: str = ""
     seconds: float = 0.0
 
     def as_dict(self) -> dict[str, object]:
@@ -53,8 +63,15 @@ class Tally:
             "hangs_over_2s": len(self.hangs),
             "hands_lost": self.hands_lost,
             "internal_errors": len(self.internal_errors),
+            "inputs_with_headers_counted": self.headers_counted,
+            "headers_counted": self.headers,
+            "inputs_miscounted": len(self.miscounted),
             "slowest_input_seconds": round(self.slowest, 3),
+            "slowest_input_wall_seconds": round(self.slowest_wall, 3),
+            "slowest_input": self.slowest_input,
             "seconds": round(self.seconds, 1),
+            "inputs_per_room": dict(sorted(self.rooms.items())),
+            "inputs_per_mutation": dict(sorted(self.mutations.items())),
         }
 
 
@@ -83,29 +100,46 @@ class Harness:
         self.crash_dir = crash_dir
         self.batch = batch
         self.tally = Tally()
-        self.pending: dict[Path, tuple[int, int] | None] = {}
+        self.pending: dict[Path, tuple[tuple[int, int] | None, int | None]] = {}
         self.folder = workdir / "batch"
         self.folder.mkdir(parents=True, exist_ok=True)
 
-    def check(self, data: bytes) -> None:
+    def check(self, fuzzed: Fuzzed) -> None:
         tally = self.tally
         tally.inputs += 1
+        tally.rooms.update(set(fuzzed.rooms))
+        tally.mutations.update(set(fuzzed.mutations))
         path = self.folder / f"input-{tally.inputs:07d}.txt"
-        path.write_bytes(data)
-        start = time.process_time()
+        path.write_bytes(fuzzed.data)
+        start, wall = time.process_time(), time.perf_counter()
         try:
             expected = self._parse_and_validate(path)
         except Exception:
             self._crash(path, "parse/validate")
             expected = None
-        elapsed = time.process_time() - start
-        tally.slowest = max(tally.slowest, elapsed)
+        elapsed, elapsed_wall = time.process_time() - start, time.perf_counter() - wall
+        if elapsed > tally.slowest:
+            tally.slowest, tally.slowest_input = elapsed, f"{path.name} ({len(fuzzed.data)} bytes)"
+        tally.slowest_wall = max(tally.slowest_wall, elapsed_wall)
         if elapsed > HANG_SECONDS:
             self._keep(path, "hangs")
             tally.hangs.append(f"{path.name}: {elapsed:.1f} s")
-        self.pending[path] = expected
+        if fuzzed.headers is not None:
+            tally.headers_counted += 1
+            tally.headers += fuzzed.headers
+            if expected is not None and expected[0] != fuzzed.headers:
+                self._miscounted(path, fuzzed, f"read {expected[0]}")
+        self.pending[path] = (expected, fuzzed.headers)
         if len(self.pending) >= self.batch:
             self.flush()
+
+    def _miscounted(self, path: Path, fuzzed: Fuzzed, found: str) -> None:
+        line = f"{path.name}: {fuzzed.headers} headers, {found} ({', '.join(fuzzed.mutations)})"
+        self.tally.miscounted.append(line)
+        self._keep(path, "miscounted")
+        if self.crash_dir is not None:  # what the generator knew, to replay it as a test
+            with (self.crash_dir / "miscounted.txt").open("a", encoding="utf-8") as notes:
+                notes.write(line + "\n")
 
     def _parse_and_validate(self, path: Path) -> tuple[int, int] | None:
         try:
@@ -161,7 +195,7 @@ class Harness:
             con.close()
         self.tally.internal_errors += [f"ingest: {path}: {message}" for path, message in internal]
         ledger = {path: (status, seen, fates, strays) for path, status, seen, fates, strays in rows}
-        for path, expected in self.pending.items():
+        for path, (expected, headers) in self.pending.items():
             status, seen, fates, strays = ledger[display_path(path.resolve())]
             if seen != fates:
                 self.tally.hands_lost += abs(seen - fates)
@@ -169,6 +203,10 @@ class Harness:
             if expected is not None and status == "complete" and (seen, strays) != expected:
                 self.tally.hands_lost += abs(expected[0] - seen)
                 self._keep(path, "lost")
+            if headers is not None and status == "complete" and fates != headers:
+                found = f"ingest: {path.name}: {headers} headers, {fates} in the ledger"
+                self.tally.miscounted.append(found)
+                self._keep(path, "miscounted")
 
     def _crash(self, path: Path, stage: str) -> None:
         self.tally.crashes.append(f"{stage}: {path.name}: {traceback.format_exc(limit=-3)}")
@@ -198,8 +236,8 @@ def run(harness: Harness, inputs: int, seed: int | None = None) -> Tally:
         suppress_health_check=list(HealthCheck),
     )
     @given(history_file())
-    def one(data: bytes) -> None:
-        harness.check(data)
+    def one(fuzzed: Fuzzed) -> None:
+        harness.check(fuzzed)
 
     driven = one if seed is None else hypothesis_seed(seed)(one)
     driven()
@@ -210,5 +248,5 @@ def run(harness: Harness, inputs: int, seed: int | None = None) -> Tally:
 
 def summary_lines(tally: Tally) -> Iterable[str]:
     for name, value in tally.as_dict().items():
-        yield f"{name.replace('_', ' '):>22}: {value}"
-    yield from (*tally.crashes, *tally.hangs, *tally.internal_errors)[:10]
+        yield f"{name.replace('_', ' '):>27}: {value}"
+    yield from (*tally.crashes, *tally.hangs, *tally.internal_errors, *tally.miscounted)[:20]

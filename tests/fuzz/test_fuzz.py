@@ -28,7 +28,8 @@ def test_a_brief_fuzz_run_finds_nothing(tmp_path: Path) -> None:
     tally = run(harness, inputs=120, seed=20261124)
     assert tally.inputs == 120 and tally.hand_texts > 50
     assert tally.crashes == [] and tally.hangs == [] and tally.hands_lost == 0
-    assert tally.internal_errors == []
+    assert tally.internal_errors == [] and tally.miscounted == []
+    assert tally.headers_counted > 20 and tally.headers > 20  # the count without the reader ran
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))

@@ -154,6 +154,21 @@ def test_junk_files_are_said_so_and_hold_no_hand(tmp_path: Path, data: bytes, re
     assert list(history.hand_texts()) == []
 
 
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+def test_a_utf16_file_with_a_nul_tail_is_read_as_utf16(tmp_path: Path, codec: str) -> None:
+    """A short UTF-16 export padded with zero bytes (a fuzz input): the padding weighed as
+    much as the text in the zero-byte count, the file was read as 8-bit junk, its hand lost."""
+    hands = (SAMPLES / "pokerstars" / "razz.txt").read_text(encoding="utf-8").split("\n\n\n")
+    hand = min((hand for hand in hands if hand.strip()), key=len)
+    assert len(hand) < 1000  # its UTF-16 text is under half of the 4 KB sniffed
+    path = tmp_path / "padded.txt"
+    path.write_bytes(hand.encode(codec) + b"\x00" * 4096)
+    assert files.detect_encoding(path.read_bytes()).name == codec
+    texts = list(open_history(path).hand_texts())
+    assert [(text.room, text.stray) for text in texts] == [("pokerstars", False)]
+    assert parse_hand(texts[0]).record is not None
+
+
 def test_text_of_no_room_is_one_stray_text_with_its_line(tmp_path: Path) -> None:
     path = tmp_path / "notes.txt"
     path.write_text("\n\nmy notes\n" + "more notes\n" * 10_000, encoding="utf-8")

@@ -15,6 +15,7 @@ import pytest
 from studdraw.parsers.model import Outcome
 from studdraw.parsers.problems import Code
 from studdraw.parsers.reader import open_history, parse_hand
+from studdraw.parsers.xml import encoding as encoding_module
 from studdraw.parsers.xml import reader as xml_reader
 from tests.conftest import corpus_file
 
@@ -66,6 +67,34 @@ def test_utf16_xml_is_read_like_utf8(
     assert outcomes(path) == expected
 
 
+@pytest.mark.parametrize("parts", XML_FILES, ids=lambda parts: parts[-1])
+@pytest.mark.parametrize(
+    ("codec", "bom", "declared"),
+    [
+        ("utf-16-le", codecs.BOM_UTF16_LE, "UTF-16"),
+        ("utf-16-be", b"", "UTF-16"),
+        ("cp1252", b"", "UTF-8"),  # the euro sign: one byte in the file, three in UTF-8
+        ("utf-8", codecs.BOM_UTF8, "UTF-8"),
+    ],
+)
+def test_every_xml_hand_keeps_its_file_line_and_byte_offset(
+    tmp_path: Path, parts: tuple[str, ...], codec: str, bom: bytes, declared: str
+) -> None:
+    """A transcoded file's hands are where they are in the file, not in the UTF-8 text the
+    XML parser is fed."""
+    source = corpus_file(*parts)
+    lines = [hand.source.line for hand in open_history(source).hand_texts()]
+    text = redeclared(source.read_bytes().decode("utf-8"), declared).replace("$", "€")
+    data = bom + text.encode(codec)
+    path = tmp_path / "transcoded.xml"
+    path.write_bytes(data)
+    hands = list(open_history(path).hand_texts())
+    assert [hand.source.line for hand in hands] == lines
+    for hand in hands:
+        at = data[hand.source.offset :].decode(codec, errors="ignore")
+        assert at.startswith(hand.text[:24]), (hand.source, hand.text[:24], at[:24])
+
+
 def euro_session(tmp_path: Path, encoding: str, declared: str) -> Path:
     """The iPoker cash session in euros, in `encoding`, declaring `declared`."""
     text = corpus_file(*XML_FILES[0]).read_text(encoding="utf-8")
@@ -110,6 +139,19 @@ def second_game(data: bytes) -> int:
     return data.index(b"<game gamecode", data.index(b"<game gamecode") + 1)
 
 
+def second_game_tag_damaged(data: bytes) -> bytes:
+    """The second hand's start tag with its attribute's closing quote flipped (a fuzz input)."""
+    quote = data.index(b'">', second_game(data))
+    return data[:quote] + b"\x01" + data[quote + 1 :]
+
+
+def first_game_cut_before_the_second(data: bytes) -> bytes:
+    """The first hand cut inside an attribute value, the second hand right after (a fuzz
+    input: the cut hand's XML error falls on the second hand's `<`)."""
+    cut = data.index(b'name="', data.index(b"<game gamecode")) + 7
+    return data[:cut] + b"\n\n\n" + data[second_game(data) :]
+
+
 EDITS: list[tuple[str, Callable[[bytes], bytes], Counter[str]]] = [
     (
         "junk between two hands is a finding, not a hand",
@@ -125,6 +167,24 @@ EDITS: list[tuple[str, Callable[[bytes], bytes], Counter[str]]] = [
         "a file cut inside a <game start tag counts that hand",
         lambda data: data[: second_game(data) + 12],
         Counter({"parsed": 1, "error": 1}),
+    ),
+    (
+        "a damaged attribute in a hand's start tag rejects that hand, not a stray text",
+        second_game_tag_damaged,
+        Counter({"parsed": 1, "error": 1}),
+    ),
+    (
+        "a hand cut inside an attribute does not swallow the next hand",
+        first_game_cut_before_the_second,
+        Counter({"parsed": 1, "error": 1}),
+    ),
+    (
+        "a hand opened inside a cut one, the file ending in both, is two rejected hands",
+        lambda data: (
+            data[: data.index(b"<round", data.index(b"<game gamecode"))]
+            + data[second_game(data) :][:300]
+        ),
+        Counter({"error": 2}),
     ),
     (
         "a broken preamble is a finding, not a hand",
@@ -172,3 +232,28 @@ def test_a_long_token_is_fed_to_expat_in_linear_work(
     # expat's work: at each feed it scans the open token from its start, all fed so far
     work = sum(sum(fed[: i + 1]) for i in range(len(fed)))
     assert work <= 4 * len(data), (work, len(fed))
+
+
+def test_file_offsets_cost_linear_work_in_a_mis_encoded_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The 117-hand iPoker session with one byte that is not UTF-8 near its start (a fuzz
+    input: 4.7 s of CPU, each hand's offset walked again from the chunk's start): the
+    characters walked to map the hands' offsets back to the file are fewer than the file's."""
+    data = corpus_file(*XML_FILES[1]).read_bytes()
+    at = data.index(b"<game")
+    path = tmp_path / "one-cp1252-byte.xml"
+    path.write_bytes(data[:at] + b"<!-- \xe9 -->" + data[at:])
+    walked: list[int] = []
+    real = encoding_module._utf8_span
+
+    def counted(text: str, raw: bytes, start: int) -> int:
+        walked.append(len(text))
+        return real(text, raw, start)
+
+    monkeypatch.setattr(encoding_module, "_utf8_span", counted)
+    hands = [hand for hand in open_history(path).hand_texts() if not hand.stray]
+    assert len(hands) == 117
+    assert sum(walked) <= len(data)
+    written = path.read_bytes()
+    assert all(written[hand.source.offset :].startswith(b"<game") for hand in hands)

@@ -4,6 +4,8 @@ none is lost into the other's text (issue 41's drill: 26 hands read as 15)."""
 
 from __future__ import annotations
 
+import codecs
+import re
 from pathlib import Path
 
 import pytest
@@ -36,12 +38,16 @@ def _fates(parsed: list[ParsedHand]) -> list[tuple[object, ...]]:
 
 
 def _text_hands() -> list[str]:
-    return [text for text in real_hands() if not text.lstrip().startswith("<")]
+    return [text for _, text in real_hands() if not text.lstrip().startswith("<")]
+
+
+def _documents() -> list[bytes]:
+    return [data for _, data in xml_files()]
 
 
 @pytest.mark.parametrize("index", range(len(xml_files())))
 def test_an_xml_document_between_text_hands_is_read_as_alone(tmp_path: Path, index: int) -> None:
-    document = xml_files()[index]
+    document = _documents()[index]
     text = _text_hands()[index * 7 % len(_text_hands())].encode()
     parts = {"before.txt": text, "doc.xml": document}
     alone = {}
@@ -61,7 +67,7 @@ def test_an_xml_document_between_text_hands_is_read_as_alone(tmp_path: Path, ind
 
 
 def test_text_hands_after_an_xml_document_are_hands(tmp_path: Path) -> None:
-    document = xml_files()[0]
+    document = _documents()[0]
     text = _text_hands()[0]
     path = tmp_path / "export.xml"
     path.write_bytes(document + b"\n" + text.encode())
@@ -74,7 +80,7 @@ def test_text_hands_after_an_xml_document_are_hands(tmp_path: Path) -> None:
 
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(
-    st.lists(st.sampled_from(real_hands()), min_size=1, max_size=5),
+    st.lists(st.sampled_from([text for _, text in real_hands()]), min_size=1, max_size=5),
     st.sampled_from(["\n", "\r\n"]),
 )
 def test_every_hand_start_of_any_rooms_mixed_is_one_hand(
@@ -90,7 +96,7 @@ def test_every_hand_start_of_any_rooms_mixed_is_one_hand(
 
 
 def test_an_xml_line_too_long_to_read_among_text_hands_is_said_so(tmp_path: Path) -> None:
-    document = xml_files()[0].replace(b"\r", b"").replace(b"\n", b"")
+    document = _documents()[0].replace(b"\r", b"").replace(b"\n", b"")
     root = document.index(b">", document.index(b"?>") + 2) + 1
     root_end = document.index(b">", root) + 1  # after the tag after the root: a hand's start
     padding = b"<!-- " + b"x" * (MAX_LINE + 10) + b" -->"
@@ -102,3 +108,60 @@ def test_an_xml_line_too_long_to_read_among_text_hands_is_said_so(tmp_path: Path
     findings = [p.problem.message for p in read if p.hand.stray and p.problem]
     assert any("longer than studdraw reads" in message for message in findings), findings
     assert [p.hand.text for p in read if p.hand.room == read[0].hand.room] == [text, text]
+
+
+def _document(room: str) -> bytes:
+    return next(data for name, data in xml_files() if name == room)
+
+
+def _hands(path: Path) -> list[tuple[str | None, bool]]:
+    return [(hand.room, hand.stray) for hand in open_history(path).hand_texts()]
+
+
+def test_another_xml_rooms_hands_inside_an_xml_export_are_read(tmp_path: Path) -> None:
+    """Boss hands pasted into an iPoker export (a fuzz input): they were read as part of
+    the iPoker document, whose reader knows no <HISTORY>, and lost without a word."""
+    ipoker, boss = _document("ipoker"), _document("boss")
+    alone = {}
+    for name, data in (("ipoker.xml", ipoker), ("boss.xml", boss)):
+        (tmp_path / name).write_bytes(data)
+        alone[name] = _hands(tmp_path / name)
+    path = tmp_path / "both.xml"
+    path.write_bytes(ipoker + b"\n" + boss + b"\n" + ipoker)
+    assert _hands(path) == alone["ipoker.xml"] + alone["boss.xml"] + alone["ipoker.xml"]
+
+
+def test_a_byte_order_mark_before_an_xml_document_among_text_hands(tmp_path: Path) -> None:
+    """Exports concatenated with their byte-order marks: the mark left at a line's start does
+    not hide the XML document after it (it was read into the text hand before it)."""
+    text = _text_hands()[0].encode()
+    document = _documents()[0]
+    (tmp_path / "doc.xml").write_bytes(document)
+    (tmp_path / "text.txt").write_bytes(text)
+    expected = _fates(_read(tmp_path / "text.txt")) + _fates(_read(tmp_path / "doc.xml"))
+    path = tmp_path / "concatenated.txt"
+    path.write_bytes(text + b"\n\n\n" + codecs.BOM_UTF8 + document)
+    read = _read(path)
+    assert _fates(read) == expected
+    xml = [parsed.hand for parsed in read if parsed.hand.room == read[-1].hand.room]
+    data = path.read_bytes()
+    assert all(data[hand.source.offset :].startswith(hand.text[:16].encode()) for hand in xml)
+
+
+def test_xml_hands_among_utf16_text_hands_keep_their_file_offsets(tmp_path: Path) -> None:
+    """The XML among text hands is fed to its room as UTF-8: a UTF-16 file's hands are at
+    their own byte offsets (two bytes a character), not at the UTF-8 text's."""
+    text = _text_hands()[0]
+    document = _documents()[0].decode("utf-8")
+    document = re.sub(r"<(game|HISTORY)\b", r"\t<\1", document)  # not at a line's start
+    whole = text + "\n\n\n" + document + "\n\n" + text
+    data = codecs.BOM_UTF16_LE + whole.encode("utf-16-le")
+    path = tmp_path / "mixed-utf16.txt"
+    path.write_bytes(data)
+    hands = [hand for hand in open_history(path).hand_texts() if not hand.stray]
+    assert len(hands) >= 3
+    lines = whole.split("\n")
+    for hand in hands:
+        at = data[hand.source.offset :].decode("utf-16-le", errors="ignore")
+        assert at.lstrip().startswith(hand.text[:16]), (hand.source, hand.text[:16])
+        assert hand.text[:16] in lines[hand.source.line - 1]

@@ -11,9 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from studdraw.parsers.model import HandText
+from studdraw.parsers.model import HandText, SourceRef
 from studdraw.parsers.problems import Code
 from studdraw.parsers.reader import open_history, parse_hand
+from studdraw.parsers.rooms import BY_NAME
+from studdraw.parsers.text.room import TextRoom
 from studdraw.pipeline.rules.validate import check_hand
 from tests.conftest import CORPUS, SAMPLES
 
@@ -168,3 +170,29 @@ def test_an_action_by_a_player_with_no_seat_is_a_rule_finding() -> None:
     assert parsed.problem is None, parsed.problem
     found = [problem.code for problem in check_hand(parsed)]
     assert Code.ORD006 in found and Code.INT001 not in found
+
+
+def test_a_line_of_endless_numbers_is_a_finding_without_the_line_patterns(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A PokerStars header whose every number is 2^64 written 240 times (a fuzz input of
+    24 KB: 151 s of CPU, the line patterns' time cubic in a run of digits): the line is the
+    hand's error at once, never handed to the classifier."""
+    text = (SAMPLES / "pokerstars" / "razz.txt").read_text(encoding="utf-8").split("\n\n\n")[0]
+    head, rest = text.split("\n", 1)
+    endless = re.sub(r"\d+", "18446744073709551616" * 12, head)  # (240 in the fuzz input)
+    room = BY_NAME["pokerstars"]
+    assert isinstance(room, TextRoom)
+    syntax = room.syntax
+    real = syntax.classifier
+    asked: list[int] = []
+
+    class Counting:
+        def match(self, line: str) -> re.Match[str] | None:
+            asked.append(len(line))
+            return real.match(line)
+
+    monkeypatch.setattr(syntax, "classifier", Counting())
+    parsed = parse_hand(HandText(endless + "\n" + rest, SourceRef("fuzz", 0, 1), "pokerstars"))
+    assert parsed.problem is not None and parsed.problem.code is Code.TXT002
+    assert parsed.problem.line == 1 and max(asked, default=0) < len(endless)

@@ -19,15 +19,18 @@ from distributed import Client, LocalCluster
 from typer.testing import CliRunner
 
 from studdraw.cli.commands import app
+from studdraw.pipeline.importer import dask_engine
 from studdraw.pipeline.importer.dask_cluster import running_tasks
 from studdraw.pipeline.importer.dask_engine import DaskOptions, ingest_dask
 from studdraw.pipeline.importer.dask_tasks import FAULT_ENV
 from studdraw.pipeline.importer.ingest import (
+    CHANGED_NOTE,
     ImportInterruptedError,
     IngestOptions,
     IngestSummary,
     ingest,
 )
+from studdraw.pipeline.store.db import ImportRow
 from studdraw.pipeline.store.schema import BATCH_TABLES
 from studdraw.pipeline.synth import SynthOptions, render, synthesize
 from tests.conftest import SAMPLES
@@ -201,6 +204,39 @@ def test_reimport_dedupes_against_the_store(
     assert other.stored == 30 and other.duplicates > 500
     assert table_differences(local_db, dask_db) == {}
     assert not (tmp_path / ".dask.duckdb.parts").exists()  # the scratch parts are gone
+
+
+def test_a_file_that_changes_after_planning_is_read_again_when_whole(
+    scheduler: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The workers read a file after the client hashed it: cut in between, it is recorded
+    without the hash of its whole content (the local engine's rule), so once whole again
+    the next import reads the hands past the cut instead of skipping the file for ever."""
+    folder = tmp_path / "in"
+    history = synthesised(folder / "stud.txt", 40, seed=11)
+    whole = history.read_bytes()
+    starts = [at for at in range(len(whole)) if whole.startswith(b"PokerStars Hand #", at)]
+    cut = whole[: starts[len(starts) // 2]]
+    real = dask_engine.unsettled
+
+    def cut_after_planning(row: ImportRow, path: Path, before: tuple[int, int, int]) -> None:
+        real(row, path, before)
+        if path.read_bytes() == whole:  # planned: the file is cut before a worker reads it
+            path.write_bytes(cut)
+
+    monkeypatch.setattr(dask_engine, "unsettled", cut_after_planning)
+    db = tmp_path / "changed.duckdb"
+    first = dask_ingest(scheduler, [folder], db)
+    monkeypatch.setattr(dask_engine, "unsettled", real)
+    assert first.stored == len(starts) // 2
+    history.write_bytes(whole)
+    second = dask_ingest(scheduler, [folder], db)
+    assert (second.skipped_files, second.stored) == (0, len(starts) - len(starts) // 2)
+    with duckdb.connect(str(db), read_only=True) as con:
+        rows = con.execute(
+            "SELECT status, content_hash IS NULL, note FROM imports ORDER BY import_id"
+        ).fetchall()
+    assert rows == [("complete", True, CHANGED_NOTE), ("complete", False, None)]
 
 
 def test_a_failed_task_is_retried(
