@@ -113,18 +113,23 @@ def _money_column(name: str) -> pl.Expr:
     )
 
 
+def _per_game(frame: pl.DataFrame) -> pl.DataFrame:
+    """Rows per game and currency as shown: "Seven-card stud · $ (USD)", net in that money."""
+    return frame.with_columns(
+        net=_money_column("net"),
+        game=pl.col("game").replace_strict(GAME_NAMES, default=pl.col("game"))
+        + " · "
+        + pl.col("currency").map_elements(currency_label, return_dtype=pl.String),
+    ).drop("currency")
+
+
 def _starting_hands(ref: store.StoreRef, filters: Filters) -> None:
     groups = store.starting_hands(ref, filters)
     if groups.is_empty():
         return
     st.subheader(f"Stud starting hands of {filters.player}")
     st.caption("Groups of the three 3rd-street cards: how often each was played, and what it won.")
-    frame = groups.with_columns(
-        net=_money_column("net"),
-        game=pl.col("game").replace_strict(GAME_NAMES, default=pl.col("game"))
-        + " · "
-        + pl.col("currency").map_elements(currency_label, return_dtype=pl.String),
-    ).drop("currency")
+    frame = _per_game(groups)
     chart = (
         alt.Chart(frame)
         .mark_bar()
@@ -169,12 +174,7 @@ def _door_cards(ref: store.StoreRef, filters: Filters) -> None:
         return
     st.subheader(f"Stud door cards of {filters.player}")
     st.caption("By the rank of the up card dealt on 3rd street, strongest first for each game.")
-    frame = doors.with_columns(
-        net=_money_column("net"),
-        game=pl.col("game").replace_strict(GAME_NAMES, default=pl.col("game"))
-        + " · "
-        + pl.col("currency").map_elements(currency_label, return_dtype=pl.String),
-    ).drop("currency")
+    frame = _per_game(doors)
     st.dataframe(
         frame,
         hide_index=True,
