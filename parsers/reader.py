@@ -82,11 +82,14 @@ class HistoryPart:
     junk: str | None = None
     unreadable: str | None = None
     """Why a zip member cannot be read (encrypted, corrupt): a finding, the rest is read."""
+    preamble: bool = False
+    """Text before its XML room's document (a line pasted above it): the part is cut as one of
+    several rooms', so that text is a stray and the document is read from its declaration."""
 
     @property
     def whole_file(self) -> bool:
         """Whether its one room reads the whole stream its own way (not line by line)."""
-        return len(self.rooms) == 1 and self.rooms[0].whole_files
+        return len(self.rooms) == 1 and self.rooms[0].whole_files and not self.preamble
 
 
 @dataclass(slots=True, frozen=True)
@@ -136,7 +139,7 @@ class HistoryFile:
             self.compression is None
             and len(self.parts) == 1
             and len(self.parts[0].rooms) == 1
-            and not self.parts[0].whole_file
+            and not self.parts[0].rooms[0].whole_files
         )
 
     def hand_texts(self, name: str | None = None) -> Iterator[HandText]:
@@ -223,7 +226,7 @@ def _part_hand_texts(part: HistoryPart, stream: BinaryIO, name: str) -> Iterator
     if part.whole_file:  # a room that reads whole files its own way says what a hand is
         yield from part.rooms[0].hand_texts(stream, part.encoding, name)
         return
-    if len(part.rooms) == 1:
+    if len(part.rooms) == 1 and not part.rooms[0].whole_files:
         room = part.rooms[0]
         yield from strays_marked(room, room.hand_texts(stream, part.encoding, name))
         return
@@ -292,7 +295,9 @@ def _analyse(stream: BinaryIO, member: str | None, name: str) -> HistoryPart:
         after = []
         if encoding.is_utf16 or _holds_other_hands(stream, _OTHER_TAGS[room.name]):
             after = scan_starts(stream, encoding, _OTHER_STARTS[room.name], 1)
-        return HistoryPart(name, member, encoding, head, (room, *(others[i] for i in after)))
+        rooms = (room, *(others[i] for i in after))
+        preamble = not head.lstrip("\ufeff \t\r\n").startswith("<")
+        return HistoryPart(name, member, encoding, head, rooms, preamble=preamble)
     found = scan_starts(stream, encoding, _MIXED_STARTS)
     rooms = tuple(MIXED_ROOMS[i] for i in found)
     junk = None if rooms else junk_reason(head_bytes, encoding, head)

@@ -165,3 +165,27 @@ def test_xml_hands_among_utf16_text_hands_keep_their_file_offsets(tmp_path: Path
         at = data[hand.source.offset :].decode("utf-16-le", errors="ignore")
         assert at.lstrip().startswith(hand.text[:16]), (hand.source, hand.text[:16])
         assert hand.text[:16] in lines[hand.source.line - 1]
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16-le"])
+@pytest.mark.parametrize("index", range(len(xml_files())))
+def test_text_above_an_xml_document_is_a_stray_and_the_document_whole(
+    tmp_path: Path, index: int, encoding: str
+) -> None:
+    """A line pasted above an export's XML declaration (a forum post, a note): that text is one
+    stray text, and every hand is read with its document's context (the preamble broke the
+    document: every hand was rejected for a missing session header), each on its own line."""
+    name, data = xml_files()[index]
+    alone_path = tmp_path / f"{name}.xml"
+    alone_path.write_bytes(data)
+    alone = _read(alone_path)
+    document = data.decode("utf-8", errors="replace")
+    preamble = "Here is the session I asked about:\n\n"
+    path = tmp_path / "pasted.xml"
+    bom = codecs.BOM_UTF16_LE if encoding == "utf-16-le" else b""
+    path.write_bytes(bom + (preamble + document).encode(encoding))
+    read = _read(path)
+    assert [p.hand.stray for p in read[:1]] == [True]
+    assert _fates(read[1:]) == _fates(alone)
+    shift = preamble.count("\n")
+    assert [p.hand.source.line for p in read[1:]] == [p.hand.source.line + shift for p in alone]
