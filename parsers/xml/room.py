@@ -86,10 +86,13 @@ class HandCutter(XmlSink):
         self.depth += 1
         self.last = offset
         context = self.context_open
-        if context is not None:
+        if context is not None and tag != self.room.hand_tag:
             if self.depth == context.depth + 1 and tag in self.room.context_fields:
                 self.field = tag
             return False
+        # A hand start tag inside a context element: the context was cut (no export nests a
+        # hand in one), and the hand is read, not lost inside it.
+        self.context_open = None
         if tag == self.room.hand_tag:
             self.hand = _Open(tag, offset, line, self.depth)
             return True  # read whole later: only its end is needed now

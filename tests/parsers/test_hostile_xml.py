@@ -187,6 +187,13 @@ EDITS: list[tuple[str, Callable[[bytes], bytes], Counter[str]]] = [
         Counter({"error": 2}),
     ),
     (
+        "hands after a session header cut inside a field are read, not lost inside it (fuzz)",
+        lambda data: (
+            data[: data.index(b"<tablename>") + 15] + data[data.index(b"<game gamecode") :]
+        ),
+        Counter({"error": 2}),
+    ),
+    (
         "a broken preamble is a finding, not a hand",
         lambda data: data.replace(b"<mode>real</mode>", b"<mode>real</mod>", 1),
         Counter({"error": 2, "stray": 1}),
