@@ -5,6 +5,7 @@ uncalled bet, which the reader splits back out. Notes are in docs/rooms/partypok
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any, Final
@@ -335,7 +336,7 @@ class PartyPoker(TextRoom):
     def tidy(self, hands: Iterator[HandText]) -> Iterator[HandText]:
         """The shared splitter's texts without Party's NUL padding, each hand's opening lines
         joined into one text."""
-        return _joined_openings(_unpadded(hands))
+        return _joined_openings(_unpadded(hands), self.hand_start)
 
 
 def _unpadded(hands: Iterator[HandText]) -> Iterator[HandText]:
@@ -348,27 +349,37 @@ def _unpadded(hands: Iterator[HandText]) -> Iterator[HandText]:
             yield replace(hand, text=text)
 
 
-def _joined_openings(hands: Iterator[HandText]) -> Iterator[HandText]:
+def _joined_openings(hands: Iterator[HandText], start: re.Pattern[str]) -> Iterator[HandText]:
     """A hand opens with up to three lines ("Game #N starts.", "#Game No : N",
     "***** Hand History for Game N *****"), any of which may be the first one present, and each
-    is a hand start: a text of opening lines only is continued by the next text if that one
-    opens with a later kind of opening line."""
+    is a hand start (`start`): a text of opening lines only is continued by the next text if
+    that one opens with a later kind of opening line. (A text may hold two of them when NUL
+    padding inside the second kept it from starting a text of its own.)"""
     held: HandText | None = None  # a hand of opening lines only, so far
     held_rank = -1  # the rank of its last opening line
     for hand in hands:
-        opening, _, rest = hand.text.partition("\n")
-        rank = -1 if hand.stray else _INTRO_RANK[opening[0]]
+        rank = -1 if hand.stray else _INTRO_RANK[hand.text[0]]
         if held is not None and rank > held_rank:
             # The lines between them are blank: the splitter left them out of `held`.
             gap = hand.source.line - held.source.line - held.text.count("\n")
             joined = held.text + "\n" * gap + hand.text
-            held, held_rank = replace(hand, text=joined, source=held.source), rank
+            held = replace(hand, text=joined, source=held.source)
         else:
             if held is not None:
                 yield held
-            held, held_rank = hand, rank
-        if rest.strip() or held_rank < 0:
+            held = hand
+        held_rank = -1 if hand.stray else _last_opening(hand.text, start)
+        if held_rank < 0:
             yield held
             held = None
     if held is not None:
         yield held
+
+
+def _last_opening(text: str, start: re.Pattern[str]) -> int:
+    """The rank of a text's last opening line when it holds nothing else (blank lines aside),
+    else -1: the hand's body follows."""
+    lines = [line for line in text.split("\n") if line.strip()]
+    if not all(start.match(line) for line in lines):
+        return -1
+    return _INTRO_RANK[lines[-1][0]]

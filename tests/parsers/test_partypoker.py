@@ -481,3 +481,18 @@ def test_split_keeps_each_hands_opening_lines_and_offsets(tmp_path: Path) -> Non
         assert start.startswith(text.text.split("\n", 1)[0].encode())
         assert raw[: text.source.offset].count(b"\n") + 1 == text.source.line
     assert [p.outcome for p in parse_file(path)] == [Outcome.PARSED] * 3
+
+
+@pytest.mark.parametrize("codec", ["utf-8", "utf-16-le"])
+def test_nul_padding_inside_an_opening_line_keeps_the_hand_whole(
+    tmp_path: Path, codec: str
+) -> None:
+    """A fuzz input: NULs inside "#Game No : N" keep it from starting a text of its own, so the
+    first text holds two opening lines; the third still continues it (one hand, not a
+    truncated one and a second)."""
+    data = HI_LO.replace("#Game No : ", "#Game No : " + "\x00" * 40, 1)
+    path = tmp_path / "party.txt"
+    path.write_bytes(data.encode(codec))
+    texts = list(open_history(path).hand_texts())
+    assert [text.text for text in texts] == [HI_LO.strip("\n")]
+    assert [p.outcome for p in parse_file(path)] == [Outcome.PARSED]
