@@ -20,12 +20,23 @@ def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.fuzz", description=__doc__)
     parser.add_argument("--inputs", type=int, default=1000, help="how many inputs to try")
     parser.add_argument("--seed", type=int, default=None, help="hypothesis seed (repeatable)")
+    parser.add_argument(
+        "--first",
+        type=int,
+        default=1,
+        help="check from this input on (the ones before are made, not run)",
+    )
     parser.add_argument("--batch", type=int, default=200, help="inputs per ingest")
     parser.add_argument("--keep", type=Path, default=Path("test-artifacts/fuzz"))
     parser.add_argument("--report", type=Path, default=None, help="write the figures as JSON")
     args = parser.parse_args()
     started = f"{datetime.now(UTC):%Y-%m-%d %H:%M:%S} UTC"
-    command = {"inputs_asked": args.inputs, "seed": args.seed, "started": started}
+    command = {
+        "inputs_asked": args.inputs,
+        "seed": args.seed,
+        "first": args.first,
+        "started": started,
+    }
 
     def report(tally: Tally) -> None:
         if args.report is not None:
@@ -38,7 +49,7 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory(prefix="studdraw-fuzz-") as scratch:
         harness = Harness(Path(scratch), args.keep, args.batch, progress=progress)
-        tally = run(harness, args.inputs, args.seed)
+        tally = run(harness, args.inputs, args.seed, args.first)
     for line in summary_lines(tally):
         print(line)
     report(tally)

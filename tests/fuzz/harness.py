@@ -104,12 +104,13 @@ class Harness:
         self.folder = workdir / "batch"
         self.folder.mkdir(parents=True, exist_ok=True)
 
-    def check(self, fuzzed: Fuzzed) -> None:
+    def check(self, fuzzed: Fuzzed, number: int) -> None:
+        """Input `number` of the run (its file's name, so that a kept input names its place)."""
         tally = self.tally
         tally.inputs += 1
         tally.rooms.update(set(fuzzed.rooms))
         tally.mutations.update(set(fuzzed.mutations))
-        path = self.folder / f"input-{tally.inputs:07d}.txt"
+        path = self.folder / f"input-{number:07d}.txt"
         path.write_bytes(fuzzed.data)
         start, wall = time.process_time(), time.perf_counter()
         try:
@@ -223,10 +224,13 @@ class Harness:
             shutil.copyfile(path, target)
 
 
-def run(harness: Harness, inputs: int, seed: int | None = None) -> Tally:
+def run(harness: Harness, inputs: int, seed: int | None = None, first: int = 1) -> Tally:
     """Drive `inputs` hypothesis-generated files through the harness (no shrinking: a failing
-    input is counted and kept, and the run goes on)."""
+    input is counted and kept, and the run goes on). Inputs before number `first` are made but
+    not checked: with the same seed, a reported input is made again without rerunning the
+    ones before it."""
     start = time.perf_counter()
+    made = 0
 
     @settings(
         max_examples=inputs,
@@ -237,7 +241,10 @@ def run(harness: Harness, inputs: int, seed: int | None = None) -> Tally:
     )
     @given(history_file())
     def one(fuzzed: Fuzzed) -> None:
-        harness.check(fuzzed)
+        nonlocal made
+        made += 1
+        if made >= first:
+            harness.check(fuzzed, made)
 
     driven = one if seed is None else hypothesis_seed(seed)(one)
     driven()

@@ -149,7 +149,16 @@ def mutated_part(draw: st.DrawFn) -> Part:
     headers = header_lines()
     first = lines[0] == text.split("\n", 1)[0]
     kept = first and sum(blurred(line) in headers for line in lines) == 1
+    kept = kept and _start_lines(room, mutated) == _start_lines(room, text)
     return Part(mutated, room, kind, kept)
+
+
+def _start_lines(room: str, text: str) -> int:
+    """The lines of a text where its room's hands may start: PartyPoker's hand opens with up
+    to three such lines, and a mutation that damages one of them (not the first) changes
+    where the reader cuts, so whether it is one hand is the reader's call."""
+    start = BY_NAME[room].hand_start
+    return sum(1 for line in text.split("\n") if start.match(line))
 
 
 def _mutated(data: st.DataObject, kind: str, text: str) -> str:
