@@ -14,18 +14,10 @@ from studdraw.parsers.builder import HandParseError, parse_amount, unsupported
 from studdraw.parsers.files import without_blank_tail
 from studdraw.parsers.model import EventKind, Game, HandText, Outcome, Structure, Tournament
 from studdraw.parsers.rooms.pokerstars import SUMMARY_NO_WIN, SUMMARY_WON
-from studdraw.parsers.text.line_reader import (
-    BET,
-    BRING_IN,
-    CALL,
-    CHECK,
-    COMPLETE_TO,
-    FOLD,
-    RAISE_TO,
-    LineReader,
-)
+from studdraw.parsers.text.line_reader import LineReader
 from studdraw.parsers.text.room import TextRoom
 from studdraw.parsers.text.tokens import LineToken
+from studdraw.parsers.text.verbs import BET, BRING_IN, CALL, CHECK, COMPLETE_TO, FOLD, RAISE_TO
 
 GAMES: Final = {
     "stud hi": Game.STUD,
