@@ -11,7 +11,8 @@ so one handler serves rooms whose lines say more or less.
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar, Final
+from collections.abc import Mapping
+from typing import Any, ClassVar, Final, TypeVar
 
 from studdraw.parsers.builder import (
     HandBuilder,
@@ -40,6 +41,8 @@ from studdraw.parsers.text.lines import LineSyntax
 from studdraw.parsers.text.tokens import LineToken
 from studdraw.parsers.text.verbs import Reads, Verb
 
+T = TypeVar("T")
+
 _DEAD_MONEY: Final = frozenset({EventKind.ANTE, EventKind.DEAD})
 """Forced bets that count toward no player's bet on the street."""
 _OVER_BRING_IN: Final = frozenset({EventKind.COMPLETE, EventKind.BET, EventKind.RAISE})
@@ -48,6 +51,13 @@ _OVER_BRING_IN: Final = frozenset({EventKind.COMPLETE, EventKind.BET, EventKind.
 # A line "can carry money or cards" when, with the seated names taken out, it holds a digit or
 # a bracket: such an unknown line rejects the hand instead of being skipped.
 _MONEY_OR_CARDS: Final = re.compile(r"[\d\[\]]")
+
+
+def lower_keys(table: Mapping[str, T]) -> dict[str, T]:
+    """A table of labels as the room prints them, keyed as a reader whose labels read whatever
+    their case (`LineReader.any_case`) looks them up: the room's module keeps the printed form,
+    which its renderer writes."""
+    return {label.lower(): value for label, value in table.items()}
 
 
 class LineReader:
