@@ -43,16 +43,17 @@ def text_room_modules() -> tuple[str, ...]:
 # What replay spends its time in (benchmarks/replay.py): the state's layers, the showdown, the
 # house rules and stakes it reads, and the evaluators it calls; the PHH exporter's walk over
 # a hand's events (benchmarks/export.py: a third less time compiled); and what an import spends
-# the rest of its time in (benchmarks/ingest.py): the line readers (the shared one, each text
-# room's, the builder, the section order), the hand record they build (model.py: read by the
-# rules engine and normalize field by field, its events made by a compiled `__init__`) and
-# normalize. Left out on purpose: result.py (its dataclasses are built faster by the
-# interpreter than through a compiled class's setters), base.py (the XML and PHH rooms and the
-# tests subclass its `Room`), tokens.py and lines.py (a subclass of `str`; a syntax pickled to
-# the grammar cache) and the modules mypyc cannot compile as they are (codes.py's enum with its
-# own __new__, specs.py's slice-typed field) or need not be (structures.py: a table read as a
-# hand's state is built). This list is the one place that says what is
-# compiled, and it names no room: every text room's module is (`text_room_modules`).
+# the rest of its time in (benchmarks/ingest.py): the line readers (the one pass over a hand's
+# lines, the shared reader and its verb table, each text room's, the builder, the section
+# order), the hand record they build (model.py: read by the rules engine and normalize field by
+# field, its events made by a compiled `__init__`) and normalize. Left out on purpose:
+# result.py (its dataclasses are built faster by the interpreter than through a compiled
+# class's setters), base.py (the XML and PHH rooms and the tests subclass its `Room`),
+# tokens.py and lines.py (a subclass of `str`; a syntax pickled to the grammar cache) and the
+# modules mypyc cannot compile as they are (codes.py's enum with its own __new__, specs.py's
+# slice-typed field) or need not be (structures.py: a table read as a hand's state is built).
+# This list is the one place that says what is compiled, and it names no room: every text
+# room's module is (`text_room_modules`).
 COMPILED = (
     "pipeline/rules/betting.py",
     "pipeline/rules/boards.py",
@@ -69,8 +70,10 @@ COMPILED = (
     "pipeline/phh.py",
     "parsers/model.py",
     "parsers/builder.py",
+    "parsers/text/classify.py",
     "parsers/text/line_reader.py",
     "parsers/text/order.py",
+    "parsers/text/verbs.py",
     *text_room_modules(),
     "pipeline/store/normalize.py",
 )

@@ -13,7 +13,7 @@ import typer
 from rich.markup import escape
 
 from studdraw.cli.console import console
-from studdraw.cli.shared import WaitOption, check_store, opened_waiting
+from studdraw.cli.shared import WaitOption, opened_store
 
 if TYPE_CHECKING:
     import duckdb
@@ -50,10 +50,11 @@ def link(
     not ROOM:NAME or names a room the store holds no hand of; warns (and links) when the store
     holds no hand of the account yet, naming the nearest of its accounts."""
     from studdraw.pipeline import identities, notes
+    from studdraw.pipeline.export import open_store
 
     chosen = _accounts(accounts)
     who = _person(person)
-    with _store(db, wait) as con:
+    with opened_store(open_store, db, wait) as con:
         _check(con, chosen)
     path = notes.notes_path(db)
     moved = identities.link(path, who, chosen)
@@ -147,21 +148,6 @@ def _person(text: str) -> str:
     except ValueError as error:
         console(stderr=True).print(f"[red]error:[/red] {escape(str(error))}", highlight=False)
         raise typer.Exit(code=1) from None
-
-
-def _store(db: Path, wait: float) -> duckdb.DuckDBPyConnection:
-    """The store the accounts are checked against, read-only, or exit 2 with the reason."""
-    import duckdb
-
-    from studdraw.pipeline import export
-    from studdraw.pipeline.store.db import one_line
-
-    check_store(db, write=False)
-    try:
-        return opened_waiting(lambda: export.open_store(db), db, wait)
-    except (OSError, duckdb.Error) as error:
-        console(stderr=True).print(f"[red]error:[/red] cannot open {db}: {one_line(error)}")
-        raise typer.Exit(code=2) from None
 
 
 def _check(con: duckdb.DuckDBPyConnection, accounts: list[Account]) -> None:

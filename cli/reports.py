@@ -12,7 +12,7 @@ from rich.markup import escape
 
 from studdraw.cli.console import console
 from studdraw.cli.filtering import DoubtfulOption, FilterOptions, with_filters
-from studdraw.cli.shared import WaitOption, check_store, opened_waiting, written_aside
+from studdraw.cli.shared import WaitOption, opened_store, written_aside
 from studdraw.pipeline.words import plural
 
 if TYPE_CHECKING:
@@ -210,7 +210,9 @@ def _open_report(
 ) -> duckdb.DuckDBPyConnection:
     """The store a report reads, once it is known to hold the player and the currency asked
     for (if any)."""
-    con = _open_analytics(db, wait)
+    from studdraw.pipeline import analytics
+
+    con = opened_store(analytics.open_store, db, wait)
     if player is not None:
         _known_player(con, player)
     if currency is not None:
@@ -272,19 +274,3 @@ def _doubtful_note(con: duckdb.DuckDBPyConnection, filters: analytics.Filters) -
             markup=False,
             highlight=False,
         )
-
-
-def _open_analytics(db: Path, wait: float) -> duckdb.DuckDBPyConnection:
-    """The store for a report (waiting up to `wait` seconds for an import that holds it), or
-    exit 2 with the reason."""
-    import duckdb
-
-    from studdraw.pipeline import analytics
-    from studdraw.pipeline.store.db import one_line
-
-    check_store(db, write=False)
-    try:
-        return opened_waiting(lambda: analytics.open_store(db), db, wait)
-    except (OSError, duckdb.Error) as error:
-        console(stderr=True).print(f"[red]error:[/red] cannot open {db}: {one_line(error)}")
-        raise typer.Exit(code=2) from None

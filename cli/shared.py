@@ -1,6 +1,6 @@
 """What several command modules share: the paths argument, the --rules and --wait options, the
 checks that turn a bad store path or rules profile into one line and exit 2, waiting for a busy
-store, and writing an output aside before it takes its name."""
+store, opening a store to read, and writing an output aside before it takes its name."""
 
 from __future__ import annotations
 
@@ -17,6 +17,8 @@ import typer
 from studdraw.cli.console import console
 
 if TYPE_CHECKING:
+    import duckdb
+
     from studdraw.pipeline.rules.house import HouseRules
 
 T = TypeVar("T")
@@ -127,6 +129,23 @@ def opened_waiting(opener: Callable[[], T], db: Path, wait: float) -> T:
                 )
                 raise typer.Exit(code=2) from None
             time.sleep(LOCK_POLL_SECONDS)
+
+
+def opened_store(
+    open_store: Callable[[Path], duckdb.DuckDBPyConnection], db: Path, wait: float
+) -> duckdb.DuckDBPyConnection:
+    """`open_store(db)` read-only once the store is free (`opened_waiting`), or exit 2 with the
+    reason: each reader passes its own opener (the reports' has the analytics ready)."""
+    import duckdb
+
+    from studdraw.pipeline.store.db import one_line
+
+    check_store(db, write=False)
+    try:
+        return opened_waiting(lambda: open_store(db), db, wait)
+    except (OSError, duckdb.Error) as error:
+        console(stderr=True).print(f"[red]error:[/red] cannot open {db}: {one_line(error)}")
+        raise typer.Exit(code=2) from None
 
 
 @contextmanager

@@ -31,7 +31,6 @@ from studdraw.parsers.files import (
     decode_head,
     display_path,
     iter_lines,
-    scan_starts,
     split_lines,
 )
 from studdraw.parsers.mixed import line_start, split_rooms, strays_marked
@@ -39,6 +38,7 @@ from studdraw.parsers.model import HandText, ParsedHand, SourceRef
 from studdraw.parsers.problems import Code, Problem, Stage
 from studdraw.parsers.room import Room
 from studdraw.parsers.rooms import BY_NAME, ROOMS, sniff
+from studdraw.parsers.scan import scan_starts
 from studdraw.parsers.xml.room import XmlRoom
 
 GZIP_MAGIC: Final = b"\x1f\x8b"

@@ -46,9 +46,9 @@ GAMES_DEALT: Final[dict[str, frozenset[Game]]] = {
     "ipoker": frozenset(ipoker.GAME_NAMES),
     "kingsclub": frozenset(kingsclub.GAME_LABELS),
 }
-"""The games each room's format names (its renderer's labels): PokerStars deals no five-card
-stud, iPoker's exports in the corpus only stud; KingsClub's are its reader's labels, 2-7 razz,
-A-5 single draw, badacey and badeucey (which no other room deals) among them."""
+"""The games each room's format names (its renderer's labels, its reader's table): PokerStars
+deals no five-card stud, iPoker's exports in the corpus only stud; KingsClub's include 2-7 razz,
+A-5 single draw, badacey and badeucey (which no other room deals)."""
 STRUCTURES_DEALT: Final[dict[str, frozenset[Structure]]] = {
     "pokerstars": frozenset(pokerstars.LIMIT_LABELS),
     "fulltilt": frozenset(fulltilt.LIMIT_LABELS),

@@ -21,21 +21,13 @@ from studdraw.parsers.render.base import (
     PlayerFacts,
     format_cards,
     format_money,
+    game_labels,
     player_facts,
     pot_sizes,
 )
+from studdraw.parsers.rooms.fulltilt import GAMES
 
-GAME_LABELS = {
-    Game.STUD: "Stud Hi",
-    Game.STUD8: "Stud H/L",
-    Game.RAZZ: "Razz",
-    Game.TD27: "2-7 Triple Draw",
-    Game.TDA5: "A-5 Triple Draw",
-    Game.BADUGI: "Badugi",
-    Game.SD27: "2-7 Single Draw",
-    Game.DRAW5: "5 Card Draw",
-    Game.STUD5: "5 Card Stud",
-}
+GAME_LABELS = game_labels(GAMES)
 LIMIT_LABELS = {Structure.FIXED: "Limit", Structure.POT: "Pot Limit", Structure.NO: "No Limit"}
 DRAW_STREETS = ("HOLE CARDS", "FIRST DRAW", "SECOND DRAW", "THIRD DRAW")
 SINGLE_DRAW_STREETS = ("HOLE CARDS", "DRAW")  # cash/FTP/Draw/1-Draw-NL-*: "*** DRAW ***"

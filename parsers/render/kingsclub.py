@@ -17,12 +17,11 @@ from __future__ import annotations
 
 from zoneinfo import ZoneInfo
 
-from studdraw.parsers.model import Event, EventKind, Game, HandRecord, Structure
-from studdraw.parsers.render.base import format_cards, player_facts
+from studdraw.parsers.model import Event, EventKind, HandRecord, Structure
+from studdraw.parsers.render.base import format_cards, game_labels, player_facts
 from studdraw.parsers.rooms.kingsclub import DRAW_STREETS, FIRST_ROUND, GAMES, STRUCTURES
 
-GAME_LABELS: dict[Game, str] = {game: label for label, game in GAMES.items()}
-"""The room's label of each game it deals (the reader's table, reversed)."""
+GAME_LABELS = game_labels(GAMES)
 LIMIT_LABELS = {
     structure: label
     for label, structure in STRUCTURES.items()

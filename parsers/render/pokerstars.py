@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from zoneinfo import ZoneInfo
 
-from studdraw.parsers.model import Card, Event, EventKind, Game, HandRecord, Structure
+from studdraw.parsers.model import Card, Event, EventKind, HandRecord, Structure
 from studdraw.parsers.render.base import (
     CURRENCY_SYMBOLS,
     HeldCards,
@@ -17,21 +17,13 @@ from studdraw.parsers.render.base import (
     betting_levels,
     format_cards,
     format_money,
+    game_labels,
     player_facts,
     pot_sizes,
 )
-from studdraw.parsers.rooms.pokerstars import UNMARKED_DRAW
+from studdraw.parsers.rooms.pokerstars import GAMES, UNMARKED_DRAW
 
-GAME_LABELS = {
-    Game.STUD: "7 Card Stud",
-    Game.STUD8: "7 Card Stud Hi/Lo",
-    Game.RAZZ: "Razz",
-    Game.TD27: "Triple Draw 2-7 Lowball",
-    Game.TDA5: "Triple Draw A-5 Lowball",
-    Game.BADUGI: "Badugi",
-    Game.SD27: "Single Draw 2-7 Lowball",
-    Game.DRAW5: "5 Card Draw",
-}
+GAME_LABELS = game_labels(GAMES)
 
 LIMIT_LABELS = {
     Structure.FIXED: "Limit",

@@ -21,17 +21,10 @@ from studdraw.parsers.model import (
     Structure,
     Tournament,
 )
-from studdraw.parsers.text.line_reader import (
-    BET,
-    CALL,
-    CHECK,
-    COMPLETE_TO,
-    FOLD,
-    LineReader,
-    Verb,
-)
+from studdraw.parsers.text.line_reader import LineReader
 from studdraw.parsers.text.room import TextRoom
 from studdraw.parsers.text.tokens import LineToken
+from studdraw.parsers.text.verbs import BET, CALL, CHECK, COMPLETE_TO, FOLD, Verb
 
 GAMES: Final = {
     "seven card stud": Game.STUD,

@@ -24,16 +24,10 @@ from studdraw.parsers.model import (
     Structure,
     Tournament,
 )
-from studdraw.parsers.text.line_reader import (
-    CALL,
-    CHECK,
-    FOLD,
-    LineReader,
-    Reads,
-    Verb,
-)
+from studdraw.parsers.text.line_reader import LineReader
 from studdraw.parsers.text.room import TextRoom
 from studdraw.parsers.text.tokens import LineToken
+from studdraw.parsers.text.verbs import CALL, CHECK, FOLD, Reads, Verb
 
 GAMES: Final = {"7CARD": Game.STUD, "7CARD HiLo": Game.STUD8, "7CARD_HL": Game.STUD8}
 STRUCTURES: Final = {

@@ -14,17 +14,10 @@ from typing import Final
 
 from studdraw.parsers.builder import HandParseError, stud_faces
 from studdraw.parsers.model import EventKind, Game
-from studdraw.parsers.text.line_reader import (
-    CALL,
-    CHECK,
-    COMPLETE_TO,
-    FOLD,
-    LineReader,
-    Reads,
-    Verb,
-)
+from studdraw.parsers.text.line_reader import LineReader
 from studdraw.parsers.text.room import TextRoom
 from studdraw.parsers.text.tokens import LineToken
+from studdraw.parsers.text.verbs import CALL, CHECK, COMPLETE_TO, FOLD, Reads, Verb
 
 GAMES: Final = {"7 Card Stud": Game.STUD, "Razz": Game.RAZZ}
 CURRENCIES: Final = {"$": "USD", "€": "EUR"}

@@ -14,35 +14,29 @@ from studdraw.parsers.builder import HandParseError, parse_amount, unsupported
 from studdraw.parsers.files import without_blank_tail
 from studdraw.parsers.model import EventKind, Game, HandText, Outcome, Structure, Tournament
 from studdraw.parsers.rooms.pokerstars import SUMMARY_NO_WIN, SUMMARY_WON
-from studdraw.parsers.text.line_reader import (
-    BET,
-    BRING_IN,
-    CALL,
-    CHECK,
-    COMPLETE_TO,
-    FOLD,
-    RAISE_TO,
-    LineReader,
-)
+from studdraw.parsers.text.line_reader import LineReader, lower_keys
 from studdraw.parsers.text.room import TextRoom
 from studdraw.parsers.text.tokens import LineToken
+from studdraw.parsers.text.verbs import BET, BRING_IN, CALL, CHECK, COMPLETE_TO, FOLD, RAISE_TO
 
 GAMES: Final = {
-    "stud hi": Game.STUD,
-    "7 card stud": Game.STUD,
-    "7 card stud hi": Game.STUD,
-    "stud h/l": Game.STUD8,
-    "stud hi/lo": Game.STUD8,
-    "7 card stud h/l": Game.STUD8,
-    "7 card stud hi/lo": Game.STUD8,
-    "razz": Game.RAZZ,
-    "2-7 triple draw": Game.TD27,
-    "a-5 triple draw": Game.TDA5,
-    "badugi": Game.BADUGI,
-    "2-7 single draw": Game.SD27,
-    "5 card draw": Game.DRAW5,
-    "5 card stud": Game.STUD5,
+    "Stud Hi": Game.STUD,
+    "7 Card Stud": Game.STUD,
+    "7 Card Stud Hi": Game.STUD,
+    "Stud H/L": Game.STUD8,
+    "Stud Hi/Lo": Game.STUD8,
+    "7 Card Stud H/L": Game.STUD8,
+    "7 Card Stud Hi/Lo": Game.STUD8,
+    "Razz": Game.RAZZ,
+    "2-7 Triple Draw": Game.TD27,
+    "A-5 Triple Draw": Game.TDA5,
+    "Badugi": Game.BADUGI,
+    "2-7 Single Draw": Game.SD27,
+    "5 Card Draw": Game.DRAW5,
+    "5 Card Stud": Game.STUD5,
 }
+"""The room's game labels as it prints them, read whatever their case (`any_case`); a game's
+first label is the one its exports print, which its renderer writes (parsers/render/fulltilt.py)."""
 STRUCTURES: Final = {
     "limit": Structure.FIXED,
     "fl": Structure.FIXED,
@@ -101,7 +95,7 @@ class FullTiltReader(LineReader):
     stud_streets = STUD_STREETS
     draw_streets = DRAW_STREETS
     counts_known_draws = True
-    games = GAMES
+    games = lower_keys(GAMES)
     any_case = True
     structures = STRUCTURES
     currencies = CURRENCY_SYMBOLS

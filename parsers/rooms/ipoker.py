@@ -40,7 +40,8 @@ GAMES: Final[dict[str, Game]] = {
     "7 Card Stud HiLow": Game.STUD8,
     "5 Card Stud": Game.STUD5,
 }
-"""The games in scope, by the name `<gametype>` starts with; any other game is unsupported."""
+"""The games in scope, by the name `<gametype>` starts with; any other game is unsupported. A
+game's first name is the one its renderer writes (parsers/render/ipoker.py)."""
 
 STRUCTURES: Final[dict[str, Structure]] = {
     "L": Structure.FIXED,

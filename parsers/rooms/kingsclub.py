@@ -40,17 +40,10 @@ from studdraw.parsers.model import (
     Structure,
     Tournament,
 )
-from studdraw.parsers.text.line_reader import (
-    BET,
-    CHECK,
-    FOLD,
-    RAISE_TO,
-    LineReader,
-    Reads,
-    Verb,
-)
+from studdraw.parsers.text.line_reader import LineReader
 from studdraw.parsers.text.room import TextRoom
 from studdraw.parsers.text.tokens import LineToken
+from studdraw.parsers.text.verbs import BET, CHECK, FOLD, RAISE_TO, Reads, Verb
 
 GAMES: Final = {
     "Seven Card Stud": Game.STUD,

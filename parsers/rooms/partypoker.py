@@ -21,16 +21,10 @@ from studdraw.parsers.model import (
     Structure,
     Tournament,
 )
-from studdraw.parsers.text.line_reader import (
-    BRING_IN,
-    CALL,
-    CHECK,
-    FOLD,
-    LineReader,
-    Verb,
-)
+from studdraw.parsers.text.line_reader import LineReader
 from studdraw.parsers.text.room import TextRoom
 from studdraw.parsers.text.tokens import LineToken
+from studdraw.parsers.text.verbs import BRING_IN, CALL, CHECK, FOLD, Verb
 
 GAMES: Final = {"7 Card Stud": Game.STUD, "7 Card Stud Hi-Lo": Game.STUD8}
 STRUCTURES: Final = {"FL": Structure.FIXED, "PL": Structure.POT, "NL": Structure.NO}

@@ -16,31 +16,25 @@ from studdraw.parsers.model import (
     Structure,
     Tournament,
 )
-from studdraw.parsers.text.line_reader import (
-    BET,
-    CALL,
-    CHECK,
-    COMPLETE_TO,
-    FOLD,
-    RAISE_TO,
-    LineReader,
-    Verb,
-)
+from studdraw.parsers.text.line_reader import LineReader, lower_keys
 from studdraw.parsers.text.room import TextRoom
 from studdraw.parsers.text.tokens import LineToken
+from studdraw.parsers.text.verbs import BET, CALL, CHECK, COMPLETE_TO, FOLD, RAISE_TO, Verb
 
 GAMES: Final = {
-    "7 card stud": Game.STUD,
-    "7 card stud hi/lo": Game.STUD8,
-    "razz": Game.RAZZ,
-    "triple draw 2-7 lowball": Game.TD27,
-    "triple draw 2-7": Game.TD27,
-    "triple draw a-5 lowball": Game.TDA5,
-    "badugi": Game.BADUGI,
-    "single draw 2-7 lowball": Game.SD27,
-    "single draw 2-7": Game.SD27,
-    "5 card draw": Game.DRAW5,
+    "7 Card Stud": Game.STUD,
+    "7 Card Stud Hi/Lo": Game.STUD8,
+    "Razz": Game.RAZZ,
+    "Triple Draw 2-7 Lowball": Game.TD27,
+    "Triple Draw 2-7": Game.TD27,
+    "Triple Draw A-5 Lowball": Game.TDA5,
+    "Badugi": Game.BADUGI,
+    "Single Draw 2-7 Lowball": Game.SD27,
+    "Single Draw 2-7": Game.SD27,
+    "5 Card Draw": Game.DRAW5,
 }
+"""The room's game labels as it prints them, read whatever their case (`any_case`); a game's
+first label is the one it prints today, which its renderer writes (parsers/render/pokerstars.py)."""
 UNMARKED_DRAW: Final = frozenset({Game.SD27, Game.DRAW5})
 """Single-draw games: the room prints no street line for their one draw; the first discard
 (or stand pat) after the deal opens it."""
@@ -105,7 +99,7 @@ class PokerStarsReader(LineReader):
     posts = POSTS
     stud_streets = STUD_STREETS
     draw_streets = DRAW_STREETS
-    games = GAMES
+    games = lower_keys(GAMES)
     limit_blind = True  # a limit draw game's big blind is the small bet
     any_case = True
     structures = STRUCTURES

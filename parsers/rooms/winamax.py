@@ -15,18 +15,10 @@ from studdraw.parsers.builder import (
     unsupported,
 )
 from studdraw.parsers.model import EventKind, Game, Structure, Tournament
-from studdraw.parsers.text.line_reader import (
-    BET,
-    BRING_IN,
-    CALL,
-    CHECK,
-    FOLD,
-    LineReader,
-    Reads,
-    Verb,
-)
+from studdraw.parsers.text.line_reader import LineReader
 from studdraw.parsers.text.room import TextRoom
 from studdraw.parsers.text.tokens import LineToken
+from studdraw.parsers.text.verbs import BET, BRING_IN, CALL, CHECK, FOLD, Reads, Verb
 
 GAMES: Final = {
     "7-card stud": Game.STUD,

@@ -28,17 +28,11 @@ from studdraw.parsers.model import (
     Tournament,
 )
 from studdraw.parsers.rooms.winning2019 import Winning2019
-from studdraw.parsers.text.line_reader import (
-    BET,
-    CALL,
-    CHECK,
-    FOLD,
-    LineReader,
-    Verb,
-)
+from studdraw.parsers.text.line_reader import LineReader
 from studdraw.parsers.text.lines import LineSyntax, Opening
 from studdraw.parsers.text.room import TextRoom
 from studdraw.parsers.text.tokens import LineToken
+from studdraw.parsers.text.verbs import BET, CALL, CHECK, FOLD, Verb
 
 GAMES: Final = {"Seven Cards Stud": Game.STUD, "Seven Cards Stud HiLow": Game.STUD8}
 STREET_NAMES: Final = ("3rd street", "4th street", "5th street", "6th street", "7th street")

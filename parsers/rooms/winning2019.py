@@ -11,17 +11,10 @@ from typing import Final
 
 from studdraw.parsers.builder import HandParseError
 from studdraw.parsers.model import Claim, EventKind, Game, HandText, Structure, Tournament
-from studdraw.parsers.text.line_reader import (
-    BET,
-    BRING_IN,
-    CALL,
-    CHECK,
-    FOLD,
-    RAISE_TO,
-    LineReader,
-)
+from studdraw.parsers.text.line_reader import LineReader
 from studdraw.parsers.text.room import TextRoom
 from studdraw.parsers.text.tokens import LineToken
+from studdraw.parsers.text.verbs import BET, BRING_IN, CALL, CHECK, FOLD, RAISE_TO
 
 GAMES: Final = {"7Stud": Game.STUD, "7Stud H/L": Game.STUD8}
 STRUCTURES: Final = {

@@ -11,10 +11,8 @@ so one handler serves rooms whose lines say more or less.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
-from enum import Enum
-from typing import Any, ClassVar, Final
+from collections.abc import Mapping
+from typing import Any, ClassVar, Final, TypeVar
 
 from studdraw.parsers.builder import (
     HandBuilder,
@@ -38,35 +36,12 @@ from studdraw.parsers.model import (
     stud_street,
 )
 from studdraw.parsers.problems import Code, Problem, Stage, quoting
+from studdraw.parsers.text.classify import line_token
 from studdraw.parsers.text.lines import LineSyntax
 from studdraw.parsers.text.tokens import LineToken
+from studdraw.parsers.text.verbs import Reads, Verb
 
-
-class Reads(Enum):
-    """How an action line states its amount."""
-
-    NOTHING = "nothing"  # folds, checks
-    PUT_IN = "put in"  # the chips this action adds ("calls 2", "bets 4")
-    TOTAL_TO = "total to"  # the player's street total after it ("raises 2 to 4", "raises to 4")
-
-
-@dataclass(frozen=True, slots=True)
-class Verb:
-    """One entry of a room's verb table. `quirk` names a method of the room's reader that
-    reads the line itself, for a verb that says more than an action (Party's "double bets")."""
-
-    kind: EventKind
-    reads: Reads = Reads.PUT_IN
-    quirk: str | None = None
-
-
-FOLD: Final = Verb(EventKind.FOLD, Reads.NOTHING)
-CHECK: Final = Verb(EventKind.CHECK, Reads.NOTHING)
-CALL: Final = Verb(EventKind.CALL)
-BET: Final = Verb(EventKind.BET)
-RAISE_TO: Final = Verb(EventKind.RAISE, Reads.TOTAL_TO)
-COMPLETE_TO: Final = Verb(EventKind.COMPLETE, Reads.TOTAL_TO)
-BRING_IN: Final = Verb(EventKind.BRING_IN)
+T = TypeVar("T")
 
 _DEAD_MONEY: Final = frozenset({EventKind.ANTE, EventKind.DEAD})
 """Forced bets that count toward no player's bet on the street."""
@@ -76,77 +51,20 @@ _OVER_BRING_IN: Final = frozenset({EventKind.COMPLETE, EventKind.BET, EventKind.
 # A line "can carry money or cards" when, with the seated names taken out, it holds a digit or
 # a bracket: such an unknown line rejects the hand instead of being skipped.
 _MONEY_OR_CARDS: Final = re.compile(r"[\d\[\]]")
-_ENDLESS_NUMBER: Final = re.compile(r"\d{65}")
-"""A run of digits longer than any number a room prints (amounts beyond 64 bits are 20): the
-line's patterns would take time cubic in it (a 24 KB header of such runs: 151 s of CPU), so
-such a line is the hand's error without them."""
 
 
-def line_token(
-    kind: str, text: str, found: re.Match[str], number: int, parts: frozenset[str]
-) -> LineToken:
-    """A line's token (built without an `__init__` call: this runs once per line)."""
-    token: LineToken = str.__new__(LineToken, text)
-    token.type = kind
-    token.match = found
-    token.number = number
-    token.parts = parts
-    token.player = None
-    return token
-
-
-def read_lines(reader: LineReader, lines: list[str], number: int) -> Iterator[LineToken]:
-    """Classify each non-blank line of a hand (the first at file line `number`), pin the player
-    it names and run the reader's handler for its kind, in text order; yield the tokens whose
-    order the grammar checks.
-
-    The grammar places some kinds singly (header, street markers); every other kind only ever
-    repeats (`LineSyntax.repeating`, read from the rules). A run of consecutive lines of such a
-    kind yields a single token (each line still goes through its handler): the grammar accepts
-    exactly the same hands, with a third of the steps.
-    """
-    syntax = reader.syntax
-    classify = syntax.classifier.match
-    matchers = syntax.matchers
-    parts_of = syntax.parts
-    with_player = syntax.with_player
-    repeating = syntax.repeating
-    handlers = reader.handlers
-    names, prefixes = reader.b.names, reader.b.prefixes  # filled as the seat lines are read
-    previous = ""
-    for text in lines:
-        if text and not text.isspace():
-            if _ENDLESS_NUMBER.search(text):
-                raise HandParseError(quoting(Code.TXT002, text), number, code=Code.TXT002)
-            found = classify(text)
-            token: LineToken | None
-            if found is not None:
-                kind = found.lastgroup or ""
-                own = matchers[kind](text)
-                assert own is not None  # the same pattern, with capturing groups
-                token = line_token(kind, text, own, number, parts_of[kind])
-                if kind in with_player:
-                    player = own["player"]
-                    if player in names and player not in prefixes:
-                        token.player = player  # the common case: a seated name
-                    else:
-                        kind = reader.pin(token)
-            else:  # a problem, or a line whose seated player broke the classifier's guess
-                token = reader.unknown_line(text, number)
-                kind = "" if token is None else token.type
-            if token is not None:
-                handlers[kind](token)
-                if kind != previous or kind not in repeating:
-                    yield token
-                previous = kind
-        number += 1
+def lower_keys(table: Mapping[str, T]) -> dict[str, T]:
+    """A table of labels as the room prints them, keyed as a reader whose labels read whatever
+    their case (`LineReader.any_case`) looks them up: the room's module keeps the printed form,
+    which its renderer writes."""
+    return {label.lower(): value for label, value in table.items()}
 
 
 class LineReader:
     """The reader of one room: one `HandBuilder` per parse, reset by `begin`.
 
     Each line kind `KIND` is handled by a method `on_kind(token)`, run as the line is read
-    (`read_lines`), so handlers see the lines in text order. Once every line is read and
+    (`classify.read_lines`), so handlers see the lines in text order. Once every line is read and
     the grammar has accepted their order, `start` (named after the grammar's start rule)
     finishes the record.
     """

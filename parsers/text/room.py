@@ -1,6 +1,6 @@
 """The shared base of every room with a text grammar.
 
-A room's hand texts are read in one pass over their lines (`line_reader.read_lines`):
+A room's hand texts are read in one pass over their lines (`classify.read_lines`):
 
 1. each non-blank line becomes one token, classified by one compiled regular expression built
    from the line terminals of the room's `.lark` grammar (see `lines.py`; the first terminal
@@ -37,8 +37,9 @@ from studdraw.parsers.builder import HandParseError
 from studdraw.parsers.model import HandRecord, HandText, ParsedHand
 from studdraw.parsers.problems import Code, Problem, Stage
 from studdraw.parsers.room import HAND_ID_SPAN, Room
+from studdraw.parsers.text.classify import read_lines
 from studdraw.parsers.text.grammar_cache import load_opening, load_parser
-from studdraw.parsers.text.line_reader import LineReader, read_lines
+from studdraw.parsers.text.line_reader import LineReader
 from studdraw.parsers.text.lines import LineSyntax, Opening
 from studdraw.parsers.text.order import END, SectionOrder
 from studdraw.parsers.text.tokens import LineToken

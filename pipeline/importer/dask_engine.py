@@ -26,37 +26,31 @@ A task that keeps failing (Dask retries it `RETRIES` times) is split up: each of
 tried as a task of its own, and the hands of a file that fails again are stored as
 `internal_error` rejects with the failure as the reason; the rest of the job goes on.
 
-The workers' stages are in `dask_tasks`, the byte ranges in `dask_ranges`, the cluster in
-`dask_cluster`; this module is the client's loop.
+The workers' stages are in `dask_tasks`, the plan of the tasks in `dask_plan`, the byte ranges
+in `dask_ranges`, the cluster in `dask_cluster`; this module is the client's loop.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import time
 import uuid
 from collections import Counter, deque
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from enum import Enum
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 import duckdb
 from distributed import Client, Future, wait
 
-from studdraw.parsers.files import discover_files, display_path
-from studdraw.parsers.reader import open_history
+from studdraw.parsers.files import discover_files
 from studdraw.pipeline.forkserver import signals_ignored
 from studdraw.pipeline.importer.dask_cluster import cluster_client, settle
-from studdraw.pipeline.importer.dask_ranges import Segment, plan_ranges
+from studdraw.pipeline.importer.dask_plan import FileState, Stage, Task, plan_tasks
 from studdraw.pipeline.importer.dask_tasks import (
     FAULT_ENV,
-    Fates,
-    Finished,
     FinishPlan,
     HandKeys,
     SplitHands,
@@ -74,14 +68,11 @@ from studdraw.pipeline.importer.ingest import (
     IngestOptions,
     IngestSummary,
     apply_counts,
-    file_state,
-    ledger_path,
     mark_interrupted,
-    name_note,
     summarize,
     unsettled,
 )
-from studdraw.pipeline.importer.process import STORED, ProcessedBatch
+from studdraw.pipeline.importer.process import STORED
 from studdraw.pipeline.importer.settings import DEFAULT_TASK_BYTES
 from studdraw.pipeline.importer.stopping import StopRequested, stop_on_signals
 from studdraw.pipeline.store.db import ImportRow, Key, Store, open_store, record_key
@@ -143,40 +134,6 @@ def ingest_dask(
     return summary
 
 
-class _Stage(Enum):
-    SPLIT = 1  # hands being cut; next: decide which are new
-    PROCESS = 2  # new hands being processed; next: their fates, hand ids
-    FINISH = 3  # parts being written; next: load them into the store
-
-
-@dataclass(slots=True)
-class _Task:
-    number: int
-    segments: list[Segment] = field(default_factory=list)
-    size: int = 0
-    deltas: dict[int, Counter[str]] = field(default_factory=dict)
-    finished: dict[int, tuple[str, str | None]] = field(default_factory=dict)
-    stage: _Stage = _Stage.SPLIT
-    split: Future[SplitHands] | None = None
-    keys: Future[HandKeys] | None = None
-    hand_keys: HandKeys = field(default_factory=HandKeys)
-    pending: dict[int, Key] = field(default_factory=dict)  # position -> key, to process
-    changed: list[tuple[int, str]] = field(default_factory=list)
-    poisoned: list[tuple[int, str]] = field(default_factory=list)
-    groups: list[list[int]] = field(default_factory=list)  # positions of each processed batch
-    processed: list[Future[ProcessedBatch]] = field(default_factory=list)
-    fates: list[Future[Fates]] = field(default_factory=list)
-    plan: FinishPlan | None = None
-    finish: Future[Finished] | None = None
-    new: list[tuple[str, str]] = field(default_factory=list)  # (room, id) it stores
-
-    def delta(self, import_id: int) -> Counter[str]:
-        found = self.deltas.get(import_id)
-        if found is None:
-            found = self.deltas[import_id] = Counter()
-        return found
-
-
 class _Importer:
     def __init__(
         self,
@@ -200,17 +157,16 @@ class _Importer:
 
         self.upkeep = Upkeep(store.connection)
         self.next_hand_id, self.first_import = store.next_ids()
-        self.next_import_id = self.first_import
         self.rows: dict[int, ImportRow] = {}
-        # Each file's state when it was hashed at planning; the workers read it later, and its
-        # last task (tasks commit in order) checks it again, so a hash names what was read.
-        self.states: dict[int, tuple[Path, tuple[int, int, int]]] = {}
+        # Each file's state when it was hashed at planning (`plan_tasks`); its last task checks
+        # it again.
+        self.states: dict[int, FileState] = {}
         self.failed: dict[int, str] = {}  # imports a worker and the client could not read
         self.reasons: Counter[tuple[str, str, str]] = Counter()
         self.recorded = store.recorded()
         self.pending: set[Key] = set()
         self.uncommitted: dict[tuple[str, str], int] = {}  # stored by tasks not yet committed
-        self.queue: deque[_Task] = deque()
+        self.queue: deque[Task] = deque()
         # Enough tasks ahead to keep every worker busy while the client decides and loads;
         # few enough that their texts and rows on the workers stay small.
         self.window = 2 * threads + 2
@@ -239,7 +195,16 @@ class _Importer:
             shutil.rmtree(self.dataset.root, ignore_errors=True)
 
     def run(self, files: list[Path], advance: Callable[[Path], None]) -> None:
-        tasks = self._plan(files, advance)
+        tasks = plan_tasks(
+            files,
+            advance,
+            problems=self.problems,
+            store=self.store,
+            task_bytes=self.task_bytes,
+            first_import=self.first_import,
+            rows=self.rows,
+            states=self.states,
+        )
         planned = False
         while True:
             self.check_stop()
@@ -255,81 +220,9 @@ class _Importer:
             if not self._step():
                 wait(self._awaited(), return_when="FIRST_COMPLETED")  # type: ignore[no-untyped-call]
 
-    # -- planning: files -> tasks ---------------------------------------------------------------
-
-    def _plan(self, files: list[Path], advance: Callable[[Path], None]) -> Iterator[_Task]:
-        """Tasks of about `task_bytes`: ranges of big files, bundles of small ones. A file's
-        ledger row travels with the tasks holding its hands; its final status with the last."""
-        task = _Task(0)
-        for path, reason in self.problems:
-            row = ImportRow(
-                self.next_import_id,
-                display_path(path.absolute()),
-                None,
-                None,
-                None,
-                "running",
-                _now(),
-            )
-            self.rows[row.import_id] = row
-            task.delta(row.import_id)
-            task.finished[row.import_id] = ("failed", reason)
-            self.next_import_id += 1
-        for path in files:
-            import_id = self.next_import_id
-            self.next_import_id += 1
-            row = ImportRow(import_id, ledger_path(path), None, None, None, "running", _now())
-            row.note = name_note(path)
-            self.rows[import_id] = row
-            task.delta(import_id)
-            try:
-                before = file_state(path)
-                row.size = size = before[0]
-                with path.open("rb") as stream:
-                    row.content_hash = hashlib.file_digest(stream, "sha256").hexdigest()
-                previous = self.store.completed_import(row.content_hash)
-                if previous is not None:
-                    row.room, seen = previous
-                    task.delta(import_id).update(hands_seen=seen, duplicates=seen)
-                    task.finished[import_id] = ("skipped", None)
-                    advance(path)
-                    continue
-                history = open_history(path)
-                ranges = plan_ranges(history, size, self.task_bytes)
-                unsettled(row, path, before)
-                self.states[import_id] = (path, before)
-            except OSError as error:
-                task.finished[import_id] = ("failed", error.strerror or str(error))
-                advance(path)
-                continue
-            row.room = history.room.name if history.room else None
-            row.note = history.note or row.note
-            location = str(path.absolute())
-            bounds = [start for start, _ in ranges[1:]] + [size]
-            for (start, line), end in zip(ranges, bounds, strict=True):
-                if task.segments and task.size + (end - start) > self.task_bytes:
-                    yield task
-                    task = _Task(task.number + 1)
-                task.segments.append(
-                    Segment(
-                        display_path(path),
-                        location,
-                        import_id,
-                        start,
-                        None if end == size else end,
-                        line,
-                    )
-                )
-                task.size += end - start
-                task.delta(import_id)
-            task.finished[import_id] = ("complete", None)
-            advance(path)
-        if task.segments or task.deltas:
-            yield task
-
-    def _submit_split(self, task: _Task) -> None:
+    def _submit_split(self, task: Task) -> None:
         if not task.segments:
-            task.stage = _Stage.FINISH  # only ledger rows: skipped or unreadable files
+            task.stage = Stage.FINISH  # only ledger rows: skipped or unreadable files
             return
         key = f"split-{self.token}-{task.number}"
         task.split = self.client.submit(
@@ -342,30 +235,30 @@ class _Importer:
     def _step(self) -> bool:
         """Advance one task by one stage, in task order per stage; False if all wait."""
         for task in self.queue:
-            if task.stage is _Stage.SPLIT:
+            if task.stage is Stage.SPLIT:
                 assert task.keys is not None
                 if _done(task.keys):
                     self._decide_new(task)
                     return True
                 break
         for task in self.queue:
-            if task.stage is _Stage.PROCESS:
+            if task.stage is Stage.PROCESS:
                 if all(_done(future) for future in task.fates):
                     self._decide_stored(task)
                     return True
                 break
         head = self.queue[0]
-        if head.stage is _Stage.FINISH and (head.finish is None or _done(head.finish)):
+        if head.stage is Stage.FINISH and (head.finish is None or _done(head.finish)):
             self._commit(self.queue.popleft())
             return True
         return False
 
     def _awaited(self) -> list[Future[Any]]:
         futures: list[Future[Any]] = []
-        split = next((t for t in self.queue if t.stage is _Stage.SPLIT), None)
+        split = next((t for t in self.queue if t.stage is Stage.SPLIT), None)
         if split is not None and split.keys is not None:
             futures.append(split.keys)
-        process = next((t for t in self.queue if t.stage is _Stage.PROCESS), None)
+        process = next((t for t in self.queue if t.stage is Stage.PROCESS), None)
         if process is not None:
             futures += process.fates
         if self.queue[0].finish is not None:
@@ -374,7 +267,7 @@ class _Importer:
 
     # -- deciding, as the local engine's `_classify` and `_write` do ---------------------------
 
-    def _decide_new(self, task: _Task) -> None:
+    def _decide_new(self, task: Task) -> None:
         """Which hands of the task are new (the local engine's `_classify`): a hand whose
         first-line id the store held when the run began is a duplicate or changed; one whose
         text was recorded or met earlier in the run is a duplicate; the rest are processed."""
@@ -420,9 +313,9 @@ class _Importer:
         positions = [i for i in task.pending if i not in keys.poison]
         if positions:
             self._submit_process(task, positions, f"process-{self.token}-{task.number}")
-        task.stage = _Stage.PROCESS
+        task.stage = Stage.PROCESS
 
-    def _submit_process(self, task: _Task, positions: list[int], key: str) -> None:
+    def _submit_process(self, task: Task, positions: list[int], key: str) -> None:
         processed = self.client.submit(
             process_task,
             task.split,
@@ -437,7 +330,7 @@ class _Importer:
         task.processed.append(processed)
         task.fates.append(self.client.submit(fates_of, processed, key=f"fates-{key}"))
 
-    def _decide_stored(self, task: _Task) -> None:
+    def _decide_stored(self, task: Task) -> None:
         """What becomes of the processed hands (the local engine's `_write`): stored with the
         next hand ids, or a duplicate or changed hand if an earlier one has the id."""
         if any(future.status == "error" for future in task.fates):
@@ -500,11 +393,11 @@ class _Importer:
                 key=finish_key,
                 retries=RETRIES,
             )
-        task.stage = _Stage.FINISH
+        task.stage = Stage.FINISH
 
     # -- loading ----------------------------------------------------------------------------------
 
-    def _commit(self, task: _Task) -> None:
+    def _commit(self, task: Task) -> None:
         """Load the task's parts and its ledger rows as one transaction; then publish them.
         Parts the workers kept failing to write (their storage, most likely) are written here,
         from the same inputs, so the job goes on."""
@@ -551,7 +444,7 @@ class _Importer:
 
     # -- tasks that keep failing ----------------------------------------------------------------
 
-    def _rescue_split(self, task: _Task) -> HandKeys:
+    def _rescue_split(self, task: Task) -> HandKeys:
         """The task's split failed for good: split its files one by one; a file whose split
         fails again is split here, and its hands will be rejects with the failure as reason."""
         assert task.split is not None
@@ -584,7 +477,7 @@ class _Importer:
         task.split = self.client.submit(join_splits, parts, key=f"join-{self.token}-{task.number}")
         return self.client.submit(keys_of, task.split).result()
 
-    def _rescue_process(self, task: _Task) -> None:
+    def _rescue_process(self, task: Task) -> None:
         """Processing failed for good: process each file's hands as a task of its own; the
         hands of a file that fails again become rejects with the failure as the reason."""
         failure = next(_describe(f) for f in task.fates if f.status == "error")
@@ -610,7 +503,7 @@ class _Importer:
                 task.fates.append(fates)
 
     @staticmethod
-    def _poison(task: _Task, positions: list[int], failure: str) -> None:
+    def _poison(task: Task, positions: list[int], failure: str) -> None:
         task.poisoned += [(i, f"the task kept failing: {failure}") for i in positions]
 
 
@@ -625,7 +518,3 @@ def _describe(future: Future[Any]) -> str:
     except Exception as error:
         return f"{type(error).__name__}: {error}"
     return ""
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)

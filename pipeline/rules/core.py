@@ -1,5 +1,5 @@
 """The core of `HandState` (state.py): the players, whose turn it is, who opens a round, the
-round's bookkeeping, the deck's count and the cards seen, and chips going in.
+round's bookkeeping, and chips going in.
 
 The state is split at its seams into layers, each a class built on the one before: `StateCore`
 here, then the deck and seen cards (deck.py), the draws (draws.py), the forced bets (forced.py),
@@ -32,8 +32,6 @@ from .structures import STRUCTURE_SPECS, pot_capped_to
 DECK_SIZE: Final = 52
 NO_ONE: Final = -1
 UNRESOLVED: Final = -2  # the opener depends on cards not yet dealt, or not shown
-COMMUNITY: Final = -1  # owner of the shared stud river card in `HandState.seen`
-DISCARDED: Final = -2  # owner of a known discarded card, until a reshuffle
 
 
 class Phase(IntEnum):
@@ -318,11 +316,6 @@ class StateCore:
             return "BB"
         return f"BTN+{offset}" if offset else "BTN"
 
-    def _add_run_event(self, event: Event, index: int | None, start: int) -> None:
-        """Keep a draw or a show of one run for the settling (`DeckState.run_cards`)."""
-        self.runs = max(self.runs, event.run)
-        self.run_events.append((event, index, start))
-
     def _unknown_player(self, event: Event, index: int | None) -> None:
         self.flag(Code.ORD006, event, index, f"{event.player} is not dealt into this hand")
 
@@ -516,42 +509,6 @@ class StateCore:
             self._end_round()
         elif self.spec.streets[self.street].opener in _BY_POSITION:
             self.pointer = self._resolve_opener()  # a position opener needs no cards
-
-    def _burn(self) -> None:
-        self.burns += 1
-        self.stub[1] -= 1
-
-    def _stub_for_error(self) -> int:
-        """Cards certainly left: the count a shortage must exceed to be an error."""
-        return self.stub[1] if self.rules.burn_cards else self.stub[0]
-
-    def _take_from_stub(self, count: int, event: Event, index: int | None) -> None:
-        stub = self.stub
-        if count > (stub[1] if self.rules.burn_cards else stub[0]):
-            self.flag(
-                Code.CRD007,
-                event,
-                index,
-                f"{count} cards needed but the deck holds {max(self._stub_for_error(), 0)}",
-            )
-        stub[0] -= count
-        stub[1] -= count
-
-    def _see(self, card: Card, owner: int, event: Event, index: int | None) -> bool:
-        """Record a card newly known; False (and CRD001) if it was already seen elsewhere."""
-        holder = self.seen.get(card)
-        if holder is not None:
-            where = (
-                "as the community card"
-                if holder == COMMUNITY
-                else "in the discards"
-                if holder == DISCARDED
-                else f"to {self.names[holder]}"
-            )
-            self.flag(Code.CRD001, event, index, f"{card} was already dealt {where}")
-            return False
-        self.seen[card] = owner
-        return True
 
     def _put(self, i: int, amount: int, event: Event, index: int | None, live: bool) -> None:
         stack = self.stack[i]

@@ -1,5 +1,6 @@
-"""`HandState`'s deck and seen cards: the cards each street deals, stud's community card, and
-the cards players show (see core.py for the layers)."""
+"""`HandState`'s deck and seen cards: the deck's count (the stub, the burns), the cards each
+street deals, stud's community card, the cards players show, and the cards of each run (see
+core.py for the layers)."""
 
 from __future__ import annotations
 
@@ -9,17 +10,60 @@ from studdraw.parsers.model import Card, Event, EventKind
 from studdraw.parsers.problems import Code
 
 from .boards import has_open_pair
-from .core import COMMUNITY, NO_ONE, Phase, StateCore
+from .core import NO_ONE, Phase, StateCore
 
 _FORCED, _DEAL, _BETTING, _DRAWING, _OVER = Phase
+COMMUNITY: Final = -1  # owner of the shared stud river card in `HandState.seen`
+DISCARDED: Final = -2  # owner of a known discarded card, until a reshuffle
 _SHOW: Final = EventKind.SHOW
 _DRAW: Final = EventKind.DRAW
 
 
 class DeckState(StateCore):
-    """Deals, the community card and shown cards."""
+    """The deck's count, deals, the community card, shown cards and the runs' cards."""
 
     __slots__ = ()
+
+    def _burn(self) -> None:
+        self.burns += 1
+        self.stub[1] -= 1
+
+    def _stub_for_error(self) -> int:
+        """Cards certainly left: the count a shortage must exceed to be an error."""
+        return self.stub[1] if self.rules.burn_cards else self.stub[0]
+
+    def _take_from_stub(self, count: int, event: Event, index: int | None) -> None:
+        stub = self.stub
+        if count > (stub[1] if self.rules.burn_cards else stub[0]):
+            self.flag(
+                Code.CRD007,
+                event,
+                index,
+                f"{count} cards needed but the deck holds {max(self._stub_for_error(), 0)}",
+            )
+        stub[0] -= count
+        stub[1] -= count
+
+    def _see(self, card: Card, owner: int, event: Event, index: int | None) -> bool:
+        """Record a card newly known; False (and CRD001) if it was already seen elsewhere."""
+        holder = self.seen.get(card)
+        if holder is not None:
+            where = (
+                "as the community card"
+                if holder == COMMUNITY
+                else "in the discards"
+                if holder == DISCARDED
+                else f"to {self.names[holder]}"
+            )
+            self.flag(Code.CRD001, event, index, f"{card} was already dealt {where}")
+            return False
+        self.seen[card] = owner
+        return True
+
+    def _add_run_event(self, event: Event, index: int | None, start: int) -> None:
+        """Keep a draw or a show of one run for the settling (`DeckState.run_cards`)."""
+        self.runs = max(self.runs, event.run)
+        self.run_events.append((event, index, start))
 
     def _on_deal(self, event: Event, index: int | None) -> None:
         i = self._player(event, index)

@@ -8,8 +8,8 @@ from typing import Final
 from studdraw.parsers.model import Event, EventKind
 from studdraw.parsers.problems import Code
 
-from .core import DISCARDED, NO_ONE, Phase
-from .deck import DeckState
+from .core import NO_ONE, Phase
+from .deck import DISCARDED, DeckState
 
 _FORCED, _DEAL, _BETTING, _DRAWING, _OVER = Phase
 _STAND_PAT: Final = EventKind.STAND_PAT

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from studdraw.parsers import chunked, files
+from studdraw.parsers import chunked, files, scan
 from studdraw.parsers.files import Encoding, detect_encoding, iter_lines
 from studdraw.parsers.reader import open_history, parse_file
 from studdraw.parsers.rooms import BY_NAME, sniff
@@ -291,5 +291,5 @@ def test_blanks_at_line_ends_are_not_read(newline: str, blanks: str) -> None:
     # A hand start that ends its line (Party's) is found, and the room sniffed, with blanks.
     party = BY_NAME["partypoker"]
     opening = f"***** Hand History for Game 1 *****{blanks}{newline}".encode()
-    assert files.scan_starts(io.BytesIO(opening), encoding, [party.hand_start]) == [0]
+    assert scan.scan_starts(io.BytesIO(opening), encoding, [party.hand_start]) == [0]
     assert party.sniff(opening.decode())

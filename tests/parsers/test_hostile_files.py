@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from studdraw.parsers import chunked, files, reader
+from studdraw.parsers import chunked, files, reader, scan
 from studdraw.parsers.files import MAX_LINE, Encoding, iter_lines
 from studdraw.parsers.model import HandText, Outcome, SourceRef
 from studdraw.parsers.problems import Code, Stage
@@ -307,11 +307,11 @@ def first_lines() -> list[str]:
 
 def test_the_scan_for_rooms_starts_where_the_rooms_do() -> None:
     """The scan for rooms searches one alternation of every room's hand start, those with an
-    optional byte-order mark sharing it (`files.any_of`): on every room's first lines, with a
+    optional byte-order mark sharing it (`scan.any_of`): on every room's first lines, with a
     mark, NULs or a character before them or their first character cut, it matches exactly
     where one of the rooms' own patterns does."""
     patterns = [room.hand_start for room in reader.LINE_ROOMS]
-    union = re.compile(files.any_of([pattern.pattern for pattern in patterns]))
+    union = re.compile(scan.any_of([pattern.pattern for pattern in patterns]))
     lines = first_lines()
     rooms = {
         room.name

@@ -19,7 +19,7 @@ from distributed import Client, LocalCluster
 from typer.testing import CliRunner
 
 from studdraw.cli.commands import app
-from studdraw.pipeline.importer import dask_engine
+from studdraw.pipeline.importer import dask_plan
 from studdraw.pipeline.importer.dask_cluster import running_tasks
 from studdraw.pipeline.importer.dask_engine import DaskOptions, ingest_dask
 from studdraw.pipeline.importer.dask_tasks import FAULT_ENV
@@ -217,17 +217,17 @@ def test_a_file_that_changes_after_planning_is_read_again_when_whole(
     whole = history.read_bytes()
     starts = [at for at in range(len(whole)) if whole.startswith(b"PokerStars Hand #", at)]
     cut = whole[: starts[len(starts) // 2]]
-    real = dask_engine.unsettled
+    real = dask_plan.unsettled
 
     def cut_after_planning(row: ImportRow, path: Path, before: tuple[int, int, int]) -> None:
         real(row, path, before)
         if path.read_bytes() == whole:  # planned: the file is cut before a worker reads it
             path.write_bytes(cut)
 
-    monkeypatch.setattr(dask_engine, "unsettled", cut_after_planning)
+    monkeypatch.setattr(dask_plan, "unsettled", cut_after_planning)
     db = tmp_path / "changed.duckdb"
     first = dask_ingest(scheduler, [folder], db)
-    monkeypatch.setattr(dask_engine, "unsettled", real)
+    monkeypatch.setattr(dask_plan, "unsettled", real)
     assert first.stored == len(starts) // 2
     history.write_bytes(whole)
     second = dask_ingest(scheduler, [folder], db)
