@@ -32,7 +32,7 @@ from .structures import STRUCTURE_SPECS, pot_capped_to
 DECK_SIZE: Final = 52
 NO_ONE: Final = -1
 UNRESOLVED: Final = -2  # the opener depends on cards not yet dealt, or not shown
-COMMUNITY: Final = -1  # owner of the shared stud river card in `HandState.seen`
+COMMUNITY: Final = -1  # owner of a shared card (stud's river card, a board's) in `HandState.seen`
 DISCARDED: Final = -2  # owner of a known discarded card, until a reshuffle
 
 
@@ -63,6 +63,8 @@ class StateCore:
         "big_blind_index",
         "blinds",
         "board",
+        "board_cards",
+        "board_due",
         "bring_in_done",
         "bring_in_index",
         "bring_in_street",
@@ -245,6 +247,10 @@ class StateCore:
         self.muck = 0
         self.reshuffle_stub: tuple[int, int] | None = None
         self.community: Card | None = None
+        # A game with a board (drawmaha): its cards as dealt, and the cards the street in play
+        # has yet to deal to it.
+        self.board_cards: list[Card | None] = []
+        self.board_due = 0
         self.community_check: tuple[int, int, int] | None = None
         self.open_pair = False
         self.street_results: list[StreetResult] = []

@@ -1,0 +1,161 @@
+"""Drawmaha (KingsClub's "Limit 2-7 Drawmaha") is one `GameSpec` entry with a board: five cards
+each, a flop, one draw before the turn, then the river; half the pot to the best Omaha high hand
+(two held cards and three of the board), half to the best 2-7 low of the five held. The corpus
+hands replay as the room played and split them, broken hands are caught with their codes, and
+synthesised hands go through KingsClub's text and PHH and back (the evaluator itself is held to
+pokerkit's Omaha hand in tests/pipeline/test_evaluators_pokerkit.py)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from studdraw.parsers.model import EventKind, Game, HandRecord, Structure
+from studdraw.parsers.reader import parse_file
+from studdraw.parsers.render.kingsclub import render_kingsclub
+from studdraw.pipeline.evaluators import describe, high, omaha_high
+from studdraw.pipeline.phh import dumps, variant_code
+from studdraw.pipeline.rules import GAME_SPECS, replay
+from studdraw.pipeline.rules.generate import random_hand
+from studdraw.pipeline.rules.house import house_rules_for
+from tests.conftest import corpus_file, parse_record
+
+FOLDER = ("cash", "KingsClub", "Draw")
+FOLDS = "2-7 Drawmaha-FL-USD-60-120-202108.txt"
+SHOWDOWN = "2-7 Drawmaha-FL-USD-60-120-202108.showdown.txt"
+KINGSCLUB = house_rules_for("kingsclub")
+
+
+def corpus_record(name: str) -> HandRecord:
+    [parsed] = parse_file(corpus_file(*FOLDER, name))
+    assert parsed.record is not None, parsed.problem
+    return parsed.record
+
+
+def codes(record: HandRecord) -> set[str]:
+    return {str(problem.code) for problem in replay(record).problems}
+
+
+def with_events(record: HandRecord, events: list[object]) -> HandRecord:
+    return dataclasses.replace(record, events=events)
+
+
+def boards(record: HandRecord) -> list[int]:
+    return [i for i, e in enumerate(record.events) if e.kind is EventKind.COMMUNITY]
+
+
+# --- the spec and the evaluator ------------------------------------------------------------
+
+
+def test_the_spec() -> None:
+    spec = GAME_SPECS[Game.DRAWMAHA]
+    assert (spec.best, spec.split_low, spec.hand_size, spec.draws) == ("omaha_high", "low27", 5, 1)
+    assert [(s.name, s.community, s.draw, s.big_bet) for s in spec.streets] == [
+        ("predraw", 0, False, False),
+        ("flop", 3, False, False),
+        ("turn", 1, True, True),
+        ("river", 1, False, True),
+    ]
+    assert spec.community_cards == 5
+    assert variant_code(Game.DRAWMAHA, Structure.FIXED) == "FO/2L1D"
+
+
+def test_omaha_high_takes_exactly_two_held_cards() -> None:
+    board = ["Ah", "Kh", "Qh", "Jh", "2c"]
+    # the ten alone would make a straight with four of the board: three of them play
+    assert describe("high", omaha_high(["Th", "3d", "4s", "5c", "6d"], board)) == "Ace high"
+    # two hearts held make a straight flush with three of the board's four
+    assert describe("high", omaha_high(["Th", "9h", "4s", "5c", "6d"], board)) == (
+        "a straight flush, Nine to King"
+    )
+    # four of a kind held: only a pair of them plays, with three of the board
+    assert omaha_high(["9s", "9h", "9d", "9c", "2d"], board) == high(["9s", "9h", "Ah", "Kh", "Qh"])
+    with pytest.raises(ValueError, match="duplicate card 'Ah'"):
+        omaha_high(["Ah", "3d"], board)
+    with pytest.raises(ValueError, match="takes 3 to 5 cards"):
+        omaha_high(["Th", "3d"], board[:2])
+
+
+# --- the corpus -----------------------------------------------------------------------------
+
+
+def test_the_showdown_is_split_between_the_omaha_high_and_the_2_7_low() -> None:
+    """#45381014: Hero's ace-high flush (Ac Qc with 3c 5c Kc) takes the board half, Player0's
+    9-8-6-3-2 the low half, 484.50 each of 969 (970 less the rake of 1); Player0 opens the flop
+    and draws first (left of the button), the draw opening the turn before its marker."""
+    record = corpus_record(SHOWDOWN)
+    assert record.game is Game.DRAWMAHA
+    board = [record.events[i].cards for i in boards(record)]
+    assert board == [("3c", "5c", "7s"), ("Kc",), ("Jd",)]
+    result = replay(record)
+    assert result.problems == []
+    assert [(p.winners, p.half, p.amount) for p in result.pots] == [
+        (("Hero",), "hi", 48500),
+        (("Player0",), "lo", 48500),
+    ]
+    collected = [(e.player, e.amount) for e in record.events if e.kind is EventKind.COLLECT]
+    assert collected == [("Player0", 48450), ("Hero", 48450)]
+    assert [s.first_actor for s in result.streets] == ["Hero", "Player0", "Player0", "Player0"]
+    draw = next(e for e in record.events if e.kind is EventKind.DRAW and e.player == "Hero")
+    assert (draw.street, draw.cards) == (2, ("Ac", "Qc"))
+
+
+def test_the_other_hand_splits_the_high_pair_and_the_low() -> None:
+    """#45394277: Player1's pair of sixes with A-K-Q beats Player0's with A-Q-T on the board
+    6h Qd 2h 3d Ah; Player0's T-9-7-6-4 is the better low: 412.50 each."""
+    result = replay(corpus_record(FOLDS))
+    assert result.problems == []
+    assert [(p.winners, p.half) for p in result.pots] == [(("Player1",), "hi"), (("Player0",), "lo")]
+
+
+@pytest.mark.parametrize("name", [FOLDS, SHOWDOWN])
+def test_broken_hands_are_caught_with_their_codes(name: str) -> None:
+    record = corpus_record(name)
+    events = list(record.events)
+    flop, turn, river = boards(record)
+    collects = [i for i, e in enumerate(events) if e.kind is EventKind.COLLECT]
+    # the low's winner takes the board half too: the high belongs to the other player
+    scoop = events.copy()
+    scoop[collects[0]] = dataclasses.replace(scoop[collects[0]], player=events[collects[1]].player)
+    assert "SHW002" in codes(with_events(record, scoop))
+    # the river repeats a flop card
+    repeated = events.copy()
+    repeated[river] = dataclasses.replace(events[river], cards=(events[flop].cards[0],))
+    assert {"CRD001", "SHW004"} <= codes(with_events(record, repeated))
+    # a turn dealt as two cards, and a turn not dealt
+    two = events.copy()
+    two[turn] = dataclasses.replace(events[turn], cards=(*events[turn].cards, "2s"))
+    assert "CRD002" in codes(with_events(record, two))
+    assert "CRD002" in codes(with_events(record, events[:turn] + events[turn + 1 :]))
+    # a held card dealt to the board as well
+    held = next(e for e in events if e.kind is EventKind.SHOW)
+    stolen = events.copy()
+    stolen[river] = dataclasses.replace(events[river], cards=(held.cards[0],))
+    assert "CRD001" in codes(with_events(record, stolen))
+
+
+# --- synthesised hands ----------------------------------------------------------------------
+
+
+def test_synthesised_hands_round_trip_through_kingsclub_text() -> None:
+    rng = random.Random("kingsclub drawmaha")
+    written = 0
+    for structure in (Structure.FIXED, Structure.POT, Structure.NO):
+        for _ in range(25):
+            record = random_hand(Game.DRAWMAHA, structure, rng.randint(2, 6), rng, KINGSCLUB)
+            if any(e.kind in (EventKind.RESHUFFLE, EventKind.DEAD) for e in record.events):
+                continue
+            assert replay(record, KINGSCLUB).problems == []
+            hero = record.seats[0].player
+            text = render_kingsclub(record, hero)
+            again = parse_record(text, "kingsclub")
+            assert (again.game, again.structure) == (Game.DRAWMAHA, structure)
+            assert replay(again).problems == [], text
+            board = [e.cards for e in record.events if e.kind is EventKind.COMMUNITY]
+            assert [e.cards for e in again.events if e.kind is EventKind.COMMUNITY] == board
+            betting = [(e.player, e.amount) for e in record.events if e.kind.puts_in]
+            assert [(e.player, e.amount) for e in again.events if e.kind.puts_in] == betting
+            written += 1
+    assert written >= 60
