@@ -11,6 +11,7 @@ import dataclasses
 import random
 
 import pytest
+from pokerkit import OmahaHoldemHand, StandardLowHand
 
 from studdraw.parsers.model import EventKind, Game, HandRecord, Structure
 from studdraw.parsers.reader import parse_file
@@ -107,7 +108,8 @@ def test_the_other_hand_splits_the_high_pair_and_the_low() -> None:
     6h Qd 2h 3d Ah; Player0's T-9-7-6-4 is the better low: 412.50 each."""
     result = replay(corpus_record(FOLDS))
     assert result.problems == []
-    assert [(p.winners, p.half) for p in result.pots] == [(("Player1",), "hi"), (("Player0",), "lo")]
+    halves = [(p.winners, p.half) for p in result.pots]
+    assert halves == [(("Player1",), "hi"), (("Player0",), "lo")]
 
 
 @pytest.mark.parametrize("name", [FOLDS, SHOWDOWN])
@@ -159,3 +161,48 @@ def test_synthesised_hands_round_trip_through_kingsclub_text() -> None:
             assert [(e.player, e.amount) for e in again.events if e.kind.puts_in] == betting
             written += 1
     assert written >= 60
+
+
+def test_synthesised_hands_round_trip_through_phh() -> None:
+    """PHH has no drawmaha: the variant is built as the split draw games' ("FO/2L1D") with the
+    `_game` extension; the board is dealt with "d db", the turn's after the draw."""
+    rng = random.Random("phh drawmaha")
+    for _ in range(40):
+        record = random_hand(Game.DRAWMAHA, Structure.FIXED, rng.randint(2, 6), rng)
+        text = dumps(record)
+        assert 'variant = "FO/2L1D"' in text
+        assert '_game = "drawmaha"' in text
+        again = parse_record(text, "phh")
+        assert again.game is Game.DRAWMAHA
+        assert replay(again).problems == [], text
+        for kind in (EventKind.COMMUNITY, EventKind.SHOW):
+            assert [(e.street, e.cards) for e in again.events if e.kind is kind] == [
+                (e.street, e.cards) for e in record.events if e.kind is kind
+            ]
+
+
+def test_the_winners_of_each_half_are_pokerkit_s() -> None:
+    """Hands that reach a showdown of one pot: pokerkit's Omaha hand and its 2-7 low hand pick
+    the same winners of each half as the replay."""
+    rng = random.Random("halves drawmaha")
+    checked = 0
+    while checked < 60:
+        record = random_hand(Game.DRAWMAHA, Structure.FIXED, rng.randint(2, 6), rng)
+        result = replay(record)
+        shown = {
+            e.player or "": "".join(c for c in e.cards if c is not None)
+            for e in record.events
+            if e.kind is EventKind.SHOW
+        }
+        if len(shown) < 2 or len({p.name for p in result.pots}) != 1:
+            continue
+        board = "".join(c for e in record.events if e.kind is EventKind.COMMUNITY for c in e.cards)
+        for half, hand_of in (
+            ("hi", lambda cards: OmahaHoldemHand.from_game(cards, board)),
+            ("lo", StandardLowHand.from_game),
+        ):
+            hands = {name: hand_of(cards) for name, cards in shown.items()}
+            top = max(hands.values())
+            best = tuple(sorted(name for name, hand in hands.items() if hand == top))
+            assert [tuple(sorted(p.winners)) for p in result.pots if p.half == half] == [best]
+        checked += 1
