@@ -198,7 +198,7 @@ def test_the_winners_of_each_half_are_pokerkit_s() -> None:
             continue
         board = "".join(c for e in record.events if e.kind is EventKind.COMMUNITY for c in e.cards)
         for half, hand_of in (
-            ("hi", lambda cards: OmahaHoldemHand.from_game(cards, board)),
+            ("hi", lambda cards, board=board: OmahaHoldemHand.from_game(cards, board)),
             ("lo", StandardLowHand.from_game),
         ):
             hands = {name: hand_of(cards) for name, cards in shown.items()}
