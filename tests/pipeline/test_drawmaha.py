@@ -9,14 +9,20 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from pathlib import Path
 
+import duckdb
+import polars as pl
 import pytest
 from pokerkit import OmahaHoldemHand, StandardLowHand
 
+from studdraw.dashboard import replay as dashboard_replay
+from studdraw.dashboard.store import StoreRef
 from studdraw.parsers.model import EventKind, Game, HandRecord, Structure
 from studdraw.parsers.reader import parse_file
 from studdraw.parsers.render.kingsclub import render_kingsclub
 from studdraw.pipeline.evaluators import describe, high, omaha_high
+from studdraw.pipeline.importer.ingest import IngestOptions, ingest
 from studdraw.pipeline.phh import dumps, variant_code
 from studdraw.pipeline.rules import GAME_SPECS, replay
 from studdraw.pipeline.rules.generate import random_hand
@@ -206,3 +212,22 @@ def test_the_winners_of_each_half_are_pokerkit_s() -> None:
             best = tuple(sorted(name for name, hand in hands.items() if hand == top))
             assert [tuple(sorted(p.winners)) for p in result.pots if p.half == half] == [best]
         checked += 1
+
+
+def test_the_replayer_shows_the_board_as_it_is_dealt(tmp_path: Path) -> None:
+    """The dashboard's replayer reads the board from the stored events: none before the flop,
+    none yet at the flop's first event, then three, four and five cards."""
+    db = tmp_path / "store.duckdb"
+    ingest([corpus_file(*FOLDER, SHOWDOWN)], IngestOptions(db=db, workers=1))
+    with duckdb.connect(str(db), read_only=True) as con:
+        found = con.execute("SELECT hand_id FROM hands WHERE game = 'drawmaha'").fetchone()
+    assert found is not None
+    hand = dashboard_replay.load_hand(StoreRef(str(db), 0), found[0])
+    assert hand is not None
+    assert hand.steps[:4] == ["predraw", "flop", "turn", "river"]
+    boards = [dashboard_replay.board_at(hand, step) for step in range(len(hand.steps))]
+    flop, turn, river = ["3c", "5c", "7s"], ["3c", "5c", "7s", "Kc"], ["3c", "5c", "7s", "Kc", "Jd"]
+    assert boards == [[], flop, turn, river, river]
+    assert dashboard_replay.board_at(hand, 1, 0) == []
+    community = hand.actions.filter(pl.col("kind") == "community").row(0, named=True)
+    assert dashboard_replay.describe(hand, community) == ("the board", True)
