@@ -21,6 +21,7 @@ from studdraw.dashboard.store import StoreRef
 from studdraw.parsers.model import EventKind, Game, HandRecord, Structure
 from studdraw.parsers.reader import parse_file
 from studdraw.parsers.render.kingsclub import render_kingsclub
+from studdraw.pipeline.analytics import Filters, open_store, player_stats
 from studdraw.pipeline.evaluators import describe, high, omaha_high
 from studdraw.pipeline.importer.ingest import IngestOptions, ingest
 from studdraw.pipeline.phh import dumps, variant_code
@@ -231,3 +232,19 @@ def test_the_replayer_shows_the_board_as_it_is_dealt(tmp_path: Path) -> None:
     assert dashboard_replay.board_at(hand, 1, 0) == []
     community = hand.actions.filter(pl.col("kind") == "community").row(0, named=True)
     assert dashboard_replay.describe(hand, community) == ("the board", True)
+
+
+def test_the_draw_before_the_turn_counts_as_draw_1(tmp_path: Path) -> None:
+    """The statistics count draws by round: drawmaha's one draw (on its street 2, the turn) is
+    draw 1, never draw 2. Player0 draws one in both corpus hands, Hero two at the showdown."""
+    db = tmp_path / "store.duckdb"
+    files = [corpus_file(*FOLDER, name) for name in (FOLDS, SHOWDOWN)]
+    summary = ingest(files, IngestOptions(db=db, workers=1))
+    assert (summary.stored, summary.with_errors) == (2, 0)
+    con = open_store(db)
+    for player, expected in (
+        ("Player0", {"draw1_1": (1.0, 2), "draw2_1": (0.0, 2), "pat_2": (None, 0)}),
+        ("Hero", {"draw2_1": (1.0, 1), "draw1_2": (None, 0)}),
+    ):
+        [row] = player_stats(con, Filters(player=player, game="drawmaha")).iter_rows(named=True)
+        assert {name: (row[name], row[f"{name}_n"]) for name in expected} == expected

@@ -63,7 +63,7 @@ def test_corpus_nothing_lost(corpus_store: tuple[Path, IngestSummary]) -> None:
     # PokerStars' cancelled-hand file repeats one hand; Merge's 2-7 "Multi.hand.sample" and
     # "Sample.with.showdown" files both hold hand 33423082-14, byte for byte
     assert summary.duplicates == 2
-    assert summary.stored > 500 and summary.unsupported > 5
+    assert summary.stored > 500 and summary.unsupported > 3
     # Merge: all but the cancelled hand (its half-pot badugi too)
     assert summary.by_room["ipoker"]["stored"] == 120 and summary.by_room["merge"]["stored"] == 24
     assert summary.by_room["boss"]["stored"] == summary.by_room["boss"]["hands_seen"] == 15
