@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import shutil
 from pathlib import Path
 
 import duckdb
@@ -17,6 +18,7 @@ import pytest
 from pokerkit import OmahaHoldemHand, StandardLowHand
 
 from studdraw.dashboard import replay as dashboard_replay
+from studdraw.dashboard.hand_text import hand_text
 from studdraw.dashboard.store import StoreRef
 from studdraw.parsers.model import EventKind, Game, HandRecord, Structure
 from studdraw.parsers.reader import parse_file
@@ -248,3 +250,30 @@ def test_the_draw_before_the_turn_counts_as_draw_1(tmp_path: Path) -> None:
     ):
         [row] = player_stats(con, Filters(player=player, game="drawmaha")).iter_rows(named=True)
         assert {name: (row[name], row[f"{name}_n"]) for name in expected} == expected
+
+
+def test_a_stored_hand_whose_file_is_gone_is_written_back_in_kingsclubs_format(
+    tmp_path: Path,
+) -> None:
+    """The replayer's text of a drawmaha hand: the room's own while the file holds it, else
+    KingsClub's format from the store's rows (PokerStars' has no drawmaha), read back the same."""
+    source = tmp_path / SHOWDOWN
+    shutil.copy(corpus_file(*FOLDER, SHOWDOWN), source)
+    db = tmp_path / "store.duckdb"
+    ingest([source], IngestOptions(db=db, workers=1))
+    with duckdb.connect(str(db), read_only=True) as con:
+        header = con.sql("SELECT * FROM hands").pl().row(0, named=True)
+        seats = con.sql("SELECT * FROM hand_players").pl()
+        actions = con.sql("SELECT * FROM actions").pl()
+    assert hand_text(header, seats, actions).origin.startswith("As the room wrote it")
+    source.unlink()
+    moved = hand_text(header, seats, actions)
+    assert "in KingsClub's format" in moved.origin
+    assert "*** TURN *** [3c 5c 7s] [Kc]" in moved.text
+    again = parse_record(moved.text, "kingsclub")
+    assert replay(again).problems == []
+    assert again.events == parse_record(source_text_of(SHOWDOWN), "kingsclub").events
+
+
+def source_text_of(name: str) -> str:
+    return corpus_file(*FOLDER, name).read_text(encoding="utf-8")
