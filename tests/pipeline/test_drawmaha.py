@@ -20,7 +20,7 @@ from pokerkit import OmahaHoldemHand, StandardLowHand
 from studdraw.dashboard import replay as dashboard_replay
 from studdraw.dashboard.hand_text import hand_text
 from studdraw.dashboard.store import StoreRef
-from studdraw.parsers.model import EventKind, Game, HandRecord, Structure
+from studdraw.parsers.model import EventKind, Game, HandRecord, Outcome, Structure
 from studdraw.parsers.reader import parse_file
 from studdraw.parsers.render.kingsclub import render_kingsclub
 from studdraw.pipeline.analytics import Filters, open_store, player_stats
@@ -30,7 +30,7 @@ from studdraw.pipeline.phh import dumps, variant_code
 from studdraw.pipeline.rules import GAME_SPECS, replay
 from studdraw.pipeline.rules.generate import random_hand
 from studdraw.pipeline.rules.house import house_rules_for
-from tests.conftest import corpus_file, parse_record
+from tests.conftest import corpus_file, parse_record, parse_text
 
 FOLDER = ("cash", "KingsClub", "Draw")
 FOLDS = "2-7 Drawmaha-FL-USD-60-120-202108.txt"
@@ -277,3 +277,20 @@ def test_a_stored_hand_whose_file_is_gone_is_written_back_in_kingsclubs_format(
 
 def source_text_of(name: str) -> str:
     return corpus_file(*FOLDER, name).read_text(encoding="utf-8")
+
+
+def test_the_reader_takes_captain_and_holds_the_board_to_its_cards() -> None:
+    """ "Captain" is read as drawmaha (FPDB's converter's name for the game, no corpus hand);
+    a turn that repeats another flop than the one dealt is a parse error, as is a board line in
+    a game dealt without a board."""
+    text = source_text_of(SHOWDOWN)
+    captain = parse_record(text.replace("Limit 2-7 Drawmaha", "Limit Captain"), "kingsclub")
+    assert captain.game is Game.DRAWMAHA
+    assert replay(captain).problems == []
+    wrong = parse_text(
+        text.replace("*** TURN *** [3c 5c 7s]", "*** TURN *** [3c 5c 8s]"), "kingsclub"
+    )
+    assert wrong.outcome is Outcome.ERROR and wrong.problem is not None
+    assert "repeats the board as 3c 5c 8s, not 3c 5c 7s" in wrong.problem.message
+    badugi = parse_text(text.replace("Limit 2-7 Drawmaha", "Limit Badacey"), "kingsclub")
+    assert badugi.problem is not None and "a board (flop) in badacey" in badugi.problem.message
