@@ -548,7 +548,7 @@ class StateCore:
         holder = self.seen.get(card)
         if holder is not None:
             where = (
-                "as the community card"
+                ("to the board" if self.spec.community_cards else "as the community card")
                 if holder == COMMUNITY
                 else "in the discards"
                 if holder == DISCARDED

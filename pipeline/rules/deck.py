@@ -118,7 +118,8 @@ class DeckState(StateCore):
                 Code.CRD002,
                 event,
                 index,
-                f"{len(cards)} board cards on {street.name}, which deals "
+                f"{len(cards)} board card{'' if len(cards) == 1 else 's'} on {street.name}, "
+                "which deals "
                 + (f"{street.community}" if self.board_due else "none (dealt already)"),
             )
             return
