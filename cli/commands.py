@@ -18,9 +18,10 @@ import typer
 from studdraw.cli import annotate, hands, identity, reports, storage
 
 HELP = (
-    "Parse, validate, store and analyse hand histories of thirteen stud and draw games: "
+    "Parse, validate, store and analyse hand histories of fourteen stud and draw games: "
     "seven-card stud, stud hi/lo, razz, five-card stud, 2-7 razz, 2-7 triple draw, A-5 triple "
-    "draw, badugi, 2-7 single draw, five-card draw, A-5 single draw, badacey and badeucey."
+    "draw, badugi, 2-7 single draw, five-card draw, A-5 single draw, badacey, badeucey and "
+    "drawmaha."
 )
 """Written out, not built from `GAME_SPECS`: importing the spec table loads the rules engine,
 which `studdraw --help` must not (tests/test_cli_imports.py); tests/test_cli_first_hour.py

@@ -140,6 +140,14 @@ def _dealt_at(actions: pl.DataFrame, name: str, street: int) -> int | None:
     return min(_seqs(on_street), default=None)
 
 
+def board_at(hand: Hand, step: int, shown: int | None = None) -> list[str | None]:
+    """The board's cards dealt once the first `shown` events of step `step` have happened
+    (drawmaha's flop, turn and river; stud's community card): what the middle of the table
+    shows."""
+    dealt = happened(hand, step, shown).filter(pl.col("kind") == "community")
+    return [card for found in dealt.get_column("cards").to_list() for card in found or []]
+
+
 def _seqs(events: pl.DataFrame) -> list[int]:
     found: list[int] = events.get_column("seq").to_list()
     return found
@@ -347,6 +355,8 @@ def describe(hand: Hand, event: dict[str, Any], raised_by: int | None = None) ->
         text = f"completes to {fmt(event['to_amount'] if event['to_amount'] else amount)}"
     elif kind == "deal":
         text = "is dealt"
+    elif kind == "community":
+        text = "community card" if hand.is_stud else "the board"
     elif kind == "discard":
         count = event["count"] if event["count"] is not None else len(event["cards"] or [])
         text = f"discards {count}"

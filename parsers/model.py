@@ -72,6 +72,7 @@ class Game(StrEnum):
     RAZZ27 = "razz27"
     BADACEY = "badacey"
     BADEUCEY = "badeucey"
+    DRAWMAHA = "drawmaha"
 
     @property
     def kind(self) -> GameKind:
@@ -140,7 +141,8 @@ class EventKind(StrEnum):
     COMPLETE = "complete"
     # cards
     DEAL = "deal"  # cards dealt to a player; `up` tells which were dealt face up
-    COMMUNITY = "community"  # stud's single shared river card when the deck runs short
+    COMMUNITY = "community"  # cards dealt face up to the board: drawmaha's flop, turn and
+    # river, or stud's single shared river card when the deck runs short
     DISCARD = "discard"  # `count` cards thrown; `cards` when the export shows them
     DRAW = "draw"  # replacement cards received (may be unknown)
     STAND_PAT = "stand_pat"

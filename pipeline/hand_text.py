@@ -6,8 +6,9 @@ The store keeps no raw text of a stored hand (only rejects keep theirs), but it 
 byte offset and a hash of the text: when the file is still there and the hand read at that
 offset has the same hash, the text is exactly what the room wrote. Otherwise the record (the
 store's rows give it back whole: `pipeline.export.stored_record`) is rendered in the room's
-format where the project has a renderer (PokerStars, Full Tilt), in PokerStars' format for
-other rooms, and `HandText.origin` says which.
+format where the project has a renderer (PokerStars, Full Tilt, KingsClub: the games only it
+deals, drawmaha among them, have no PokerStars label), in PokerStars' format for other rooms,
+and `HandText.origin` says which.
 """
 
 from __future__ import annotations
@@ -20,14 +21,25 @@ from typing import Final
 from studdraw.parsers.model import HandRecord
 from studdraw.parsers.reader import open_history
 from studdraw.parsers.render.fulltilt import fulltilt_can_render, render_fulltilt
+from studdraw.parsers.render.kingsclub import kingsclub_can_render, render_kingsclub
 from studdraw.parsers.render.pokerstars import render_pokerstars
 from studdraw.pipeline.importer.process import content_hash
 
 RENDERERS: Final[dict[str, Callable[[HandRecord, str | None], str]]] = {
     "pokerstars": render_pokerstars,
     "fulltilt": render_fulltilt,
+    "kingsclub": render_kingsclub,
 }
-ROOM_FORMATS: Final = {"pokerstars": "PokerStars' format", "fulltilt": "Full Tilt's format"}
+ROOM_FORMATS: Final = {
+    "pokerstars": "PokerStars' format",
+    "fulltilt": "Full Tilt's format",
+    "kingsclub": "KingsClub's format",
+}
+CAN_RENDER: Final[dict[str, Callable[[HandRecord], bool]]] = {
+    "fulltilt": fulltilt_can_render,
+    "kingsclub": kingsclub_can_render,
+}
+"""The rooms whose format holds only some hands; the others fall back to PokerStars'."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +79,8 @@ def _text(record: HandRecord, exact: str | None) -> HandText:
         return HandText(exact, f"As the room wrote it: {source.path}, line {source.line}.")
     room = record.room
     render = RENDERERS.get(room)
-    if render is not None and (room != "fulltilt" or fulltilt_can_render(record)):
+    can_render = CAN_RENDER.get(room)
+    if render is not None and (can_render is None or can_render(record)):
         return HandText(
             render(record, record.hero),
             f"The source file is not available: written back from the store in "

@@ -245,6 +245,11 @@ def _walk(record: HandRecord, players: Sequence[str]) -> _Hand:
             continue
         if kind is reshuffle:  # among the discards, where the room announced it
             actions.append(RESHUFFLE_NOTE)
+        elif kind is community and not stud:  # a board (drawmaha), dealt after the draw
+            if hand.draws:
+                _flush_draws(hand)
+            actions.append(f"d db {cards_text(event.cards)}")
+            continue
         i = index.get(event.player or "")
         if i is None:
             continue

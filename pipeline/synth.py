@@ -48,7 +48,7 @@ GAMES_DEALT: Final[dict[str, frozenset[Game]]] = {
 }
 """The games each room's format names (its renderer's labels, its reader's table): PokerStars
 deals no five-card stud, iPoker's exports in the corpus only stud; KingsClub's include 2-7 razz,
-A-5 single draw, badacey and badeucey (which no other room deals)."""
+A-5 single draw, badacey, badeucey and drawmaha (which no other room deals)."""
 STRUCTURES_DEALT: Final[dict[str, frozenset[Structure]]] = {
     "pokerstars": frozenset(pokerstars.LIMIT_LABELS),
     "fulltilt": frozenset(fulltilt.LIMIT_LABELS),

@@ -71,8 +71,10 @@ def render() -> None:
         st.fragment(_play, run_every=PLAY_SECONDS)(hand, step, shown)
     if shown < events.height:
         high = replay.pot_after(events, shown, low)
+    board = replay.board_at(hand, step, shown)
     st.html(
         f'<div class="sd-pot">Pot {escape(hand.money(low))} → {escape(hand.money(high))}</div>'
+        + (f'<div class="sd-board">Board {cards(board)}</div>' if board else "")
         + _seats_html(hand, replay.seat_views(hand, step, shown))
     )
     st.subheader(steps[step][:1].upper() + steps[step][1:])

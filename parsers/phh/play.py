@@ -58,6 +58,7 @@ class Play:
         self.street = -1
         self.acted = False  # a betting action happened on this street
         self.dealt: set[int] = set()  # players dealt a card on this street (stud)
+        self.boarded = False  # this street dealt its board cards (drawmaha's flop, turn, river)
         self.discarded: set[int] = set()  # players who drew on this street (draw games)
         self.showdown = False
         self.returns: dict[int, list[tuple[int, int]]] | None = None  # street: player, amount
@@ -212,12 +213,16 @@ class Play:
             self._add(kind, self.names[i], cards=cards, up=up)
 
     def _board(self, cards: tuple[Card | None, ...]) -> None:
-        if self.street < 0 or self.acted or self.dealt:
+        """Board cards open a street, unless the street's draw opened it (drawmaha's turn); a
+        draw game's deal is never on a board's street."""
+        first = self.street < 0 or (self.street == 0 and self.game.is_draw)
+        if first or self.acted or self.dealt or self.boarded:
             self._new_street()
+        self.boarded = True
         self._add(EventKind.COMMUNITY, None, cards=cards, up=(True,) * len(cards))
 
     def _draw(self, i: int, cards: tuple[Card | None, ...]) -> None:
-        if self.street <= 0 or self.acted or i in self.discarded:
+        if self.street <= 0 or self.acted or i in self.discarded or self.boarded:
             self._new_street()
         self.discarded.add(i)
         held = self.held[i]
@@ -287,6 +292,7 @@ class Play:
         self.acted = False
         self.dealt.clear()
         self.discarded.clear()
+        self.boarded = False
         self._add(EventKind.STREET, None)
 
     def given_returns(self, returns: Sequence[tuple[int, int, int]]) -> None:

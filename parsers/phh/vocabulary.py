@@ -3,8 +3,8 @@ and card notation, and the order of the players.
 
 PHH (the open Poker Hand History format, phh.readthedocs.io) is TOML. Its spec names 11 variants;
 studdraw's games outside them (A-5 triple draw, five-card draw, five-card stud, A-5 single
-draw, 2-7 razz, badacey, badeucey, other structures) get a code built the same way plus `_game`
-and `_structure` fields, so a reader never has to guess. Both the exporter
+draw, 2-7 razz, badacey, badeucey, drawmaha, other structures) get a code built the same way
+plus `_game` and `_structure` fields, so a reader never has to guess. Both the exporter
 (`studdraw.pipeline.phh`) and the PHH room (`studdraw.parsers.rooms.phh`) import this module;
 docs/phh.md is the field-by-field mapping.
 """

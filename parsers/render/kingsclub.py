@@ -7,9 +7,11 @@ forced bets, calls as the street total, opponents' down cards and draws hidden, 
 player's stack after the hand and net. The room prints no uncalled bet; its reader infers the
 returns, so none is written here either (the summary's nets carry them).
 
-KingsClub alone deals 2-7 razz, A-5 single draw, badacey and badeucey in the corpus: this is the
-format the synthesiser writes them in. A hand the format cannot hold (a reshuffle or a stud
-community card, which the room's exports never show, a dead or returning player's blind, a
+KingsClub alone deals 2-7 razz, A-5 single draw, badacey, badeucey and drawmaha in the corpus:
+this is the format the synthesiser writes them in. Drawmaha prints no "1ST BETTING ROUND": its
+board's lines are its markers ("*** TURN *** [6h Qd 2h] [3d]"), the draw printed before the
+turn's. A hand the format cannot hold (a reshuffle or a stud community card, which the room's
+exports never show, a dead or returning player's blind, a
 player sitting out, a currency other than dollars) is dealt again (`kingsclub_can_render`).
 """
 
@@ -19,9 +21,19 @@ from zoneinfo import ZoneInfo
 
 from studdraw.parsers.model import Event, EventKind, HandRecord, Structure
 from studdraw.parsers.render.base import format_cards, game_labels, player_facts
-from studdraw.parsers.rooms.kingsclub import DRAW_STREETS, FIRST_ROUND, GAMES, STRUCTURES
+from studdraw.parsers.rooms.kingsclub import (
+    BOARD_GAMES,
+    BOARD_STREETS,
+    DRAW_STREETS,
+    FIRST_ROUND,
+    GAMES,
+    STRUCTURES,
+)
 
 GAME_LABELS = game_labels(GAMES)
+"""The room's first label of each game it deals (drawmaha is "2-7 Drawmaha", not FPDB's
+"Captain")."""
+BOARD_MARKERS = {index: name for name, (index, _) in BOARD_STREETS.items()}
 LIMIT_LABELS = {
     structure: label
     for label, structure in STRUCTURES.items()
@@ -55,7 +67,11 @@ def kingsclub_can_render(record: HandRecord) -> bool:
         return False
     if any(seat.sitting_out for seat in record.seats):
         return False
-    return not any(event.kind in _UNRENDERABLE for event in record.events)
+    board = record.game in BOARD_GAMES
+    return not any(
+        event.kind in _UNRENDERABLE and not (board and event.kind is EventKind.COMMUNITY)
+        for event in record.events
+    )
 
 
 def render_kingsclub(record: HandRecord, hero: str | None = None) -> str:
@@ -68,6 +84,7 @@ class _Renderer:
         self.record = record
         self.hero = hero
         self.draw = record.game.is_draw
+        self.board: list[str | None] | None = [] if record.game in BOARD_GAMES else None
         self.lines: list[str] = []
         self.street = 0
         self.round_marked = True  # the betting round's marker is printed
@@ -97,7 +114,7 @@ class _Renderer:
             self._table(),
         ]
         self.lines += [f"Seat {s.seat}: {s.player} ({self.money(s.stack)})" for s in record.seats]
-        if self.draw:
+        if self.draw and self.board is None:
             self.lines.append(f"*** {FIRST_ROUND} ***")
         for event in record.events:
             self._event(event)
@@ -136,6 +153,8 @@ class _Renderer:
             text = f"{player}: posts the big blind {money(event.amount)}{all_in}"
         elif kind is EventKind.BRING_IN:
             text = f"{player} brings in for {money(event.amount)}{all_in}"
+        elif kind is EventKind.COMMUNITY:
+            text = self._board(event)
         elif kind is EventKind.DEAL:
             text = f"Dealt to {player}: [{format_cards(self._shown(event))}]"
         elif kind is EventKind.DISCARD:
@@ -170,11 +189,25 @@ class _Renderer:
         if index in (self.street, 0):
             return
         self.street, self.totals = index, {}
+        if self.board is not None:
+            return  # the board's line is the marker
         if self.draw:
             self.lines.append(f"*** {DRAW_MARKERS[index]} ***")
             self.round_marked = False
         else:
             self.lines.append(f"*** {STUD_MARKERS[index - 1]} ***")
+
+    def _board(self, event: Event) -> str:
+        """ "*** FLOP *** [6h Qd 2h]", then the board so far and the street's card."""
+        board = self.board if self.board is not None else []
+        marker = f"*** {BOARD_MARKERS.get(self.street, 'FLOP')} ***"
+        text = (
+            f"{marker} [{format_cards(board)}] [{format_cards(event.cards)}]"
+            if board
+            else (f"{marker} [{format_cards(event.cards)}]")
+        )
+        board.extend(event.cards)
+        return text
 
     def _shown(self, event: Event) -> tuple[str | None, ...]:
         """The cards as the hero's export shows them: the hero's all, others' up cards."""

@@ -57,12 +57,12 @@ GAMES: Final = {
     "2-7 Razz": Game.RAZZ27,
     "Badacey": Game.BADACEY,
     "Badeucey": Game.BADEUCEY,
+    "2-7 Drawmaha": Game.DRAWMAHA,
+    "Captain": Game.DRAWMAHA,  # FPDB's converter's name for it too (no corpus hand)
 }
 """The room's game label -> the game it deals."""
 NOT_READ: Final = {
     "5 Card Draw": "five-card draw as KingsClub prints it is not read yet (no hand to learn from)",
-    "2-7 Drawmaha": "drawmaha (draw and Omaha split) has no game definition",
-    "Captain": "drawmaha (draw and Omaha split) has no game definition",
 }
 """Labels of the room's stud and draw games that studdraw does not read yet, with why; a game
 given a definition moves to GAMES. Any other label (hold'em, Omaha) is out of scope."""
@@ -86,6 +86,13 @@ STUD_MARKERS: Final = {
 }
 """Stud markers as named; the reader shifts them by one when 3rd street came unmarked."""
 DRAW_STREETS: Final = {"1ST DRAW": 1, "2ND DRAW": 2, "3RD DRAW": 3}
+BOARD_STREETS: Final = {"FLOP": (1, "flop"), "TURN": (2, "turn"), "RIVER": (3, "river")}
+"""Drawmaha's board markers: the street each opens (the turn's draw may have opened it)."""
+BOARD_GAMES: Final = frozenset({Game.DRAWMAHA})
+"""The games dealt with a board, whose markers print its cards (and no "1ST BETTING ROUND")."""
+DRAW_AFTER: Final = {Game.DRAWMAHA: (1, "turn (its draw, printed before the marker)")}
+"""The games whose draw the room prints unmarked after a street's betting, and that street:
+drawmaha draws after the flop's betting, and the draw opens the turn."""
 FIRST_ROUND: Final = "1ST BETTING ROUND"
 """Printed before the draw games' antes and blinds: the round itself opens with the deal."""
 _BLINDS: Final = frozenset(kind for kind in EventKind if kind.is_forced) - {EventKind.ANTE}
@@ -256,6 +263,27 @@ class KingsClubReader(LineReader):
             raise HandParseError(f"{name} after an unmarked 3rd street", token.number)
         b.new_street(index, token.number, STREET_NAMES[index])
 
+    def on_board(self, token: LineToken) -> None:
+        """Drawmaha's "*** TURN *** [6h Qd 2h] [3d]": the street (unless its draw opened it)
+        and its board cards; the board so far must be the one dealt."""
+        self.infer_uncalled(token.number)
+        b, line = self.b, token.number
+        index, name = BOARD_STREETS[token.field("board") or ""]
+        if b.game not in BOARD_GAMES:
+            raise HandParseError(f"a board ({name}) in {b.game}", line)
+        board = [c for e in b.events if e.kind is EventKind.COMMUNITY for c in e.cards]
+        shown = self.cards(token)
+        new = self.cards(token, "new") if token.field("new") is not None else shown
+        if new is not shown and list(shown) != board:
+            raise HandParseError(
+                f"the {name} repeats the board as {' '.join(map(str, shown))}, "
+                f"not {' '.join(map(str, board))}",
+                line,
+            )
+        if b.street != index:
+            b.new_street(index, line, name)
+        b.add(EventKind.COMMUNITY, line, cards=new, up=(True,) * len(new))
+
     def on_run_shows(self, token: LineToken) -> None:
         """ "Run 2: Player4 shows [...]": one run's hand of a pot run twice."""
         self.infer_uncalled(token.number)
@@ -300,9 +328,12 @@ class KingsClubReader(LineReader):
         "Hero discards [Tc Ks Qc] draws [7s 3h 3s]" right after the first round's call): the
         first draw line of the deal's round opens the draw round, its marker inferred."""
         b = self.b
-        if b.game is not None and b.game.is_draw and b.street == 0 and self._dealt:
+        if b.game is None or not b.game.is_draw or not self._dealt:
+            return
+        after, name = DRAW_AFTER.get(b.game, (0, "draw (inferred: no marker printed)"))
+        if b.street == after:
             self.infer_uncalled(line)
-            b.new_street(1, line, "draw (inferred: no marker printed)")
+            b.new_street(after + 1, line, name)
 
     def on_stand_pat(self, token: LineToken) -> None:
         self._unmarked_draw(token.number)

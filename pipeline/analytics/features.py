@@ -158,6 +158,14 @@ def _street_names() -> list[str]:
     return [f"{prefix}_{s}" for s in STREETS for prefix in ("acted", *STREET_ACTS, "agg", "calls")]
 
 
+def _draw_round_columns() -> str:
+    """The cards drawn in each draw round (`drawn_1` ..): the n-th street with a draw, whichever
+    street it is (drawmaha's one draw is on the turn, street 2; the other draw games draw on
+    streets 1 to 3); only the streets with a draw have a `drawn`."""
+    draws = "(list(drawn ORDER BY street) FILTER (WHERE drawn IS NOT NULL))"
+    return ",\n      ".join(f"{draws}[{r}] AS drawn_{r}" for r in (1, 2, 3))
+
+
 FEATURES_SQL: Final = f"""
 WITH
 h AS (
@@ -183,9 +191,7 @@ per_street AS (
   SELECT totals.*, first.actions AS actions0, first.cards AS cards0, first.door
   FROM (
     SELECT hand_id, name, max(street) AS last_street, bool_or(folded) AS folded,
-      max(CASE WHEN street = 1 THEN drawn END) AS drawn_1,
-      max(CASE WHEN street = 2 THEN drawn END) AS drawn_2,
-      max(CASE WHEN street = 3 THEN drawn END) AS drawn_3,
+      {_draw_round_columns()},
       {_street_columns()}
     FROM ps GROUP BY hand_id, name
   ) totals

@@ -24,6 +24,8 @@ from ._tables import (
 _STUD = range(5, 8)
 _FIVE = range(5, 6)
 _BADUGI = range(4, 6)
+_HOLE = range(2, 7)
+_BOARD = range(3, 6)
 
 
 def _card_error(cards: Sequence[str]) -> ValueError:
@@ -86,6 +88,36 @@ def high(cards: Sequence[str]) -> int:
     flush, ranks = high_tables()
     mask = _flush_suit_mask(total)
     return flush[mask] if mask >= 0 else ranks[total & RANK_DIGITS]
+
+
+def omaha_high(hole: Sequence[str], board: Sequence[str]) -> int:
+    """Best Omaha high hand (drawmaha's board half): exactly two of the `hole` cards (2 to 6)
+    with exactly three of the `board` (3 to 5); the values of `high`, so the two compare.
+
+    Each of the (at most) 15 x 10 pairings is one five-card lookup, as `high` does for five
+    cards: a flush needs all five of one suit, which the flush flag of five cards tells."""
+    if len(hole) not in _HOLE:
+        raise _count_error("omaha_high", _HOLE, hole)
+    if len(board) not in _BOARD:
+        raise _count_error("omaha_high", _BOARD, board)
+    every = [*hole, *board]
+    try:
+        codes = [CODES[card] for card in every]
+    except KeyError:
+        raise _card_error(every) from None
+    if (sum(codes) >> CARD_SHIFT).bit_count() != len(codes):
+        raise _card_error(every)
+    flush, ranks = high_tables()
+    pairs = [a + b for a, b in combinations(codes[: len(hole)], 2)]
+    triples = [a + b + c for a, b, c in combinations(codes[len(hole) :], 3)]
+    best = 0
+    for pair in pairs:
+        for triple in triples:
+            total = pair + triple
+            mask = _flush_suit_mask(total)
+            value = flush[mask] if mask >= 0 else ranks[total & RANK_DIGITS]
+            best = max(best, value)
+    return best
 
 
 def low_a5(cards: Sequence[str]) -> int:

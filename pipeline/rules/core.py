@@ -61,6 +61,8 @@ class StateCore:
         "big_blind_index",
         "blinds",
         "board",
+        "board_cards",
+        "board_due",
         "bring_in_done",
         "bring_in_index",
         "bring_in_street",
@@ -243,6 +245,10 @@ class StateCore:
         self.muck = 0
         self.reshuffle_stub: tuple[int, int] | None = None
         self.community: Card | None = None
+        # A game with a board (drawmaha): its cards as dealt, and the cards the street in play
+        # has yet to deal to it.
+        self.board_cards: list[Card | None] = []
+        self.board_due = 0
         self.community_check: tuple[int, int, int] | None = None
         self.open_pair = False
         self.street_results: list[StreetResult] = []

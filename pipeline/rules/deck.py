@@ -49,7 +49,7 @@ class DeckState(StateCore):
         holder = self.seen.get(card)
         if holder is not None:
             where = (
-                "as the community card"
+                ("to the board" if self.spec.community_cards else "as the community card")
                 if holder == COMMUNITY
                 else "in the discards"
                 if holder == DISCARDED
@@ -124,6 +124,9 @@ class DeckState(StateCore):
             )
 
     def _on_community(self, event: Event, index: int | None) -> None:
+        if self.spec.community_cards:
+            self._on_board(event, index)
+            return
         check = self.community_check
         self.community_check = None
         last = self.street == self.spec.community_street
@@ -148,6 +151,41 @@ class DeckState(StateCore):
         for i, held in enumerate(self.cards):
             if not self.folded[i] and len(held) == self.spec.hand_size:
                 held[-1] = card
+
+    def _on_board(self, event: Event, index: int | None) -> None:
+        """A game with a board: the street deals its board cards once, as many as its spec says
+        (CRD002 otherwise), from the stub after a burn; a card seen before is CRD001."""
+        street = self.spec.streets[self.street]
+        cards = event.cards
+        if not self.board_due or len(cards) != street.community:
+            self.flag(
+                Code.CRD002,
+                event,
+                index,
+                f"{len(cards)} board card{'' if len(cards) == 1 else 's'} on {street.name}, "
+                "which deals "
+                + (f"{street.community}" if self.board_due else "none (dealt already)"),
+            )
+            return
+        self.board_due = 0
+        self._burn()
+        self._take_from_stub(len(cards), event, index)
+        for card in cards:
+            seen = card is not None and self._see(card, COMMUNITY, event, index)
+            self.board_cards.append(card if seen else None)
+
+    def _missing_board(self, event: Event | None, index: int | None, line: int) -> None:
+        """The street in play ends without the board cards it deals (CRD002)."""
+        if not self.board_due or self.in_hand < 2:
+            return
+        street = self.spec.streets[self.street]
+        due = self.board_due
+        message = f"{street.name} ends without its board card{'s' if due > 1 else ''} ({due})"
+        self.board_due = 0
+        if event is None:
+            self.flag_at(Code.CRD002, None, line, message)
+        else:
+            self.flag(Code.CRD002, event, index, message)
 
     def _on_show(self, event: Event, index: int | None) -> None:
         i = self._player(event, index)

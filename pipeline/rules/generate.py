@@ -32,7 +32,7 @@ from studdraw.parsers.model import (
 
 from .core import Phase
 from .house import HouseRules, house_rules_for
-from .showdown import EVALUATORS, build_pots, pot_name
+from .showdown import build_pots, evaluate, pot_name
 from .specs import GAME_SPECS, GameSpec
 from .state import HandState, LegalActions
 from .structures import STRUCTURE_SPECS
@@ -178,7 +178,9 @@ class _Generator:
         state = self.state
         while True:
             phase = state.phase
-            if phase is Phase.FORCED:
+            if state.board_due and phase is not Phase.DRAWING and state.in_hand >= 2:
+                self._deal_board()
+            elif phase is Phase.FORCED:
                 if not self._post_forced():
                     self._start_street(0)
             elif phase is Phase.DEAL:
@@ -222,6 +224,13 @@ class _Generator:
             cards = dealer.take(len(spec_street.deal))
             self.hands[name].extend(cards)
             self.emit(EventKind.DEAL, name, cards=tuple(cards), up=spec_street.deal)
+
+    def _deal_board(self) -> None:
+        """The street's board cards (drawmaha), after its draw and before its betting, and on
+        the streets all-in players only watch."""
+        self.dealer.burn_one()
+        cards = tuple(self.dealer.take(self.state.board_due))
+        self.emit(EventKind.COMMUNITY, cards=cards, up=(True,) * len(cards))
 
     def _return_uncalled(self) -> None:
         due = self.state.expected_uncalled()
@@ -279,6 +288,9 @@ class _Generator:
         rng = self.rng
         count = min(rng.choice((0, 1, 1, 2, 2, 3, actions.max_discard)), actions.max_discard)
         count = min(count, len(dealer.stub) + len(dealer.muck))
+        if self.spec.community_cards:  # the board's cards and burns to come stay in the stub
+            later = self.spec.community_cards - len(self.state.board_cards)
+            count = min(count, max(len(dealer.stub) - 2 * later, 0))
         if count == 0:
             self.emit(EventKind.STAND_PAT, player, count=0, cards=tuple(hand))
             return
@@ -342,14 +354,13 @@ class _Generator:
             self.emit(EventKind.COLLECT, state.names[eligible[0]], amount=amount, pot=name)
             return
         hands = {i: self._final_cards(i) for i in eligible}
-        best = EVALUATORS[self.spec.best]
-        values = {i: best(hand) for i, hand in hands.items()}
+        board = [card for card in state.board_cards if card is not None]
+        values = {i: evaluate(self.spec.best, hand, board) for i, hand in hands.items()}
         top = max(v for v in values.values() if v is not None)
         high = [i for i in eligible if values[i] == top]
         low: list[int] = []
         if self.spec.split_low is not None:
-            evaluate_low = EVALUATORS[self.spec.split_low]
-            lows = {i: evaluate_low(hand) for i, hand in hands.items()}
+            lows = {i: evaluate(self.spec.split_low, hand, board) for i, hand in hands.items()}
             qualified = [v for v in lows.values() if v is not None]
             if qualified:
                 low = [i for i in eligible if lows[i] == max(qualified)]

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from .state import HandState
 
 Evaluator = Callable[[Sequence[str]], int | None]
+BoardEvaluator = Callable[[Sequence[str], Sequence[str]], int]
 
 EVALUATORS: Final[dict[str, Evaluator]] = {
     "high": evaluators.high,
@@ -29,6 +30,15 @@ EVALUATORS: Final[dict[str, Evaluator]] = {
     "badugi": evaluators.badugi,
     "badugi27": evaluators.badugi27,
 }
+BOARD_EVALUATORS: Final[dict[str, BoardEvaluator]] = {"omaha_high": evaluators.omaha_high}
+"""The evaluators that read the board besides the cards held (the games with a board)."""
+
+
+def evaluate(name: str, hand: Sequence[str], board: Sequence[str]) -> int | None:
+    """The value of `hand` by the evaluator `name` of a spec (with the board where it reads
+    one)."""
+    on_board = BOARD_EVALUATORS.get(name)
+    return EVALUATORS[name](hand) if on_board is None else on_board(hand, board)
 
 
 class _Pot(NamedTuple):
@@ -317,14 +327,22 @@ def _best(
         )
         return None
     spec = state.spec
-    best = EVALUATORS[spec.best]
-    values = {i: best(hand) for i, hand in known.items()}
+    board = [card for card in state.board_cards if card is not None]
+    if len(board) != spec.community_cards:
+        found.at(
+            Code.SHW004,
+            None,
+            line,
+            f"the {pot.name} pot cannot be checked: {len(board)} of the board's "
+            f"{spec.community_cards} cards are known",
+        )
+        return None
+    values = {i: evaluate(spec.best, hand, board) for i, hand in known.items()}
     top = max(v for v in values.values() if v is not None)
     high = [i for i in live if values[i] == top]
     low: list[int] = []
     if spec.split_low is not None:
-        evaluate_low = EVALUATORS[spec.split_low]
-        lows = {i: evaluate_low(hand) for i, hand in known.items()}
+        lows = {i: evaluate(spec.split_low, hand, board) for i, hand in known.items()}
         qualified = [v for v in lows.values() if v is not None]
         if qualified:
             best_low = max(qualified)

@@ -45,6 +45,9 @@ class StreetSpec:
         up. Empty for the draw rounds of draw games, where cards come from the draw.
     draw: a draw (discard and replace) precedes the betting.
     big_bet: the round is played for the big bet (else the small bet).
+    community: the cards the street deals face up to the board, shared by every player
+        (drawmaha's flop 3, turn 1, river 1), after its draw and before its betting; 0 in the
+        games without a board (stud's 7th-street community card is `GameSpec.community_street`).
     """
 
     name: str
@@ -52,6 +55,7 @@ class StreetSpec:
     draw: bool
     big_bet: bool
     opener: Opener
+    community: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,10 +63,13 @@ class GameSpec:
     """A whole game.
 
     best: the evaluator (in `studdraw.pipeline.evaluators`) that ranks hands for the whole pot,
-        or for its high half in split games; higher is better.
+        or for its high half in split games; higher is better. An evaluator of the board
+        (`showdown.BOARD_EVALUATORS`: drawmaha's "omaha_high") reads the cards held and the
+        board.
     split_low: the evaluator of the low half (None when the pot is not split); a low that does
         not qualify evaluates to None.
     hand_size: cards a player holds at the showdown of a draw game; in stud, the cards dealt.
+    community_cards: the board's cards once every street is dealt (the streets' `community`).
     max_discard: most cards one draw may exchange (0 in stud).
     bring_in: how stud chooses the bring-in; None for blind games (draw games).
     open_pair_street: the street on which an open pair allows the big bet (stud's 4th street),
@@ -90,6 +97,7 @@ class GameSpec:
     best: str
     split_low: str | None
     hand_size: int
+    community_cards: int
     max_discard: int
     bring_in: BringIn | None
     open_pair_street: int | None
@@ -174,6 +182,7 @@ def _stud(
         best=best,
         split_low=split_low,
         hand_size=sum(len(street.deal) for street in streets),
+        community_cards=0,
         max_discard=0,
         bring_in=bring_in,
         open_pair_street=None if low_game or not seven else 1,
@@ -204,19 +213,23 @@ def draw_spec(
     draws: int = 3,
     made: tuple[tuple[str, ...], tuple[str, ...]] | None = None,
     split_low: str | None = None,
+    streets: tuple[StreetSpec, ...] | None = None,
 ) -> GameSpec:
     """A draw game: the first round after the deal, then `draws` rounds each opened by a draw
     (triple draw: 3; single draw and five-card draw: 1); `made`: its (made, bad) hands, for the
     games the lowest hand wins; `split_low`: the evaluator of the pot's other half in the split
-    draw games (badacey, badeucey: `best` ranks the badugi half). A four-handed table is
-    short-handed (six-handed when full)."""
-    streets = _draw_streets(hand_size, draws)
+    draw games (badacey, badeucey: `best` ranks the badugi half); `streets`: rounds other than
+    the draw games' usual ones (drawmaha's board). A four-handed table is short-handed
+    (six-handed when full)."""
+    if streets is None:
+        streets = _draw_streets(hand_size, draws)
     return GameSpec(
         game=game,
         streets=streets,
         best=best,
         split_low=split_low,
         hand_size=hand_size,
+        community_cards=sum(street.community for street in streets),
         max_discard=hand_size,
         bring_in=None,
         open_pair_street=None,
@@ -235,6 +248,16 @@ def draw_spec(
         short_handed=4,
     )
 
+
+DRAWMAHA_STREETS: Final = (
+    StreetSpec("predraw", (False,) * 5, False, False, Opener.LEFT_OF_BIG_BLIND),
+    StreetSpec("flop", (), False, False, Opener.LEFT_OF_BUTTON, community=3),
+    StreetSpec("turn", (), True, True, Opener.LEFT_OF_BUTTON, community=1),
+    StreetSpec("river", (), False, True, Opener.LEFT_OF_BUTTON, community=1),
+)
+"""Drawmaha's rounds, as KingsClub deals them (cash/KingsClub/Draw/2-7 Drawmaha-FL-*): five
+cards and a round for the small bet, the flop and a round for the small bet, the one draw and
+the turn, then the river, each for the big bet."""
 
 _LOW27: Final = (("Th", "9c", "8d", "7s", "5h"), ("Kc", "Qd", "Jh", "Ts", "8s"))
 """2-7: made is a ten-low without a pair, straight or flush; bad is worse than every king-low
@@ -314,6 +337,15 @@ GAME_SPECS: Final[dict[Game, GameSpec]] = {
     Game.BADEUCEY: draw_spec(
         Game.BADEUCEY, title="Badeucey", phh="B/2L3D", best="badugi27", split_low="low27",
         hand_size=5, max_players=6,
+    ),
+    # Drawmaha (KingsClub's "Limit 2-7 Drawmaha"): five cards each, a board of five dealt as in
+    # hold'em and one draw, after the flop's betting. The pot is split: half to the best
+    # Omaha high hand (two of the five held with three of the board), half to the best 2-7 low
+    # of the five held (cash/KingsClub/Draw/2-7 Drawmaha-FL-USD-60-120-202108.showdown.txt:
+    # 484.50 each). PHH has no code for it (built as the split draw games': "O/2L1D").
+    Game.DRAWMAHA: draw_spec(
+        Game.DRAWMAHA, title="Drawmaha", phh="O/2L1D", best="omaha_high", split_low="low27",
+        hand_size=5, max_players=6, draws=1, streets=DRAWMAHA_STREETS,
     ),
 }  # fmt: skip
 """Every game, in the order the dashboard and reports list them."""

@@ -186,6 +186,7 @@ class HandState(BettingState):
                     f"the hand ends on {name} with {self.in_hand} players in",
                 )
         if self.marker_seen:
+            self._missing_board(None, None, line)
             self._close_street()
         pots, total, rake, found = settle(self, room_total, room_rake, tournament, line)
         self.problems.extend(found)
@@ -318,6 +319,7 @@ class HandState(BettingState):
                 self.community_check = (active, self.stub[0], self.stub[1])
             else:
                 self._take_from_stub(active * len(deal), event, index)
+        self.board_due = spec_street.community
         if spec_street.draw:
             self._start_draw()
         else:
@@ -345,6 +347,7 @@ class HandState(BettingState):
             unfinished = self._unfinished()
             if unfinished is not None:
                 self.flag(Code.STR005, event, index, f"street {street} began, but {unfinished}")
+            self._missing_board(event, index, event.line)
         self._flag_pending_uncalled(event, index)
         if self.marker_seen:
             self._close_street()

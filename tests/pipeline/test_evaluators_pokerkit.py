@@ -6,6 +6,7 @@ values; its ``from_game`` takes the best hand over every combination of the card
 
 import random
 from collections.abc import Callable, Sequence
+from itertools import combinations
 from typing import TypeVar
 
 import pytest
@@ -13,13 +14,14 @@ from pokerkit import (
     BadugiHand,
     EightOrBetterLowHand,
     Hand,
+    OmahaHoldemHand,
     RegularLowHand,
     StandardBadugiHand,
     StandardHighHand,
     StandardLowHand,
 )
 
-from studdraw.pipeline.evaluators import badugi, badugi27, high, low8, low27, low_a5
+from studdraw.pipeline.evaluators import badugi, badugi27, high, low8, low27, low_a5, omaha_high
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -79,3 +81,29 @@ def test_ordering_agrees_with_pokerkit(kind: str) -> None:
         assert ours == theirs, (first, second)
         outcomes[ours] += 1
     assert min(outcomes.values()) > PAIRS // 100, outcomes  # ties were exercised too
+
+
+def test_omaha_high_agrees_with_pokerkit() -> None:
+    """Drawmaha's board half: two hands of five dealt with one board of five from one deck (the
+    hands share the board as at the table), ordered as pokerkit's Omaha hand (two hole cards,
+    three board cards) orders them; each value is also the best `high` of the 100 pairings."""
+    rng = random.Random("omaha_high")
+    outcomes = {-1: 0, 0: 0, 1: 0}
+    for _ in range(PAIRS):
+        deck = rng.choice([d for d in decks(rng) if len(d) >= 15])
+        cards = rng.sample(deck, 15)
+        board, first, second = cards[:5], cards[5:10], cards[10:]
+        ours = sign(omaha_high(first, board), omaha_high(second, board))
+        theirs = sign(
+            OmahaHoldemHand.from_game("".join(first), "".join(board)),
+            OmahaHoldemHand.from_game("".join(second), "".join(board)),
+        )
+        assert ours == theirs, (first, second, board)
+        outcomes[ours] += 1
+        pairings = (
+            high([*two, *three])
+            for two in combinations(first, 2)
+            for three in combinations(board, 3)
+        )
+        assert omaha_high(first, board) == max(pairings)
+    assert min(outcomes.values()) > PAIRS // 100, outcomes

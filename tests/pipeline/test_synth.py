@@ -108,7 +108,7 @@ def test_full_tilt_and_kingsclub_files_read_back_and_validate_clean(
     room: str, game: Game, tmp_path: Path
 ) -> None:
     """Every game each room's format names (KingsClub's: the games only it deals, 2-7 razz,
-    A-5 single draw, badacey and badeucey, among them)."""
+    A-5 single draw, badacey, badeucey and drawmaha, among them)."""
     options = SynthOptions(room=room, game=game, hands=60, seed=9)
     path = tmp_path / f"{room}.txt"
     path.write_text(text_of(options), encoding="utf-8")
