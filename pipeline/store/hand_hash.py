@@ -30,6 +30,7 @@ from studdraw.parsers.files import LINE_END_BLANKS, decode_line, without_line_en
 from studdraw.parsers.reader import open_history
 
 _LINE_END: Final = re.compile(r"\r\n|\r|\n")
+_BLANK_AT_END: Final = re.compile(rb"[ \t](?:\r|\n|$)")
 
 
 def content_hash(text: str) -> int:
@@ -39,10 +40,11 @@ def content_hash(text: str) -> int:
     the same hand)."""
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return _digest(without_line_end_blanks(text))
+    return text_digest(without_line_end_blanks(text))
 
 
-def _digest(text: str) -> int:
+def text_digest(text: str) -> int:
+    """The hash of `text` as it is (what an older store holds for an XML hand's raw text)."""
     digest = hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest()
     return int.from_bytes(digest, "little", signed=True)
 
@@ -72,20 +74,24 @@ def renew_hashes(con: duckdb.DuckDBPyConnection) -> int:
         for path, offset, digest in found:
             by_path.setdefault(path, {})[offset] = digest
         for path, stored in by_path.items():
-            for offset, digest in _renewed(Path(path), stored):
+            for offset, older, digest in _renewed(Path(path), stored):
                 con.execute(
                     f"UPDATE {table} SET content_hash = ? "
-                    "WHERE source_path = ? AND source_offset = ?",
-                    [digest, path, offset],
+                    "WHERE source_path = ? AND source_offset = ? AND content_hash = ?",
+                    [digest, path, offset, older],
                 )
                 renewed += 1
     return renewed
 
 
-def _renewed(path: Path, stored: dict[int, int]) -> Iterator[tuple[int, int]]:
-    """(offset, today's hash) of each hand of the plain file at `path` whose stored hash (by
-    offset) is the older reader's hash of it."""
+def _renewed(path: Path, stored: dict[int, int]) -> Iterator[tuple[int, int, int]]:
+    """(offset, stored hash, today's hash) of each hand of the plain file at `path` whose
+    stored hash (by offset) is the older reader's hash of it. A file without blanks before a
+    line end nor a CR is hashed alike by both readers and not read further."""
     try:
+        data = path.read_bytes()
+        if not (_BLANK_AT_END.search(data) or b"\r" in data or b"\x00" in data[:4096]):
+            return
         history = open_history(path)
         if history.compression is not None or len(history.parts) != 1:
             return  # an archive's members: no byte lines of the file to put blanks back from
@@ -95,39 +101,34 @@ def _renewed(path: Path, stored: dict[int, int]) -> Iterator[tuple[int, int]]:
             if digest is None or content_hash(hand.text) == digest:
                 continue
             if lines is None:
-                lines = _file_lines(path, history.encoding.name, history.encoding.bom)
+                lines = _file_lines(data, history.encoding.name, history.encoding.bom)
             # an XML hand's text is as the file has it; a text room's lost its blanks
-            older = (hand.text, *_with_blanks(hand.text, lines, hand.source.line))
-            if any(_digest(text) == digest for text in older):
-                yield hand.source.offset, content_hash(hand.text)
+            older = [hand.text]
+            if (blanks := _with_blanks(hand.text, lines, hand.source.line)) is not None:
+                older.append(blanks)
+            if any(text_digest(text) == digest for text in older):
+                yield hand.source.offset, digest, content_hash(hand.text)
     except OSError:
         return  # gone or unreadable: the hashes stay
 
 
-def _file_lines(path: Path, encoding: str, bom: int) -> list[str]:
-    """The file's lines as decoded, blanks at their ends kept (numbered from 1)."""
-    data = path.read_bytes()[bom:]
+def _file_lines(data: bytes, encoding: str, bom: int) -> list[str]:
+    """A file's lines as decoded, blanks at their ends kept (numbered from 1)."""
+    data = data[bom:]
     if encoding.startswith("utf-16"):
         text = data[: len(data) // 2 * 2].decode(encoding, errors="replace")
         return _LINE_END.split(text)
     return [decode_line(line) for line in data.splitlines()]
 
 
-def _with_blanks(text: str, lines: list[str], first: int) -> Iterator[str]:
-    """`text` (a hand read from line `first` on) with each line's end blanks as the file has
-    them: the texts the older reader may have cut (an XML hand starts and ends inside a line, so
-    its last line may lack them). None when the file's lines are not the text's."""
+def _with_blanks(text: str, lines: list[str], first: int) -> str | None:
+    """`text` (a text room's hand read from line `first` on) with each line's end blanks as
+    the file has them: the text the older reader cut. None when the file's lines are not the
+    text's (a room's tidy changed them)."""
     own = text.split("\n")
     raw = lines[first - 1 : first - 1 + len(own)]
-    if len(raw) != len(own):
-        return
-    older: list[str] = []
-    for number, (line, kept) in enumerate(zip(own, raw, strict=True)):
-        bare = kept.rstrip(LINE_END_BLANKS)
-        if bare != line and not (number == 0 and bare.endswith(line)):
-            if number == len(own) - 1 and kept.startswith(line):
-                yield "\n".join([*older, line])  # an element that ends before the line does
-            return  # the room's tidy changed the line, or the file is not the hand's
-        older.append(line + kept[len(bare) :])
-    yield "\n".join(older)
-    yield "\n".join([*older[:-1], own[-1]])
+    if len(raw) != len(own) or any(
+        kept.rstrip(LINE_END_BLANKS) != line for line, kept in zip(own, raw, strict=True)
+    ):
+        return None
+    return "\n".join(raw)

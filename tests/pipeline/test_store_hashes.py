@@ -16,7 +16,9 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from studdraw.parsers.reader import open_history
 from studdraw.pipeline.importer.ingest import IngestOptions, IngestSummary, ingest
+from studdraw.pipeline.store.hand_hash import text_digest
 from studdraw.pipeline.store.schema import SCHEMA_VERSION
 from tests.conftest import CORPUS
 
@@ -135,6 +137,33 @@ def test_a_rewritten_xml_file_is_all_duplicates(tmp_path: Path, name: str) -> No
     first = ingest(XML_FILES, IngestOptions(store, workers=1))
     assert first.stored > 0
     copies = _rewritten(XML_FILES, tmp_path / "copies", REWRITES[name])
+    summary = ingest(copies, IngestOptions(store, workers=1))
+    assert summary.hands_seen == first.hands_seen
+    _all_duplicates(summary)
+
+
+@pytest.mark.skipif(not XML_FILES, reason=f"the shared corpus is not at {CORPUS}")
+def test_a_version_3_store_has_its_xml_hashes_renewed(tmp_path: Path) -> None:
+    """Version 3 hashed an XML hand's raw text, CR and all: opened, the store has the hash of
+    each hand whose file is still there renewed (proven against the raw text), so the hands of
+    an LF copy are duplicates."""
+    store = tmp_path / "store.duckdb"
+    crlf = _rewritten(XML_FILES, tmp_path / "crlf", REWRITES["CRLF"])
+    first = ingest(crlf, IngestOptions(store, workers=1))
+    raw = {
+        (str(path), hand.source.offset): text_digest(hand.text)
+        for path in crlf
+        for hand in open_history(path).hand_texts()
+    }
+    con = duckdb.connect(str(store))
+    rows = con.execute("SELECT hand_id, source_path, source_offset FROM hands").fetchall()
+    for hand_id, path, offset in rows:  # the hashes version 3 wrote
+        con.execute(
+            "UPDATE hands SET content_hash = ? WHERE hand_id = ?", [raw[path, offset], hand_id]
+        )
+    con.execute("UPDATE studdraw_meta SET value = '3' WHERE key = 'schema_version'")
+    con.close()
+    copies = _rewritten(XML_FILES, tmp_path / "lf", REWRITES["blanks stripped"])
     summary = ingest(copies, IngestOptions(store, workers=1))
     assert summary.hands_seen == first.hands_seen
     _all_duplicates(summary)
