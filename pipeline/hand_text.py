@@ -23,7 +23,7 @@ from studdraw.parsers.reader import open_history
 from studdraw.parsers.render.fulltilt import fulltilt_can_render, render_fulltilt
 from studdraw.parsers.render.kingsclub import kingsclub_can_render, render_kingsclub
 from studdraw.parsers.render.pokerstars import render_pokerstars
-from studdraw.pipeline.importer.process import content_hash
+from studdraw.pipeline.store.hand_hash import content_hash
 
 RENDERERS: Final[dict[str, Callable[[HandRecord, str | None], str]]] = {
     "pokerstars": render_pokerstars,

@@ -27,10 +27,10 @@ from studdraw.pipeline.importer.ingest import changed_reject, quality
 from studdraw.pipeline.importer.process import (
     PendingHand,
     ProcessedBatch,
-    content_hash,
     join_batches,
     process_hands,
 )
+from studdraw.pipeline.store.hand_hash import content_hash
 from studdraw.pipeline.store.normalize import (
     Reject,
     Tables,

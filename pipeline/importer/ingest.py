@@ -45,13 +45,13 @@ from studdraw.pipeline.importer.process import (
     STORED,
     PendingHand,
     ProcessedBatch,
-    content_hash,
     join_batches,
     process_hands,
 )
 from studdraw.pipeline.importer.settings import BATCH_SIZE, part_size
 from studdraw.pipeline.importer.stopping import stop_on_signals, stop_signal, stop_workers
 from studdraw.pipeline.store.db import ImportRow, Key, KnownHands, Store, open_store, record_key
+from studdraw.pipeline.store.hand_hash import content_hash
 from studdraw.pipeline.store.normalize import (
     Reject,
     Tables,

@@ -8,7 +8,6 @@ no hand, recorded with its problem, FIL001).
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import os
 from collections.abc import Callable, Sequence
@@ -48,12 +47,6 @@ _exchange: str | None = None
 """In an import's worker process: the shared-memory folder its answers go through
 (`answer_through`)."""
 _answer_numbers = itertools.count()
-
-
-def content_hash(text: str) -> int:
-    """64-bit BLAKE2b of a hand's text as a signed integer (fits DuckDB's BIGINT)."""
-    digest = hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest()
-    return int.from_bytes(digest, "little", signed=True)
 
 
 @dataclass(slots=True, frozen=True)

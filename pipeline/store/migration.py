@@ -2,7 +2,9 @@
 
 Version 1 named the room `site` (`site`, `site_hand_id`, `site_time`); version 2 says `room`
 everywhere (one word per idea); version 3 adds the runs of a hand run twice (`ADDED`: every hand
-stored before was run once). A store is migrated in place, in one transaction, the first time
+stored before was run once); version 4 renews the content hashes of hands read before blanks at
+line ends were dropped as lines are read (`hand_hash.py`: read again, they are duplicates, not
+`changed` rejects). A store is migrated in place, in one transaction, the first time
 a writer opens it (`db.Store.ensure_schema`) or a reader does (`upgrade`, which the analytics'
 `open_store` calls before it opens the file read-only): nothing is dropped but the indexes and
 views (DuckDB alters no table one depends on), which the schema makes again. A Parquet dataset
@@ -42,6 +44,10 @@ def migrate(con: duckdb.DuckDBPyConnection, version: int) -> None:
             con.execute(
                 f'ALTER TABLE "{table}" ADD COLUMN "{column}" SMALLINT NOT NULL DEFAULT {value}'
             )
+    if version < 4:
+        from .hand_hash import renew_hashes  # noqa: PLC0415 (the readers, for old stores only)
+
+        renew_hashes(con)
 
 
 def _drop_dependents(con: duckdb.DuckDBPyConnection) -> None:

@@ -15,10 +15,11 @@ import pyarrow as pa
 
 from studdraw.pipeline.rules.specs import GAME_SPECS
 
-SCHEMA_VERSION: Final = 3
+SCHEMA_VERSION: Final = 4
 """Version 2 says `room` where version 1 said `site`; version 3 keeps the runs of a hand run
-twice (`hands.runs`, `actions.run`, `pots.run`). `migration.py` brings an earlier store up to
-date when it is opened."""
+twice (`hands.runs`, `actions.run`, `pots.run`); version 4 has every content hash of a text
+without blanks at line ends (`hand_hash.renew_hashes`). `migration.py` brings an earlier store
+up to date when it is opened."""
 
 TIMESTAMP: Final = pa.timestamp("us", tz="UTC")
 CARDS: Final = pa.list_(pa.string())
@@ -166,8 +167,9 @@ HANDS = TableDef(
         _c(
             "content_hash",
             I64,
-            "64-bit BLAKE2b of the hand's text as split (decoded, LF line ends, no blanks at "
-            "line ends), as a signed integer.",
+            "64-bit BLAKE2b of the hand's text as split (decoded), taken with LF line ends and "
+            "no blanks at line ends (an XML hand's raw text keeps the file's), as a signed "
+            "integer: a rewrite of the file that changes only those is the same hand.",
             False,
         ),
         _c(

@@ -24,6 +24,7 @@ from studdraw.parsers.files import detect_encoding, discover_files
 from studdraw.parsers.model import ParsedHand, SourceRef
 from studdraw.parsers.problems import Code
 from studdraw.parsers.reader import open_history, parse_hand
+from studdraw.pipeline.store.hand_hash import content_hash
 from tests.conftest import CORPUS
 
 FILES = sorted(discover_files([CORPUS])) if CORPUS.is_dir() else []
@@ -102,9 +103,10 @@ def outcome(parsed: ParsedHand) -> str:
 
 def hands(path: Path, name: str) -> list[tuple[object, ...]]:
     """A file's hands as what a rewrite must keep: text, first line, outcome, id, and the
-    record and problem with the byte offset left out (a rewrite moves the bytes). A line room's
-    text is the same to the character (so its content hash is); an XML room keeps its hands'
-    raw text, the same up to line ends and the blanks before them."""
+    record and problem with the byte offset left out (a rewrite moves the bytes), and its
+    content hash (the store's identity of the hand: the rewrite is a duplicate). A line room's
+    text is the same to the character; an XML room keeps its hands' raw text, the same up to
+    line ends and the blanks before them, which its hash leaves out."""
     found = []
     history = open_history(path)
     whole = any(part.whole_file for part in history.parts)
@@ -116,6 +118,7 @@ def hands(path: Path, name: str) -> list[tuple[object, ...]]:
         found.append(
             (
                 _XML_LINE_END.sub("\n", text.text) if whole else text.text,
+                content_hash(text.text),
                 text.source.line,
                 outcome(parsed),
                 parsed.room_hand_id,
@@ -149,9 +152,9 @@ def test_a_harmless_rewrite_changes_no_hand_of_the_corpus(rewrite: Rewrite) -> N
             room_names, before = original(path)
             assert rooms(copy) == room_names, path
             after = hands(copy, str(path))
-            assert [hand[:4] for hand in after] == [hand[:4] for hand in before], path
+            assert [hand[:5] for hand in after] == [hand[:5] for hand in before], path
             assert after == before, path
-            counts.update((room_names[0] if room_names else "", hand[2]) for hand in after)
+            counts.update((room_names[0] if room_names else "", hand[3]) for hand in after)
     assert counts[("pokerstars", "parsed")] > 0  # the corpus was read, not skipped
 
 

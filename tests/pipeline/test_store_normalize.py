@@ -18,10 +18,10 @@ from studdraw.pipeline.importer.process import (
     STORED,
     UNSUPPORTED_FATE,
     PendingHand,
-    content_hash,
     process_hands,
 )
 from studdraw.pipeline.rules import replay
+from studdraw.pipeline.store.hand_hash import content_hash
 from studdraw.pipeline.store.normalize import (
     AMOUNT_BOUND,
     Replayed,
