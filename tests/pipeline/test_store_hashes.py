@@ -89,11 +89,16 @@ def test_a_rewritten_file_is_all_duplicates_in_an_older_store(old_store: Path, n
     ]
 
 
-def test_an_older_store_takes_the_hand_its_reader_rejected_once(old_store: Path) -> None:
+def test_an_older_store_takes_the_hand_its_reader_rejected_once(
+    old_store: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A paste whose every line gained a blank broke the older reader (a parse error kept in
-    rejects): read again it is stored, once, and its parse error goes."""
+    rejects): read again it is stored, once, and its parse error goes. The upgrade, which reads
+    the source files again, says so once."""
     assert _table(old_store, "SELECT kind, room FROM rejects") == [("parse_error", "pokerstars")]
     summary = ingest([Path(PASTED[2])], IngestOptions(old_store, workers=1))
+    said = capsys.readouterr().err
+    assert said.count("upgrading the store from schema version 2 to") == 1, said
     assert summary.stored == 0 and summary.duplicates == 1  # the very file: already imported
     copy = _rewritten([Path(PASTED[2])], old_store.parent / "copy", REWRITES["CRLF"])
     summary = ingest(copy, IngestOptions(old_store, workers=1))
