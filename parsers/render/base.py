@@ -9,19 +9,22 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar
 
-from studdraw.parsers.model import Card, Event, EventKind, Game, HandRecord
+from studdraw.parsers.model import Card, Event, EventKind, HandRecord
+
+_Value = TypeVar("_Value")
 
 CURRENCY_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "CAD": "$", "INR": "₹", "CNY": "¥"}
 
 
-def game_labels(games: Mapping[str, Game]) -> dict[Game, str]:
-    """Each game's label in a room's reader table (label as printed -> game): the first the
-    table gives the game, the one the room prints today. A renderer writes what its room's
-    reader reads, so a label is written once."""
-    labels: dict[Game, str] = {}
-    for label, game in games.items():
-        labels.setdefault(game, label)
+def first_labels(table: Mapping[str, _Value]) -> dict[_Value, str]:
+    """Each value's label in a room's reader table (label as printed -> game or structure):
+    the first the table gives it, the one the room prints today. A renderer writes what its
+    room's reader reads, so a label is written once."""
+    labels: dict[_Value, str] = {}
+    for label, value in table.items():
+        labels.setdefault(value, label)
     return labels
 
 

@@ -19,16 +19,16 @@ from studdraw.parsers.render.base import (
     CURRENCY_SYMBOLS,
     HeldCards,
     PlayerFacts,
+    first_labels,
     format_cards,
     format_money,
-    game_labels,
     player_facts,
     pot_sizes,
 )
-from studdraw.parsers.rooms.fulltilt import GAMES
+from studdraw.parsers.rooms.fulltilt import GAMES, STRUCTURES
 
-GAME_LABELS = game_labels(GAMES)
-LIMIT_LABELS = {Structure.FIXED: "Limit", Structure.POT: "Pot Limit", Structure.NO: "No Limit"}
+GAME_LABELS = first_labels(GAMES)
+LIMIT_LABELS = first_labels(STRUCTURES)
 DRAW_STREETS = ("HOLE CARDS", "FIRST DRAW", "SECOND DRAW", "THIRD DRAW")
 SINGLE_DRAW_STREETS = ("HOLE CARDS", "DRAW")  # cash/FTP/Draw/1-Draw-NL-*: "*** DRAW ***"
 DRAW_FOLDS = ("before the Draw", "after the 1st Draw", "after the 2nd Draw", "after the 3rd Draw")

@@ -12,10 +12,10 @@ from __future__ import annotations
 from xml.sax.saxutils import escape, quoteattr
 
 from studdraw.parsers.model import STUD_DEALS, Card, Event, EventKind, Game, HandRecord, Structure
-from studdraw.parsers.render.base import CURRENCY_SYMBOLS, format_money, game_labels
+from studdraw.parsers.render.base import CURRENCY_SYMBOLS, first_labels, format_money
 from studdraw.parsers.rooms.ipoker import GAMES, STUD_ROUNDS
 
-GAME_NAMES = game_labels(GAMES)
+GAME_NAMES = first_labels(GAMES)
 LIMITS = {Structure.FIXED: "L", Structure.POT: "PL", Structure.NO: "NL"}
 STREETS = {number: name for name, number in STUD_ROUNDS.items()}
 """The `<cards type>` of a stud street by its number; the last street's is "River"."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 from zoneinfo import ZoneInfo
 
 from studdraw.parsers.model import Event, EventKind, HandRecord, Structure
-from studdraw.parsers.render.base import format_cards, game_labels, player_facts
+from studdraw.parsers.render.base import first_labels, format_cards, player_facts
 from studdraw.parsers.rooms.kingsclub import (
     BOARD_GAMES,
     BOARD_STREETS,
@@ -30,15 +30,11 @@ from studdraw.parsers.rooms.kingsclub import (
     STRUCTURES,
 )
 
-GAME_LABELS = game_labels(GAMES)
+GAME_LABELS = first_labels(GAMES)
 """The room's first label of each game it deals (drawmaha is "2-7 Drawmaha", not FPDB's
 "Captain")."""
 BOARD_MARKERS = {index: name for name, (index, _) in BOARD_STREETS.items()}
-LIMIT_LABELS = {
-    structure: label
-    for label, structure in STRUCTURES.items()
-    if label != "Fixed Limit"  # the corpus prints "Limit"; FPDB's older form "Fixed Limit"
-}
+LIMIT_LABELS = first_labels(STRUCTURES)  # "Limit", as the corpus prints it (FPDB: "Fixed Limit")
 STUD_MARKERS = ("3RD STREET", "4TH STREET", "5TH STREET", "6TH STREET")
 """The marker before stud's 4th to 7th street (3rd street comes unmarked)."""
 DRAW_MARKERS = {index: name for name, index in DRAW_STREETS.items()}

@@ -15,22 +15,17 @@ from studdraw.parsers.render.base import (
     HeldCards,
     PlayerFacts,
     betting_levels,
+    first_labels,
     format_cards,
     format_money,
-    game_labels,
     player_facts,
     pot_sizes,
 )
-from studdraw.parsers.rooms.pokerstars import GAMES, UNMARKED_DRAW
+from studdraw.parsers.rooms.pokerstars import GAMES, STRUCTURES, UNMARKED_DRAW
 
-GAME_LABELS = game_labels(GAMES)
+GAME_LABELS = first_labels(GAMES)
 
-LIMIT_LABELS = {
-    Structure.FIXED: "Limit",
-    Structure.POT: "Pot Limit",
-    Structure.NO: "No Limit",
-    Structure.SPREAD: "Spread Limit",
-}
+LIMIT_LABELS = first_labels(STRUCTURES)
 STUD_STREETS = ("3rd STREET", "4th STREET", "5th STREET", "6th STREET", "RIVER")
 DRAW_STREETS = ("DEALING HANDS", "FIRST DRAW", "SECOND DRAW", "THIRD DRAW")
 SUMMARY_STREETS = ("3rd Street", "4th Street", "5th Street", "6th Street", "River")

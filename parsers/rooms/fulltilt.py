@@ -38,13 +38,13 @@ GAMES: Final = {
 """The room's game labels as it prints them, read whatever their case (`any_case`); a game's
 first label is the one its exports print, which its renderer writes (parsers/render/fulltilt.py)."""
 STRUCTURES: Final = {
-    "limit": Structure.FIXED,
-    "fl": Structure.FIXED,
-    "fixed limit": Structure.FIXED,
-    "pot limit": Structure.POT,
-    "pl": Structure.POT,
-    "no limit": Structure.NO,
-    "nl": Structure.NO,
+    "Limit": Structure.FIXED,
+    "FL": Structure.FIXED,
+    "Fixed Limit": Structure.FIXED,
+    "Pot Limit": Structure.POT,
+    "PL": Structure.POT,
+    "No Limit": Structure.NO,
+    "NL": Structure.NO,
 }
 STUD_STREETS: Final = {
     "2ND STREET": -1,
@@ -97,7 +97,7 @@ class FullTiltReader(LineReader):
     counts_known_draws = True
     games = lower_keys(GAMES)
     any_case = True
-    structures = STRUCTURES
+    structures = lower_keys(STRUCTURES)
     currencies = CURRENCY_SYMBOLS
     summary_won = SUMMARY_WON  # "collected ($0.50), mucked", "showed [...] and won ($4)"
     summary_no_win = SUMMARY_NO_WIN

@@ -39,11 +39,11 @@ UNMARKED_DRAW: Final = frozenset({Game.SD27, Game.DRAW5})
 """Single-draw games: the room prints no street line for their one draw; the first discard
 (or stand pat) after the deal opens it."""
 STRUCTURES: Final = {
-    "limit": Structure.FIXED,
-    "fixed limit": Structure.FIXED,
-    "pot limit": Structure.POT,
-    "no limit": Structure.NO,
-    "spread limit": Structure.SPREAD,
+    "Limit": Structure.FIXED,
+    "Fixed Limit": Structure.FIXED,
+    "Pot Limit": Structure.POT,
+    "No Limit": Structure.NO,
+    "Spread Limit": Structure.SPREAD,
 }
 STUD_STREETS: Final = {
     "3rd STREET": 0,
@@ -102,7 +102,7 @@ class PokerStarsReader(LineReader):
     games = lower_keys(GAMES)
     limit_blind = True  # a limit draw game's big blind is the small bet
     any_case = True
-    structures = STRUCTURES
+    structures = lower_keys(STRUCTURES)
     currencies = CURRENCIES
     time_formats = ("%Y/%m/%d %H:%M:%S", "%Y/%m/%d %H:%M")
     zone = "ET"  # the room's reference clock, of the few headers printed without a zone
