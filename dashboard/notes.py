@@ -14,6 +14,7 @@ from studdraw.pipeline.identities import Account
 from studdraw.pipeline.notes import Kind, Target
 
 from . import store
+from .render import literal
 from .replay import Hand
 from .store import StoreRef
 
@@ -30,7 +31,7 @@ def hand_notes(ref: StoreRef, hand: Hand) -> None:
     target = Target(Kind.HAND, room, hand_key)
     mine = found.get(target)
     known_tags = sorted({word for a in found.values() for word in a.tags})
-    title = "Notes and tags" + (f" · {', '.join(mine.tags)}" if mine and mine.tags else "")
+    title = "Notes and tags" + (f" · {literal(', '.join(mine.tags))}" if mine and mine.tags else "")
     with st.expander(title, expanded=bool(mine)):
         _editor(path, target, mine, known_tags, f"notes-hand-{hand.header['hand_id']}")
         names = hand.seats.get_column("name").to_list()
@@ -42,7 +43,7 @@ def hand_notes(ref: StoreRef, hand: Hand) -> None:
             who = Target(Kind.PLAYER, room, player)
             _editor(path, who, found.get(who), known_tags, f"notes-player-{room}-{player}")
             identity_editor(ref, Account(room, player))
-        st.caption(f"Kept in {path}, beside the store.")
+        st.caption(f"Kept in {literal(path)}, beside the store.")
 
 
 def player_note_editor(ref: StoreRef, room: str, names: list[str]) -> None:
@@ -60,7 +61,7 @@ def player_note_editor(ref: StoreRef, room: str, names: list[str]) -> None:
             who = Target(Kind.PLAYER, room, player)
             _editor(path, who, found.get(who), known_tags, f"notes-player-{room}-{player}")
             identity_editor(ref, Account(room, player))
-        st.caption(f"Kept in {path}, beside the store.")
+        st.caption(f"Kept in {literal(path)}, beside the store.")
 
 
 def identity_editor(ref: StoreRef, account: Account) -> None:
@@ -70,31 +71,36 @@ def identity_editor(ref: StoreRef, account: Account) -> None:
     found = identities.links(path)
     person = next((x.person for x in found if x.account == account), None)
     key = f"identity-{account.room}-{account.name}"
-    known = ", ".join(sorted(identities.persons(found))) or "none yet"
+    known = literal(", ".join(sorted(identities.persons(found))) or "none yet")
     if person is None:
-        st.caption(f"{account} counts under its name, {account.name!r}, in every report.")
+        st.caption(
+            f"{literal(account)} counts under its name, {literal(repr(account.name))}, "
+            "in every report."
+        )
     else:
-        st.caption(f"{account} counts under the person {person!r} in every report.")
+        st.caption(
+            f"{literal(account)} counts under the person {literal(repr(person))} in every report."
+        )
     left, right = st.columns([3, 1], vertical_alignment="bottom")
     chosen = left.text_input(
-        f"Person of {account}", value=person or "", placeholder="A person's name",
+        f"Person of {literal(account)}", value=person or "", placeholder="A person's name",
         key=f"{key}-person", help="Link the accounts of one person (in any room) to one name: "
         f"stats, leaks, sessions and every report then count them together. Persons: {known}.",
     ).strip()  # fmt: skip
     if right.button("Link", key=f"{key}-link", disabled=not chosen or chosen == person):
         identities.link(path, str(chosen), [account])
-        st.toast(f"Linked {account} to {chosen}.")
+        st.toast(f"Linked {literal(account)} to {literal(chosen)}.")
         st.rerun()
     if person is not None and right.button("Split off", key=f"{key}-split"):
         identities.split(path, person, [account])
-        st.toast(f"Split {account} from {person}.")
+        st.toast(f"Split {literal(account)} from {literal(person)}.")
         st.rerun()
 
 
 def _editor(
     path: Path, target: Target, mine: notes.Annotation | None, known: list[str], key: str
 ) -> None:
-    what = "hand" if target.kind is Kind.HAND else target.key
+    what = "hand" if target.kind is Kind.HAND else literal(target.key)
     text = st.text_area(f"Note on {what}", value=mine.note if mine else "", key=f"{key}-note")
     tags = st.multiselect(
         f"Tags of {what}",
@@ -129,10 +135,10 @@ def tagged_hand(ref: StoreRef) -> int | None:
         for row in hands.iter_rows(named=True)
     }
     if not labels:
-        st.info(f"No hand of this store is tagged {chosen}.")
+        st.info(f"No hand of this store is tagged {literal(chosen)}.")
         return None
     picked: int | None = right.selectbox(
-        f"Hand ({len(labels):,} tagged {chosen})",
+        f"Hand ({len(labels):,} tagged {literal(chosen)})",
         list(labels),
         format_func=lambda hand_id: labels[hand_id],
         key="replay-tagged",

@@ -27,6 +27,23 @@ STRUCTURE_NAMES = {s.value: spec.title for s, spec in STRUCTURE_SPECS.items()}
 CURRENCY_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£"}
 
 
+_MARKDOWN_MARKS = re.compile(r"[!-/:-@\[-`{-~]")
+"""Every ASCII punctuation mark: CommonMark lets a backslash escape each of them."""
+_AUTOLINKS = re.compile(r"(?<=:)(?=//)|(?<=www)(?=\.)|(?<=@)", re.IGNORECASE)
+"""Where GitHub's Markdown would make a bare address a link (`http://`, `www.`, `a@b.c`): it
+finds them in the text after the escapes are read, so an invisible word joiner breaks them."""
+
+
+def literal(text: object) -> str:
+    """Text read from hand files or the notes (a name, a reason, a note, a tag), for a place
+    Streamlit renders as Markdown (bodies, titles, labels, help, toasts), shown letter for
+    letter: every punctuation mark escaped and every bare address broken, so no image, link,
+    HTML tag, emphasis or colour is ever made of it and the browser fetches nothing it names.
+    Select-box options are plain text already: they take the text as it is."""
+    joined = _AUTOLINKS.sub("\u2060", str(text))
+    return _MARKDOWN_MARKS.sub(lambda mark: "\\" + mark.group(), joined)
+
+
 def stylesheet() -> str:
     """The dashboard's CSS, shipped as package data."""
     css = files("studdraw.dashboard").joinpath("style.css").read_text(encoding="utf-8")

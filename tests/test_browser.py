@@ -9,11 +9,13 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -21,9 +23,10 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from studdraw.parsers.model import Game
 from studdraw.pipeline.importer.ingest import IngestOptions, ingest
-from studdraw.pipeline.synth import SynthOptions, render, synthesize
+from studdraw.pipeline.synth import NAME_POOL, SynthOptions, render, synthesize
 from tests.conftest import CORPUS, REPO_ROOT, corpus_file
 from tests.dashboard_support import BROKEN_HAND, build_store, hand_id_of
+from tests.hostile_text_support import build_hostile_store
 from tests.mixed_support import build_mixed_store
 
 pytestmark = pytest.mark.browser
@@ -299,6 +302,68 @@ def test_every_page_fits_the_window(server: str, browser: Browser, width: int) -
             screenshot(page, f"{view}-{width}", width)
     finally:
         context.close()
+
+
+@pytest.fixture(scope="module")
+def beacon() -> Iterator[tuple[str, list[str]]]:
+    """A local HTTP server keeping the path of every request it gets (what a page fetches from
+    an address a hand file names), and its base URL."""
+    asked: list[str] = []
+
+    class Keep(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            asked.append(self.path)
+            self.send_response(404)
+            self.end_headers()
+
+        def log_message(self, *_args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Keep)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}", asked
+    server.shutdown()
+    server.server_close()
+
+
+MADE = """([beacon, words]) => [
+  ...document.querySelectorAll(`img[src^="${beacon}"], a[href^="${beacon}"]`),
+  ...[...document.querySelectorAll('strong, em, del')].filter(e => words.includes(e.textContent)),
+].map(e => e.outerHTML)"""
+"""What a page made of a payload: an image or link to the beacon, emphasis of a payload word."""
+
+
+def test_text_from_hand_files_is_shown_as_written(
+    beacon: tuple[str, list[str]], tmp_path_factory: pytest.TempPathFactory, page: Page
+) -> None:
+    """Names, a table name, a stray text, a note, a tag and a person holding Markdown and HTML
+    (tests/hostile_text_support.py): every page prints them letter for letter, makes no image,
+    link or emphasis of them, and the browser asks their address for nothing."""
+    address, asked = beacon
+    db, first = build_hostile_store(tmp_path_factory.mktemp("hostile"), address)
+    person = f"![person]({address}/person.png)"
+    words = ["Hero", *NAME_POOL, "it", "pasted"]
+    expected = {  # a page, and texts it prints from the payloads, as written
+        "sessions": [f"Sessions of {person}"],
+        "live_table": [f"![Bellatrix]({address}/Bellatrix.png) 5"],
+        "data_quality": [f"![stray]({address}/stray.png) **pasted**"],
+        f"replayer?hand={hand_id_of(db, first)}": [
+            f"Hands of {person}, in time order.",
+            f"Notes and tags · ![tag]({address}/tag.png)",
+        ],
+    }
+    with serve(db) as url:
+        for view in (*PAGES, *expected):
+            visit(page, f"{url}/{view}" if view != "overview" else url)
+            expect(page.get_by_test_id("stException")).to_have_count(0)
+            assert page.evaluate(MADE, [address, words]) == [], view
+            text = page.get_by_test_id("stMain").text_content() or ""
+            for shown in expected.get(view, []):
+                assert shown in text.replace("\u2060", ""), (view, shown)
+        page.get_by_text("By tag", exact=True).click()
+        settle(page)
+        assert page.evaluate(MADE, [address, words]) == []
+    assert asked == []
 
 
 def build_corpus_store(folder: Path) -> Path:

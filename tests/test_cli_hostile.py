@@ -17,8 +17,9 @@ import pytest
 from typer.testing import CliRunner
 
 from studdraw.cli.commands import app
+from studdraw.pipeline.importer.ingest import IngestOptions, ingest
 from tests.conftest import CORPUS, SAMPLES, corpus_file
-from tests.pipeline.store_support import inflate
+from tests.pipeline.store_support import counts, differences, inflate
 
 runner = CliRunner()
 STUDDRAW = str(Path(sys.executable).parent / "studdraw")
@@ -127,6 +128,111 @@ def test_a_stop_signal_ends_the_import_cleanly_and_a_rerun_resumes(
     summary = json.loads(out)
     assert summary["stored"] + summary["duplicates"] == hands == summary["hands_seen"]
     assert summary["stored"] == hands - stored[0]
+
+
+# `studdraw ingest` whose analytics' upkeep, at one point of a run (`where`, the `nth` time),
+# starts a DuckDB query that only an interrupt ends, and a thread that sends Ctrl-C twice once
+# DuckDB reports the query running (the second after the first was handled): both signals land
+# inside a DuckDB call, deterministically. "derive" runs inside a batch's write transaction,
+# "compact" inside the import's last one (after every batch).
+_SECOND_CTRL_C = """
+import os, signal, sys, threading, time
+from studdraw.cli import main
+from studdraw.pipeline.analytics import source
+from studdraw.pipeline.importer.stopping import StopSwitch
+
+where, nth = sys.argv[1], int(sys.argv[2])
+sys.argv = ["studdraw", *sys.argv[3:]]
+handled = threading.Event()
+calls = []
+
+def ctrl_c_twice(con):
+    while con.query_progress() < 0:
+        time.sleep(0.001)
+    os.kill(os.getpid(), signal.SIGINT)
+    handled.wait()
+    os.kill(os.getpid(), signal.SIGINT)
+
+def endless(con):
+    calls.append(con)
+    if len(calls) == nth:
+        con.execute("SET enable_progress_bar = true; SET enable_progress_bar_print = false")
+        con.execute("SET progress_bar_time = 0")
+        threading.Thread(target=ctrl_c_twice, args=(con,), daemon=True).start()
+        con.execute("SELECT count(*) FROM range(1000000000000)")
+
+def handle(switch, signum, frame, original=StopSwitch._handle):
+    original(switch, signum, frame)
+    handled.set()
+
+def derive(upkeep, con, lo, hi, original=source.Upkeep.__call__):
+    original(upkeep, con, lo, hi)
+    endless(con)
+
+def compact(con, original=source._compact_rollup):
+    original(con)
+    endless(con)
+
+StopSwitch._handle = handle
+if where == "derive":
+    source.Upkeep.__call__ = derive
+else:
+    source._compact_rollup = compact
+main()
+"""
+
+
+@pytest.fixture(scope="module")
+def few_hands(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, int]:
+    """An input folder of the corpus's hands once, and the store of its uninterrupted import."""
+    corpus_file()
+    root = tmp_path_factory.mktemp("few")
+    hands = inflate(CORPUS, root / "in", copies=1)
+    reference = root / "reference.duckdb"
+    assert ingest([root / "in"], IngestOptions(reference, workers=1)).stored == hands
+    return root / "in", reference, hands
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("where", "nth"), [("derive", 3), ("compact", 1)])
+def test_a_second_ctrl_c_inside_a_duckdb_call_stops_cleanly_and_a_rerun_completes(
+    few_hands: tuple[Path, Path, int], tmp_path: Path, where: str, nth: int
+) -> None:
+    folder, reference, hands = few_hands
+    db = tmp_path / "s.duckdb"
+    command = ["ingest", str(folder), "--db", str(db), "--json", "--workers", "1"]
+    victim = subprocess.run(
+        [sys.executable, "-c", _SECOND_CTRL_C, where, str(nth), *command, "--batch-size", "50"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert victim.returncode == 130, victim.stderr
+    told = [line for line in victim.stderr.splitlines() if not line.startswith("ingest: ")]
+    assert len(told) == 1 and told[0].startswith("interrupted: SIGINT"), victim.stderr
+    assert victim.stdout == ""
+    con = duckdb.connect(str(db), read_only=True)
+    stored = con.execute("SELECT count(*) FROM hands").fetchall()[0][0]
+    ledger = con.execute(
+        "SELECT sum(stored), count(*) FILTER (status = 'running' AND NOT interrupted), "
+        "count(*) FILTER (interrupted) FROM imports"
+    ).fetchall()
+    con.close()
+    (ledger_stored, left_running, interrupted), *_ = ledger
+    assert (ledger_stored, left_running) == (stored, 0)  # the ledger counts what is kept
+    if where == "derive":
+        assert 0 < stored < hands and interrupted >= 1
+    else:  # every batch was committed before the stop
+        assert (stored, interrupted) == (hands, 0)
+    rerun = subprocess.run(
+        [STUDDRAW, *command], capture_output=True, text=True, timeout=600, check=False
+    )
+    assert rerun.returncode == 0, rerun.stderr
+    summary = json.loads(rerun.stdout)
+    assert (summary["stored"], summary["duplicates"]) == (hands - stored, stored)
+    assert differences(reference, db) == {}
+    assert counts(db) == counts(reference)
 
 
 _POOL_SCRIPT = """

@@ -10,7 +10,7 @@ import polars as pl
 import streamlit as st
 
 from studdraw.dashboard import store, ui
-from studdraw.dashboard.render import replay_url
+from studdraw.dashboard.render import literal, replay_url
 from studdraw.dashboard.store import StoreRef
 from studdraw.parsers.problems import Code
 from studdraw.pipeline.analytics import quality
@@ -152,7 +152,7 @@ def _rejects(ref: StoreRef) -> None:
     if reject["error_line"] is not None:
         offset = reject["error_line"] - reject["source_line"] + 1
         where = f" (line {offset} of the hand, line {reject['error_line']} of the file)"
-    st.error(f"{reject['reason']}{where}")
+    st.error(f"{literal(reject['reason'])}{where}")
     st.code(reject["raw_text"], language=None, line_numbers=True)
 
 

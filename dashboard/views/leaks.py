@@ -10,7 +10,7 @@ import polars as pl
 import streamlit as st
 
 from studdraw.dashboard import downloads, store, ui
-from studdraw.dashboard.render import GAME_NAMES, replay_url
+from studdraw.dashboard.render import GAME_NAMES, literal, replay_url
 from studdraw.dashboard.store import StoreRef
 from studdraw.pipeline.analytics import (
     MIN_OPPORTUNITIES,
@@ -149,7 +149,7 @@ def _hands_behind(ref: StoreRef, filters: Filters, leak: dict[str, Any]) -> None
     if examples:
         room_hand_ids = [str(room_hand_id) for room_hand_id in leak["example_room_hand_ids"] or []]
         links = " · ".join(
-            f"[#{room_hand_id}]({replay_url(hand_id)})"
+            f"[#{literal(room_hand_id)}]({replay_url(hand_id)})"
             for hand_id, room_hand_id in zip(examples, room_hand_ids, strict=True)
         )
         st.markdown(f"Typical hands: {links}")

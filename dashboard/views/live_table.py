@@ -16,7 +16,7 @@ import streamlit as st
 
 from studdraw.dashboard import store, ui
 from studdraw.dashboard.notes import notes_file, player_note_editor
-from studdraw.dashboard.render import GAME_NAMES, game_label
+from studdraw.dashboard.render import GAME_NAMES, game_label, literal
 from studdraw.dashboard.replay import position_name
 from studdraw.dashboard.store import StoreRef
 from studdraw.parsers.model import Game
@@ -96,22 +96,22 @@ def _room_title(room: str) -> str:
 
 def _header(table: LiveTable, zone: str) -> None:
     hand = table.hand
-    st.subheader(f"{hand['table_name']} · {_room_title(hand['room'])}")
+    st.subheader(f"{literal(hand['table_name'])} · {_room_title(hand['room'])}")
     seated = table.seats.filter(table.seats.get_column("dealt_in")).height
     parts = [
         f"**{game_label(hand['game'], hand['structure'])}**",
         f"stakes {stakes_text(hand)}",
-        f"tournament {hand['tournament_id']}"
+        f"tournament {literal(hand['tournament_id'])}"
         if hand["tournament_id"] is not None
         else f"cash game in {currency_label(hand['currency'])}",
-        f"hand #{hand['room_hand_id']} at "
+        f"hand #{literal(hand['room_hand_id'])} at "
         + ui.local_time(hand["started_at"], zone, "%Y-%m-%d %H:%M:%S"),
         f"{seated:,} of {plural(hand['max_seats'], 'seat')} dealt in"
         if hand["max_seats"]
         else f"{plural(seated, 'player')} dealt in",
     ]
     if hand["tournament_level"]:
-        parts.insert(3, f"level {hand['tournament_level']}")
+        parts.insert(3, f"level {literal(hand['tournament_level'])}")
     st.markdown(" · ".join(parts))
     where = f"{_room_title(hand['room'])}, {game_label(hand['game'], hand['structure'])}"
     st.caption(

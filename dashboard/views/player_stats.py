@@ -10,7 +10,7 @@ import streamlit as st
 from streamlit.elements.lib.column_types import ColumnConfig
 
 from studdraw.dashboard import downloads, store, ui
-from studdraw.dashboard.render import GAME_NAMES
+from studdraw.dashboard.render import GAME_NAMES, literal
 from studdraw.pipeline.analytics import STATS, Filters, currency_label, money_text
 
 RESULTS = ["hands", "net", "big_bets", "bb_per_100", "allin_net", "allin_bb_per_100"]
@@ -127,7 +127,7 @@ def _starting_hands(ref: store.StoreRef, filters: Filters) -> None:
     groups = store.starting_hands(ref, filters)
     if groups.is_empty():
         return
-    st.subheader(f"Stud starting hands of {filters.player}")
+    st.subheader(f"Stud starting hands of {literal(filters.player)}")
     st.caption("Groups of the three 3rd-street cards: how often each was played, and what it won.")
     frame = _per_game(groups)
     chart = (
@@ -172,7 +172,7 @@ def _door_cards(ref: store.StoreRef, filters: Filters) -> None:
     doors = store.door_cards(ref, filters)
     if doors.is_empty():
         return
-    st.subheader(f"Stud door cards of {filters.player}")
+    st.subheader(f"Stud door cards of {literal(filters.player)}")
     st.caption("By the rank of the up card dealt on 3rd street, strongest first for each game.")
     frame = _per_game(doors)
     st.dataframe(

@@ -24,6 +24,7 @@ from studdraw.dashboard.render import (
     cards,
     code_link,
     game_label,
+    literal,
     money,
 )
 from studdraw.dashboard.replay import Hand, SeatView, position_name
@@ -129,7 +130,7 @@ def _neighbours(ref: StoreRef, hand: Hand) -> None:
         args=(ref, found["previous"], player),
         key="replay-previous",
     )
-    middle.caption(f"Hands of {player}, in time order.")
+    middle.caption(f"Hands of {literal(player)}, in time order.")
     right.button(
         "Next hand ▶",
         disabled=found["next"] is None,
@@ -187,7 +188,7 @@ def _as_text(hand: Hand) -> None:
     with st.expander("Copy the hand as text"):
         if st.toggle("Show the hand's text", key=f"replay-text-{hand.header['hand_id']}"):
             found = hand_text(hand.header, hand.all_seats, hand.actions)
-            st.caption(found.origin)
+            st.caption(literal(found.origin))
             st.code(found.text, language=None)
 
 
@@ -259,7 +260,7 @@ def _by_player_and_day(ref: StoreRef) -> int | None:
     )
     days = store.read(ref, hands.player_days, player, zone)
     if not days:
-        st.info(f"No hands of {player} in the store.")
+        st.info(f"No hands of {literal(player)} in the store.")
         return None
     if st.session_state.get("replay-day") not in days:
         st.session_state["replay-day"] = days[-1]
@@ -309,7 +310,7 @@ def _by_room_hand_id(ref: StoreRef) -> int | None:
         return None
     found = store.read(ref, hands.hands_with_room_id, text.strip().lstrip("#"))
     if found.is_empty():
-        st.warning(f"No stored hand has the room hand id {text.strip()}.")
+        st.warning(f"No stored hand has the room hand id {literal(text.strip())}.")
         return None
     if found.height == 1:
         only: int = found.item(0, "hand_id")
@@ -326,10 +327,10 @@ def _by_room_hand_id(ref: StoreRef) -> int | None:
 def _header(hand: Hand, zone: str) -> None:
     head = hand.header
     st.markdown(
-        f"#### {head['room']} hand #{head['room_hand_id']} · "
+        f"#### {head['room']} hand #{literal(head['room_hand_id'])} · "
         f"{game_label(head['game'], head['structure'])} "
         f"{stakes_text(head)}"
-        + (f" · tournament {head['tournament_id']}" if head["tournament_id"] else "")
+        + (f" · tournament {literal(head['tournament_id'])}" if head["tournament_id"] else "")
     )
     if head["valid"]:
         verdict = '<span class="sd-verdict sd-ok">valid</span>'
@@ -349,7 +350,7 @@ def _header(hand: Hand, zone: str) -> None:
     items = "".join(f"<span><b>{name}</b> {escape(value)}</span>" for name, value in facts.items())
     st.html(f'<div class="sd-facts">{items}{verdict}</div>')
     st.caption(
-        f"Source: {head['source_path']}, line {head['source_line']} · "
+        f"Source: {literal(head['source_path'])}, line {head['source_line']} · "
         f"store hand id {head['hand_id']}"
     )
 

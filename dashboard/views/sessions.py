@@ -10,7 +10,7 @@ import polars as pl
 import streamlit as st
 
 from studdraw.dashboard import downloads, store, ui
-from studdraw.dashboard.render import GAME_NAMES, replay_url
+from studdraw.dashboard.render import GAME_NAMES, literal, replay_url
 from studdraw.dashboard.store import Results, StoreRef
 from studdraw.pipeline.analytics import (
     SESSION_GAP_MINUTES,
@@ -54,12 +54,12 @@ def render() -> None:
     filters = ui.filters_sidebar(ref, "sessions", player)
     table = store.sessions(ref, filters)
     if table.is_empty():
-        st.info(f"No hands of {player} match the filters.")
+        st.info(f"No hands of {literal(player)} match the filters.")
         return
     currency = _currency_picker(table, filters)
     results = store.results(ref, replace(filters, currency=currency), MAX_POINTS)
     if results is None:
-        st.info(f"No hands of {player} in {currency_label(currency)} match the filters.")
+        st.info(f"No hands of {literal(player)} in {currency_label(currency)} match the filters.")
         return
     _summary(results, table.filter(pl.col("currency") == currency), currency)
     ui.doubtful_note(ref, filters)
@@ -80,7 +80,7 @@ def render() -> None:
         "All-in adjusted: where the player was all-in before the last card, the line counts the "
         "pot share the hand was worth at that moment instead of what the cards later made of it."
     )
-    st.subheader(f"Sessions of {player}")
+    st.subheader(f"Sessions of {literal(player)}")
     _totals(table)
     picked = _table(table, filters.time_zone)
     if picked is not None:

@@ -11,7 +11,7 @@ import polars as pl
 import streamlit as st
 
 from studdraw.dashboard import store, ui
-from studdraw.dashboard.render import GAME_NAMES
+from studdraw.dashboard.render import GAME_NAMES, literal
 from studdraw.dashboard.store import StoreRef
 from studdraw.pipeline.analytics import currency_label, money_text
 
@@ -36,7 +36,7 @@ def render() -> None:
     filters = replace(ui.filters_sidebar(ref, "tournaments", player), kind="tournament")
     results = store.tournament_results(ref, filters)
     if results.is_empty():
-        st.info(f"No tournament hands of {player} match the filters.")
+        st.info(f"No tournament hands of {literal(player)} match the filters.")
         return
     _summary(store.tournament_summary(ref, filters))
     _results_graph(results)

@@ -27,7 +27,7 @@ import polars as pl
 
 from studdraw.pipeline import identities
 from studdraw.pipeline.forkserver import process_count
-from studdraw.pipeline.store.db import connect_writable
+from studdraw.pipeline.store.db import connect_writable, transaction
 from studdraw.pipeline.store.migration import select_current, stored_version, upgrade
 from studdraw.pipeline.store.schema import BATCH_TABLES, SCHEMA_VERSION
 
@@ -239,9 +239,8 @@ class Upkeep:
         """One rollup row per key again, in one transaction (the import's batches each added
         theirs): a few thousand rows to sum, whatever the store's size."""
         if self.derived:
-            con.execute("BEGIN")
-            _compact_rollup(con)
-            con.execute("COMMIT")
+            with transaction(con):
+                _compact_rollup(con)
 
 
 def _record_coverage(con: duckdb.DuckDBPyConnection, through: int) -> None:

@@ -74,7 +74,7 @@ from studdraw.pipeline.importer.ingest import (
 )
 from studdraw.pipeline.importer.process import STORED
 from studdraw.pipeline.importer.settings import DEFAULT_TASK_BYTES
-from studdraw.pipeline.importer.stopping import StopRequested, stop_on_signals
+from studdraw.pipeline.importer.stopping import StopSwitch, stop_on_signals
 from studdraw.pipeline.store.db import ImportRow, Key, Store, open_store, record_key
 from studdraw.pipeline.store.parquet import ParquetDataset
 
@@ -113,17 +113,21 @@ def ingest_dask(
             importer = _Importer(store, options, dask, client, threads)
             importer.on_hands = on_hands
             importer.problems = list(path_problems or ())
+            switch = StopSwitch()
             try:
-                with stop_on_signals() as switch:
+                with stop_on_signals(switch):
                     importer.check_stop = switch.check
                     importer.run(files, advance)
                 importer.upkeep.finish(store.connection)
-            except StopRequested as stop:
+            except BaseException as error:
+                signum = switch.stopped_by(error)
+                if signum is None:
+                    raise
                 with signals_ignored():
-                    mark_interrupted(store, importer.rows.values())
+                    mark_interrupted(store, importer.rows)
                 summary = summarize(importer.rows.values(), importer.reasons, threads)
                 summary.files, summary.seconds = len(files), time.perf_counter() - start
-                raise ImportInterruptedError(stop.signum, summary) from None
+                raise ImportInterruptedError(signum, summary) from None
             finally:
                 importer.close()
             summary = summarize(importer.rows.values(), importer.reasons, threads)

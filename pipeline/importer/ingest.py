@@ -49,7 +49,7 @@ from studdraw.pipeline.importer.process import (
     process_hands,
 )
 from studdraw.pipeline.importer.settings import BATCH_SIZE, part_size
-from studdraw.pipeline.importer.stopping import stop_on_signals, stop_signal, stop_workers
+from studdraw.pipeline.importer.stopping import StopSwitch, stop_on_signals, stop_workers
 from studdraw.pipeline.store.db import ImportRow, Key, KnownHands, Store, open_store, record_key
 from studdraw.pipeline.store.hand_hash import content_hash
 from studdraw.pipeline.store.normalize import (
@@ -148,25 +148,27 @@ def ingest(
     store = open_store(options.db, options.wait_seconds, on_wait)
     importer: _Importer | None = None
     executor = stage(options.workers, IMPORT_WORKERS)
+    switch = StopSwitch()
     with collected_per_batch():
         try:
             importer = _Importer(store, options)
             importer.on_hands = on_hands
             for path, reason in path_problems or ():
                 importer.unreadable(path, reason)
-            with stop_on_signals() as switch:
+            with stop_on_signals(switch):
                 importer.check_stop = switch.check
                 importer.run(files, executor, advance)
-            executor.shutdown()
-            importer.upkeep.finish(store.connection)
+                executor.shutdown()
+                importer.upkeep.finish(store.connection)
+                switch.check()  # a signal during the last writes stops the import too
             summary = summarize(importer.rows.values(), importer.reasons, options.workers)
         except BaseException as error:
-            signum = stop_signal(error)
+            signum = switch.stopped_by(error)
             with signals_ignored():
                 stop_workers(executor)
                 if signum is None or importer is None:
                     raise
-                importer.mark_interrupted()
+                mark_interrupted(store, importer.rows)
             summary = summarize(importer.rows.values(), importer.reasons, options.workers)
             summary.files, summary.seconds = len(files), time.perf_counter() - start
             raise ImportInterruptedError(signum, summary) from None
@@ -291,9 +293,6 @@ class _Importer:
             collect_batch()
 
     # -- the main process's side: cut files, recognise known hands --------------------------
-
-    def mark_interrupted(self) -> None:
-        mark_interrupted(self.store, self.rows.values())
 
     def unreadable(self, path: Path, reason: str) -> None:
         """A folder (or path) that could not be read while discovering files: a `failed` row
@@ -450,10 +449,16 @@ class _Importer:
             self.dataset.publish(parts)
 
 
-def mark_interrupted(store: Store, rows: Iterable[ImportRow]) -> None:
-    """After a stop: every file not finished in the store is marked interrupted (its counts
-    are those of the batches committed), in one transaction."""
-    running = [row for row in rows if row.status == "running"]
+def mark_interrupted(store: Store, rows: dict[int, ImportRow]) -> None:
+    """After a stop: the run's rows become what the store holds (a second signal may stop a
+    batch's write, whose counts the rows already hold), and every file not finished is marked
+    interrupted (its counts those of the batches committed), in one transaction."""
+    committed = store.imports_from(min(rows, default=0))
+    for import_id, row in rows.items():
+        rows[import_id] = committed.get(import_id) or ImportRow(
+            import_id, row.path, row.room, row.size, None, "running", row.started_at, note=row.note
+        )
+    running = [row for row in rows.values() if row.status == "running"]
     for row in running:
         row.interrupted = True
     if running:

@@ -4,10 +4,11 @@ While an import runs, Ctrl-C (SIGINT), SIGTERM and SIGHUP turn a switch that the
 between hands and between batches (never inside a DuckDB query, which DuckDB would abort with a
 bare "Query interrupted"); it then raises `StopRequested`, which unwinds through the writer:
 no transaction is left half done, the workers are stopped, and the files' ledger rows are
-marked interrupted. A second signal stops at once. Workers ignore the stop signals (a terminal
-or a service manager sends them to the whole process group; the main process decides, and a
-worker killed mid-message could wedge the pool's queues) and watch their parent: when it dies,
-even by `kill -9`, they exit.
+marked interrupted. A second signal stops at once, even inside a DuckDB query (which then
+fails with a bare error: the switch remembers that it was the stop). Workers ignore the stop
+signals (a terminal or a service manager sends them to the whole process group; the main
+process decides, and a worker killed mid-message could wedge the pool's queues) and watch
+their parent: when it dies, even by `kill -9`, they exit.
 """
 
 from __future__ import annotations
@@ -45,30 +46,37 @@ class StopSwitch:
 
     def __init__(self) -> None:
         self.signum: int | None = None
+        self.forced: int | None = None  # the second signal, which stopped at once
 
     def check(self) -> None:
         """Raise `StopRequested` if a stop signal arrived."""
         if self.signum is not None:
             raise StopRequested(self.signum)
 
+    def stopped_by(self, error: BaseException) -> int | None:
+        """The signal that `error` stands for, None for any other error. After a second
+        signal every error is the stop: raised inside a DuckDB query, its `StopRequested`
+        comes out as DuckDB's bare `RuntimeError("Query interrupted")`."""
+        return self.forced if self.forced is not None else stop_signal(error)
+
     def _handle(self, signum: int, _frame: FrameType | None) -> None:
         if self.signum is not None:
+            self.forced = signum
             raise StopRequested(signum)
         self.signum = signum
 
 
 @contextlib.contextmanager
-def stop_on_signals() -> Iterator[StopSwitch]:
-    """While the block runs, SIGINT, SIGTERM and SIGHUP set the yielded switch (main thread
-    only; elsewhere the switch never turns)."""
-    switch = StopSwitch()
+def stop_on_signals(switch: StopSwitch) -> Iterator[None]:
+    """While the block runs, SIGINT, SIGTERM and SIGHUP set `switch` (main thread only;
+    elsewhere the switch never turns)."""
     if threading.current_thread() is not threading.main_thread():
-        yield switch
+        yield
         return
     signums = (signal.SIGINT, *STOP_SIGNALS)
     previous = {signum: signal.signal(signum, switch._handle) for signum in signums}
     try:
-        yield switch
+        yield
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)

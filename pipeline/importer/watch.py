@@ -6,7 +6,7 @@ creates or appends to is imported again (the import recognises the hands it alre
 only the new ones are stored). A client appends a hand when it ends; a file caught in the middle
 of a hand (its text does not end with the blank line that closes a hand) waits until it does, or
 until it has not changed for `settle` seconds (a hand cut short for good is then read, and
-rejected with its reason, never lost).
+rejected with its reason, never lost); a file found so at the start waits the same way.
 """
 
 from __future__ import annotations
@@ -92,9 +92,14 @@ def watch_folders(
         *folders, stop_event=stop, rust_timeout=POLL_MS, yield_on_timeout=True, debounce=POLL_MS
     )
     # The first wake starts the watcher; only then is the folder scanned, so a file written
-    # while the first import runs is caught as a change, never lost between scan and watch.
+    # while the first import runs is caught as a change, never lost between scan and watch. A
+    # file found in the middle of a hand waits as if it had just changed (keyed as the watcher
+    # names files: absolute paths), so its last hand is read once it is whole.
     first = next(wakes, set())
-    attempt(list(discover_files(folders)))
+    found = list(discover_files(folders))
+    held = {path: path.absolute() for path in found if not hand_closed(path)}
+    changed.update(dict.fromkeys(held.values(), time.monotonic()))
+    attempt([path for path in found if path not in held])
     for changes in chain([first], wakes):
         now = time.monotonic()
         for change, name in changes:

@@ -250,6 +250,22 @@ class ImportRow:
         return tuple(getattr(self, name) for name in IMPORTS.column_names)
 
 
+@contextmanager
+def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConnection]:
+    """One transaction on `con`: committed if the block ends normally, rolled back on any
+    exception (a Ctrl-C inside a query too), so the connection is usable again."""
+    con.execute("BEGIN")
+    try:
+        yield con
+        con.execute("COMMIT")
+    except BaseException:
+        # DuckDB may have ended the transaction itself (a failed COMMIT on a full disk):
+        # the rollback must not hide the error that matters.
+        with contextlib.suppress(duckdb.Error):
+            con.execute("ROLLBACK")
+        raise
+
+
 class Store:
     """One open DuckDB store (the connection is this process's write lock on the file)."""
 
@@ -384,13 +400,24 @@ class Store:
         return {(room, hand_id): digest for room, hand_id, digest in rows}
 
     def completed_import(self, content_hash: str) -> tuple[str | None, int] | None:
-        """(room, hands seen) of the latest complete import of a file with these exact bytes."""
-        row = self.connection.execute(
+        """(room, hands seen) of the latest complete import of a file with these exact bytes.
+        Fetched whole: DuckDB 2 keeps a result open until a fetch comes back empty, and the
+        next `register` on the connection fails while it is (an unchanged file last)."""
+        rows = self.connection.execute(
             f"SELECT room, hands_seen FROM {IMPORTS.name} "
             "WHERE content_hash = ? AND status = 'complete' ORDER BY import_id DESC LIMIT 1",
             [content_hash],
-        ).fetchone()
-        return (row[0], int(row[1])) if row else None
+        ).fetchall()
+        return (rows[0][0], int(rows[0][1])) if rows else None
+
+    def imports_from(self, first: int) -> dict[int, ImportRow]:
+        """The ledger's rows from import `first` on (a run's, as committed), by import id."""
+        names = IMPORTS.column_names
+        found = self.connection.execute(
+            f"SELECT {', '.join(names)} FROM {IMPORTS.name} WHERE import_id >= ?", [first]
+        ).fetchall()
+        rows = [ImportRow(**dict(zip(names, values, strict=True))) for values in found]
+        return {row.import_id: row for row in rows}
 
     def committed_parts(self, root: Path) -> set[str]:
         rows = self.connection.execute(
@@ -409,7 +436,7 @@ class Store:
         """Insert a batch's rows, its imports' new state and its Parquet parts as ONE
         transaction: after a crash the store holds whole batches or nothing of them. `derive`
         runs inside it once the rows are in (the analytics' upkeep)."""
-        with self._transaction() as con:
+        with transaction(self.connection) as con:
             for table in BATCH_TABLES:
                 batch = tables.get(table.name)
                 if batch is None or batch.num_rows == 0:
@@ -433,7 +460,7 @@ class Store:
     ) -> None:
         """`write` for a batch that workers wrote as Parquet files (per table): DuckDB reads
         them itself, so the rows never pass through this process's Python objects."""
-        with self._transaction() as con:
+        with transaction(self.connection) as con:
             for table in BATCH_TABLES:
                 paths = [str(path) for path in files.get(table.name, ())]
                 if paths:
@@ -448,22 +475,6 @@ class Store:
             if derive is not None:
                 derive(con)
             self._record(imports, parts, parquet_root)
-
-    @contextmanager
-    def _transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
-        """One transaction on the store's connection: committed if the block ends normally,
-        rolled back on any exception."""
-        con = self.connection
-        con.execute("BEGIN")
-        try:
-            yield con
-            con.execute("COMMIT")
-        except BaseException:
-            # DuckDB may have ended the transaction itself (a failed COMMIT on a full disk):
-            # the rollback must not hide the error that matters.
-            with contextlib.suppress(duckdb.Error):
-                con.execute("ROLLBACK")
-            raise
 
     def _record(
         self, imports: Sequence[ImportRow], parts: Iterable[Part], parquet_root: Path | None

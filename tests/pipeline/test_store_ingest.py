@@ -255,6 +255,18 @@ def test_two_texts_of_one_hand_in_one_import(tmp_path: Path) -> None:
         assert (summary.stored, summary.duplicates, summary.changed) == (1, 1, 1)
 
 
+def test_an_unchanged_file_read_last_is_skipped_and_the_new_one_stored(tmp_path: Path) -> None:
+    """The skipped file's ledger lookup is the last query before the batch's write (DuckDB 2
+    refused that write while the lookup's result was open: a traceback)."""
+    old, new = tmp_path / "old.txt", tmp_path / "new.txt"
+    shutil.copy(sample("razz-uncalled-bet.txt"), old)
+    shutil.copy(SAMPLES / "pokerstars" / "razz.txt", new)
+    db = tmp_path / "s.duckdb"
+    first = run([old], db)
+    again = run([new, old], db)
+    assert (again.skipped_files, again.duplicates) == (1, first.stored) and again.stored > 0
+
+
 def test_unreadable_and_unknown_files(tmp_path: Path) -> None:
     folder = tmp_path / "in"
     folder.mkdir()

@@ -78,6 +78,76 @@ def test_watch_imports_appended_hands_and_waits_for_a_half_written_one(tmp_path:
         assert con.execute("SELECT count(*) FROM rejects").fetchall() == [(0,)]
 
 
+def test_a_file_caught_mid_hand_at_the_start_waits_for_its_last_hand(tmp_path: Path) -> None:
+    """The watch begins while the client is writing a hand: the whole hands are imported at
+    once, the half-written one when it is complete (before: rejected as cut, then stored)."""
+    texts = [render(r, "pokerstars") for r in synthesize(SynthOptions(game=Game.RAZZ, hands=3))]
+    folder = tmp_path / "client"
+    folder.mkdir()
+    history = folder / "HH20260302 Razz.txt"
+    lines = texts[2].splitlines(keepends=True)
+    half = len(lines) // 2
+    history.write_text(
+        texts[0] + "\n\n\n" + texts[1] + "\n\n\n" + "".join(lines[:half]), encoding="utf-8"
+    )
+    db = tmp_path / "watch.duckdb"
+    imports: queue.Queue[Imported] = queue.Queue()
+    stop = threading.Event()
+    watcher = threading.Thread(
+        target=watch_folders,
+        args=([folder], IngestOptions(db, workers=1), imports.put),
+        kwargs={"settle": 3600.0, "stop": stop},
+    )
+    watcher.start()
+    try:
+        first = imports.get(timeout=WAIT)  # the files that are whole: none
+        assert (first.files, first.hands.hands_seen) == ([], 0)
+        with pytest.raises(queue.Empty):  # the half-written hand waits
+            imports.get(timeout=3)
+        with history.open("a", encoding="utf-8") as client:
+            client.write("".join(lines[half:]) + "\n\n\n")
+        second = imports.get(timeout=WAIT)
+        assert second.files == [history]
+        assert (second.hands.stored, second.hands.duplicates, second.hands.rejected) == (3, 0, 0)
+    finally:
+        stop.set()
+        watcher.join(timeout=WAIT)
+    assert not watcher.is_alive()
+    with duckdb.connect(str(db), read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM hands").fetchall() == [(3,)]
+        assert con.execute("SELECT count(*) FROM rejects").fetchall() == [(0,)]
+        assert con.execute("SELECT sum(rejected) FROM imports").fetchall() == [(0,)]
+
+
+def test_a_file_cut_for_good_at_the_start_is_read_once_settled(tmp_path: Path) -> None:
+    """A file left in the middle of a hand (the client gone) is not held for ever: once it has
+    settled, its hands are read and the cut one rejected, never lost."""
+    texts = [render(r, "pokerstars") for r in synthesize(SynthOptions(game=Game.RAZZ, hands=2))]
+    folder = tmp_path / "client"
+    folder.mkdir()
+    history = folder / "HH20260302 Razz.txt"
+    lines = texts[1].splitlines(keepends=True)
+    history.write_text(texts[0] + "\n\n\n" + "".join(lines[: len(lines) // 2]), "utf-8")
+    imports: queue.Queue[Imported] = queue.Queue()
+    stop = threading.Event()
+    options = IngestOptions(tmp_path / "watch.duckdb", workers=1)
+    watcher = threading.Thread(
+        target=watch_folders,
+        args=([folder], options, imports.put),
+        kwargs={"settle": 1.0, "stop": stop},
+    )
+    watcher.start()
+    try:
+        assert imports.get(timeout=WAIT).files == []
+        settled = imports.get(timeout=WAIT)
+        assert settled.files == [history]
+        assert (settled.hands.stored, settled.hands.rejected) == (1, 1)
+    finally:
+        stop.set()
+        watcher.join(timeout=WAIT)
+    assert not watcher.is_alive()
+
+
 def test_a_file_written_while_the_first_import_runs_is_imported(tmp_path: Path) -> None:
     """The watch is running before the folder is scanned: a file the client writes between the
     scan and the end of the first import is caught as a change, not lost."""
