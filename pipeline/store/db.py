@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pyarrow as pa
@@ -83,6 +84,15 @@ which the store does not import: the analytics read the store, not the other way
 
 def record_key(room: str | None, path: str, digest: int) -> Key:
     return (room, "" if room is not None else path, digest)
+
+
+def first_row(
+    con: duckdb.DuckDBPyConnection, sql: str, parameters: Sequence[object] = ()
+) -> tuple[Any, ...] | None:
+    """The first row of a query, its result fetched whole: DuckDB 2 keeps a result open until a
+    fetch comes back empty, and the next `register` on the connection fails while it is."""
+    rows = con.execute(sql, parameters).fetchall()
+    return rows[0] if rows else None
 
 
 class StoreLockedError(Exception):
@@ -288,9 +298,7 @@ class Store:
         con = self.connection
         con.execute("BEGIN")
         con.execute(META.ddl())
-        found = con.execute(
-            f"SELECT value FROM {META.name} WHERE key = 'schema_version'"
-        ).fetchone()
+        found = first_row(con, f"SELECT value FROM {META.name} WHERE key = 'schema_version'")
         version = int(found[0]) if found is not None and str(found[0]).isdigit() else None
         if found is not None and (version is None or version > SCHEMA_VERSION):
             con.execute("ROLLBACK")
@@ -310,15 +318,13 @@ class Store:
             f"INSERT OR REPLACE INTO {META.name} VALUES ('schema_version', ?)",
             [str(SCHEMA_VERSION)],
         )
-        if con.execute(f"SELECT 1 FROM {META.name} WHERE key = 'store_id'").fetchone() is None:
+        if first_row(con, f"SELECT 1 FROM {META.name} WHERE key = 'store_id'") is None:
             con.execute(f"INSERT INTO {META.name} VALUES ('store_id', ?)", [uuid.uuid4().hex])
         con.execute("COMMIT")
 
     def store_id(self) -> str:
         """This store's own id (made when it was created): what ties a Parquet dataset to it."""
-        row = self.connection.execute(
-            f"SELECT value FROM {META.name} WHERE key = 'store_id'"
-        ).fetchone()
+        row = first_row(self.connection, f"SELECT value FROM {META.name} WHERE key = 'store_id'")
         assert row is not None
         return str(row[0])
 
@@ -349,10 +355,11 @@ class Store:
 
     def next_ids(self) -> tuple[int, int]:
         """The next free hand id and import id."""
-        row = self.connection.execute(
+        row = first_row(
+            self.connection,
             f"SELECT (SELECT coalesce(max(hand_id), -1) + 1 FROM {HANDS.name}), "
-            f"(SELECT coalesce(max(import_id), -1) + 1 FROM {IMPORTS.name})"
-        ).fetchone()
+            f"(SELECT coalesce(max(import_id), -1) + 1 FROM {IMPORTS.name})",
+        )
         assert row is not None
         return int(row[0]), int(row[1])
 
@@ -401,14 +408,14 @@ class Store:
 
     def completed_import(self, content_hash: str) -> tuple[str | None, int] | None:
         """(room, hands seen) of the latest complete import of a file with these exact bytes.
-        Fetched whole: DuckDB 2 keeps a result open until a fetch comes back empty, and the
-        next `register` on the connection fails while it is (an unchanged file last)."""
-        rows = self.connection.execute(
+        (`first_row`: an unchanged file read last crashed the next `register`)."""
+        row = first_row(
+            self.connection,
             f"SELECT room, hands_seen FROM {IMPORTS.name} "
             "WHERE content_hash = ? AND status = 'complete' ORDER BY import_id DESC LIMIT 1",
             [content_hash],
-        ).fetchall()
-        return (rows[0][0], int(rows[0][1])) if rows else None
+        )
+        return (row[0], int(row[1])) if row else None
 
     def imports_from(self, first: int) -> dict[int, ImportRow]:
         """The ledger's rows from import `first` on (a run's, as committed), by import id."""

@@ -60,8 +60,7 @@ def migrate(con: duckdb.DuckDBPyConnection, version: int) -> None:
 def _drop_dependents(con: duckdb.DuckDBPyConnection) -> None:
     """Drop the store's views and indexes: DuckDB alters no table that one depends on (the
     schema makes them again)."""
-    database = con.execute("SELECT current_database()").fetchone()
-    assert database is not None
+    database = con.execute("SELECT current_database()").fetchall()[0]
     for (view,) in con.execute(
         "SELECT view_name FROM duckdb_views() WHERE database_name = ? AND NOT internal",
         [database[0]],
@@ -75,8 +74,7 @@ def _drop_dependents(con: duckdb.DuckDBPyConnection) -> None:
 
 def _rename_columns(con: duckdb.DuckDBPyConnection) -> None:
     """Rename version 1's columns."""
-    database = con.execute("SELECT current_database()").fetchone()
-    assert database is not None
+    database = con.execute("SELECT current_database()").fetchall()[0]
     columns = con.execute(
         "SELECT table_name, column_name FROM duckdb_columns() "
         "WHERE database_name = ? AND column_name IN ? ORDER BY table_name, column_index",
