@@ -72,6 +72,7 @@ class Tally:
             "seconds": round(self.seconds, 1),
             "inputs_per_room": dict(sorted(self.rooms.items())),
             "inputs_per_mutation": dict(sorted(self.mutations.items())),
+            "failures": [*self.crashes, *self.hangs, *self.internal_errors, *self.miscounted][:50],
         }
 
 
@@ -195,6 +196,10 @@ class Harness:
         finally:
             con.close()
         self.tally.internal_errors += [f"ingest: {path}: {message}" for path, message in internal]
+        for path in self.pending:  # kept to be replayed: the batch folder is emptied next
+            shown = display_path(path.resolve())
+            if any(source == shown or source.startswith(f"{shown}!/") for source, _ in internal):
+                self._keep(path, "internal")
         ledger = {path: (status, seen, fates, strays) for path, status, seen, fates, strays in rows}
         for path, (expected, headers) in self.pending.items():
             status, seen, fates, strays = ledger[display_path(path.resolve())]
@@ -254,6 +259,9 @@ def run(harness: Harness, inputs: int, seed: int | None = None, first: int = 1) 
 
 
 def summary_lines(tally: Tally) -> Iterable[str]:
-    for name, value in tally.as_dict().items():
+    figures = tally.as_dict()
+    failures = figures.pop("failures")
+    for name, value in figures.items():
         yield f"{name.replace('_', ' '):>27}: {value}"
-    yield from (*tally.crashes, *tally.hangs, *tally.internal_errors, *tally.miscounted)[:20]
+    assert isinstance(failures, list)
+    yield from failures[:20]
