@@ -176,7 +176,7 @@ def _seat_html(
     else:
         volume = "<b>no hands yet</b> in this game here"
     lines = [
-        f'<tr><td>{escape(BY_NAME[name].title(kind))}</td><td class="sd-hud-value">'
+        f'<tr><td>{escape(BY_NAME[name].title((hand["game"],)))}</td><td class="sd-hud-value">'
         f"{_pct(row[name], row[f'{name}_n'])}</td>"
         f'<td class="sd-hud-n" title="counted over {plural(row[f"{name}_n"], "chance")}">'
         f"of {row[f'{name}_n']:,}</td></tr>"

@@ -11,7 +11,8 @@ from streamlit.elements.lib.column_types import ColumnConfig
 
 from studdraw.dashboard import downloads, store, ui
 from studdraw.dashboard.render import GAME_NAMES, literal
-from studdraw.pipeline.analytics import STATS, Filters, currency_label, money_text
+from studdraw.pipeline.analytics import Filters, currency_label, money_text, street_title
+from studdraw.pipeline.analytics.registry import BY_NAME
 
 RESULTS = ["hands", "net", "big_bets", "bb_per_100", "allin_net", "allin_bb_per_100"]
 GROUPS = {
@@ -36,7 +37,16 @@ GROUPS = {
     + ["breaking", "snowing"],
 }
 DEFAULT_GROUPS = ["Preflop / 3rd street", "Showdown"]
-TITLES = {stat.name: stat.title() for stat in STATS}
+
+
+def heading(name: str, games: list[str]) -> str:
+    """A column's heading, naming its street as the specs of `games`, the games with a value in
+    it, label it (one column holds every game's rows: drawmaha's "flop" beside triple draw's
+    "after draw 1")."""
+    if name.startswith("af_"):
+        return f"aggression factor, {street_title(int(name[3:]), games)}"
+    stat = BY_NAME.get(name)
+    return name.replace("_", " ") if stat is None else stat.title(games)
 
 
 def render() -> None:
@@ -83,7 +93,8 @@ def _table(stats: pl.DataFrame, groups: list[str], *, counts: bool) -> None:
     }
     for name in shown:
         columns.append(name)
-        title = TITLES.get(name, name.replace("_", " "))
+        valued = stats.filter(pl.col(name).is_not_null()).get_column("game")
+        title = heading(name, valued.unique(maintain_order=True).to_list())
         if name.startswith("af_"):
             config[name] = st.column_config.NumberColumn(title, format="%.2f")
         else:

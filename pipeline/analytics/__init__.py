@@ -11,7 +11,7 @@ from .features import TABLE_SIZES
 from .filters import KINDS, SESSION_GAP_MINUTES, Filters
 from .leaks import MIN_OPPORTUNITIES, Reference, assess, leaks, reference_ranges
 from .live import LiveTable, live_table, live_tables
-from .registry import HUD, STATS, Stat, hud_stats
+from .registry import HUD, STATS, Stat, hud_stats, street_title
 from .results import (
     hourly,
     hourly_of_sessions,
@@ -67,6 +67,7 @@ __all__ = [
     "session_starts",
     "sessions",
     "starting_hands",
+    "street_title",
     "tournament_chips",
     "tournament_results",
     "tournament_summary",

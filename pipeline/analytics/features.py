@@ -41,13 +41,9 @@ def is_game(games: tuple[str, ...]) -> str:
     return f"= '{games[0]}'" if len(games) == 1 else f"IN {games}"
 
 
-STREETS: Final = range(5)
-"""Betting rounds by index: stud 0 = 3rd street .. 4 = 7th; draw 0 = before the first draw ..
-3 = after the third draw."""
-STREET_NAMES: Final = {
-    "stud": ("3rd street", "4th street", "5th street", "6th street", "7th street"),
-    "draw": ("before the draw", "after draw 1", "after draw 2", "after draw 3"),
-}
+STREETS: Final = range(max(len(spec.streets) for spec in GAME_SPECS.values()))
+"""Betting rounds by index (seven-card stud's five); each game's spec names them
+(`StreetSpec.label`: stud 0 = 3rd street, drawmaha 1 = the flop)."""
 STREET_ACTS: Final = ("bet", "raise", "call", "fold")
 """Per-street frequencies: the action kinds looked for on each street (also the column prefixes)."""
 CAP_AGGRESSIONS: Final = 4

@@ -223,7 +223,7 @@ def _assess(
     low, high = wilson(taken, opportunities)
     judged: dict[str, object] = {
         "stat": reference.stat,
-        "label": BY_NAME[reference.stat].label,
+        "label": BY_NAME[reference.stat].title((reference.game,)),
         "game": reference.game,
         "currency": row["currency"],
         "table_size": table_size,

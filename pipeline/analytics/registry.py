@@ -9,12 +9,14 @@ session filter needs those). docs/stats.md defines each stat.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
-from studdraw.pipeline.rules.specs import GAME_SPECS
+from studdraw.parsers.model import GameKind
+from studdraw.pipeline.rules.specs import GAME_SPECS, street_label
 
-from .features import STREET_ACTS, STREET_NAMES, STREETS
+from .features import STREET_ACTS, STREETS
 
 MONEY: Final = (
     "CAST(CAST(net AS DECIMAL(18, 4)) * CAST(1.0 / scale AS DECIMAL(18, 4)) AS DECIMAL(18, 4))"
@@ -39,16 +41,26 @@ class Stat:
     action: str
     street: int | None = None
 
-    def title(self, kind: str | None = None) -> str:
-        """The label, naming the street as games of `kind` ("stud", "draw") do, or as both do."""
+    def title(self, games: Iterable[str]) -> str:
+        """The label, naming the street as `games` (`Game` values) do (`street_title`)."""
         if self.street is None:
             return self.label
-        names = {
-            kind: streets[self.street]
-            for kind, streets in STREET_NAMES.items()
-            if self.street < len(streets)
-        }
-        return self.label.format(street=names.get(kind or "", " / ".join(names.values())))
+        return self.label.format(street=street_title(self.street, games))
+
+
+def street_title(street: int, games: Iterable[str]) -> str:
+    """Round `street` as the specs of `games` (`Game` values) label it: one label when
+    they agree (every triple draw game's "after draw 1"), else each distinct label in the
+    games' order ("after draw 1 / after the draw / flop"), so that a row over several games never
+    names a round wrongly for one of them."""
+    labels = (street_label(game, street) for game in games)
+    return " / ".join(dict.fromkeys(label for label in labels if label is not None))
+
+
+_DRAW_ROUNDS: Final = max(
+    len(spec.streets) for spec in GAME_SPECS.values() if spec.kind is GameKind.DRAW
+)
+"""The most betting rounds of a draw game: later rounds are stud's only."""
 
 
 def _street_stats() -> list[Stat]:
@@ -56,7 +68,7 @@ def _street_stats() -> list[Stat]:
         Stat(
             f"{prefix}_{s}",
             f"{prefix} on {{street}}",
-            "all" if s < len(STREET_NAMES["draw"]) else "stud",
+            "all" if s < _DRAW_ROUNDS else "stud",
             f"acted_{s}",
             f"{prefix}_{s}",
             s,

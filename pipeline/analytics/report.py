@@ -9,13 +9,10 @@ from __future__ import annotations
 import polars as pl
 from rich.table import Table
 
-from studdraw.parsers.model import Game
-from studdraw.pipeline.rules.specs import GAME_SPECS
 from studdraw.pipeline.words import duration_text, plural
 
 from .currency import currency_label, money_text
-from .features import STREET_NAMES
-from .registry import AGGRESSION, STAT_GROUPS, STATS
+from .registry import AGGRESSION, STAT_GROUPS, STATS, street_title
 
 SUMMARY: dict[str, str] = {"vpip": "VPIP", "went_to_showdown": "WTSD", "won_at_showdown": "W$SD"}
 """The stats shown for every player in the all-players table, with their headings."""
@@ -64,8 +61,6 @@ def player_table(stats: pl.DataFrame, player: str) -> Table:
     per hour."""
     rows = {(row["game"], row["currency"]): row for row in stats.iter_rows(named=True)}
     columns = list(rows)
-    kinds = {GAME_SPECS[Game(game)].kind.value for game, _ in columns}
-    kind = kinds.pop() if len(kinds) == 1 else None
     table = Table(title=f"{player}: statistics per game and currency")
     table.add_column("stat")
     for game, currency in columns:
@@ -102,22 +97,19 @@ def player_table(stats: pl.DataFrame, player: str) -> Table:
             for key in columns
         ]
         if any(cells):
-            table.add_row(stat.title(kind), *cells)
+            table.add_row(stat.title(_filled(columns, cells)), *cells)
     table.add_section()
     for name in AGGRESSION:
         cells = [_num(rows[key][name]) if rows[key][name] is not None else "" for key in columns]
         if any(cells):
-            street = int(name[-1])
-            where = {
-                named: streets[street]
-                for named, streets in STREET_NAMES.items()
-                if street < len(streets)
-            }
-            table.add_row(
-                f"aggression factor, {where.get(kind or '', ' / '.join(where.values()))}",
-                *cells,
-            )
+            where = street_title(int(name[-1]), _filled(columns, cells))
+            table.add_row(f"aggression factor, {where}", *cells)
     return table
+
+
+def _filled(columns: list[tuple[str, str]], cells: list[str]) -> list[str]:
+    """The games of the columns a row has a value in: the ones its street label must fit."""
+    return [game for (game, _), cell in zip(columns, cells, strict=True) if cell]
 
 
 def leaks_table(found: pl.DataFrame, player: str) -> Table:

@@ -19,11 +19,10 @@ import polars as pl
 
 from studdraw.parsers.model import Game
 from studdraw.pipeline.analytics.currency import currency_label
-from studdraw.pipeline.analytics.features import STREET_NAMES
 from studdraw.pipeline.analytics.leaks import MIN_OPPORTUNITIES
 from studdraw.pipeline.analytics.registry import AGGRESSION, STAT_GROUPS, STATS
 from studdraw.pipeline.analytics.report import verdict_note
-from studdraw.pipeline.rules.specs import GAME_SPECS
+from studdraw.pipeline.rules.specs import GAME_SPECS, street_label
 from studdraw.pipeline.words import money_text, plural
 
 from .charts import range_bar, results_curve
@@ -244,7 +243,6 @@ def _stats(report: CoachReport) -> str:
         return '<p class="note">No hands match the filters.</p>'
     out = []
     for game in sorted({row["game"] for row in report.stats.iter_rows(named=True)}):
-        kind = GAME_SPECS[Game(game)].kind.value
         columns = report.stats.filter(pl.col("game") == game).to_dicts()
         head = ["", *(_e(currency_label(row["currency"])) for row in columns)]
         lines: list[list[str]] = [
@@ -262,18 +260,13 @@ def _stats(report: CoachReport) -> str:
             if not any(row[f"{stat.name}_n"] for row in columns):
                 continue
             lines.append(
-                [_e(stat.title(kind)), *(_stat_cell(stat.name, game, row) for row in columns)]
+                [_e(stat.title((game,))), *(_stat_cell(stat.name, game, row) for row in columns)]
             )
         for name in AGGRESSION:
-            street = int(name[-1])
-            if street >= len(STREET_NAMES[kind]) or all(row[name] is None for row in columns):
+            where = street_label(game, int(name[-1]))
+            if where is None or all(row[name] is None for row in columns):
                 continue
-            lines.append(
-                [
-                    _e(f"aggression factor, {STREET_NAMES[kind][street]}"),
-                    *(_num(row[name]) for row in columns),
-                ]
-            )
+            lines.append([_e(f"aggression factor, {where}"), *(_num(row[name]) for row in columns)])
         out.append(
             f'<h3 id="stats-{_e(game)}">{_e(game_title(game))}</h3>'
             + _table(head, lines, numeric=range(1, len(head)))

@@ -41,6 +41,9 @@ class BringIn(StrEnum):
 class StreetSpec:
     """One betting round.
 
+    name: the round's id in the rules (the replay's and the rulebooks' word).
+    label: the round as the statistics and their pages name it ("3rd street", "after draw 1",
+        drawmaha's "flop"): every layer that shows a street reads it from here.
     deal: the cards each player receives when the street starts, True for each card dealt face
         up. Empty for the draw rounds of draw games, where cards come from the draw.
     draw: a draw (discard and replace) precedes the betting.
@@ -51,6 +54,7 @@ class StreetSpec:
     """
 
     name: str
+    label: str
     deal: tuple[bool, ...]
     draw: bool
     big_bet: bool
@@ -122,30 +126,32 @@ def _stud_streets(game: Game, board_opener: Opener) -> tuple[StreetSpec, ...]:
     3rd, as Full Tilt's and iPoker's five-card stud hands bet)."""
     deals = STUD_DEALS[game]
     first = len(deals[0])
+    held = range(first, first + len(deals))
+    names = [f"{n}{ {2: 'nd', 3: 'rd'}.get(n, 'th') } street" for n in held]
     return tuple(
-        StreetSpec(
-            f"{first + i}{ {2: 'nd', 3: 'rd'}.get(first + i, 'th') } street",
-            deal,
-            False,
-            i >= 2,
-            Opener.BRING_IN if i == 0 else board_opener,
-        )
-        for i, deal in enumerate(deals)
+        StreetSpec(name, name, deal, False, i >= 2, Opener.BRING_IN if i == 0 else board_opener)
+        for i, (name, deal) in enumerate(zip(names, deals, strict=True))
     )
 
 
 DRAW_ROUND_NAMES: Final = ("predraw", "first draw", "second draw", "third draw")
+DRAW_ROUND_LABELS: Final = ("before the draw", "after draw 1", "after draw 2", "after draw 3")
+"""The rounds of a draw game as the statistics name them; with one draw, the second round is
+"after the draw" (there is no draw 2 to tell it from)."""
 
 
 def _draw_streets(hand_size: int, draws: int) -> tuple[StreetSpec, ...]:
     """The deal's round, then one round after each draw; the later half of the rounds is played
     for the big bet (triple draw: the last two; single draw: the one after the draw)."""
     names = ("predraw", "draw") if draws == 1 else DRAW_ROUND_NAMES
+    labels = (DRAW_ROUND_LABELS[0], "after the draw") if draws == 1 else DRAW_ROUND_LABELS
     big_from = (draws + 1) // 2
     return (
-        StreetSpec(names[0], (False,) * hand_size, False, False, Opener.LEFT_OF_BIG_BLIND),
+        StreetSpec(
+            names[0], labels[0], (False,) * hand_size, False, False, Opener.LEFT_OF_BIG_BLIND
+        ),
         *(
-            StreetSpec(names[i], (), True, i >= big_from, Opener.LEFT_OF_BUTTON)
+            StreetSpec(names[i], labels[i], (), True, i >= big_from, Opener.LEFT_OF_BUTTON)
             for i in range(1, draws + 1)
         ),
     )
@@ -250,10 +256,10 @@ def draw_spec(
 
 
 DRAWMAHA_STREETS: Final = (
-    StreetSpec("predraw", (False,) * 5, False, False, Opener.LEFT_OF_BIG_BLIND),
-    StreetSpec("flop", (), False, False, Opener.LEFT_OF_BUTTON, community=3),
-    StreetSpec("turn", (), True, True, Opener.LEFT_OF_BUTTON, community=1),
-    StreetSpec("river", (), False, True, Opener.LEFT_OF_BUTTON, community=1),
+    StreetSpec("predraw", "before the flop", (False,) * 5, False, False, Opener.LEFT_OF_BIG_BLIND),
+    StreetSpec("flop", "flop", (), False, False, Opener.LEFT_OF_BUTTON, community=3),
+    StreetSpec("turn", "turn (after the draw)", (), True, True, Opener.LEFT_OF_BUTTON, community=1),
+    StreetSpec("river", "river", (), False, True, Opener.LEFT_OF_BUTTON, community=1),
 )
 """Drawmaha's rounds, as KingsClub deals them (cash/KingsClub/Draw/2-7 Drawmaha-FL-*): five
 cards and a round for the small bet, the flop and a round for the small bet, the one draw and
@@ -349,6 +355,15 @@ GAME_SPECS: Final[dict[Game, GameSpec]] = {
     ),
 }  # fmt: skip
 """Every game, in the order the dashboard and reports list them."""
+
+
+def street_label(game: str, street: int) -> str | None:
+    """How the statistics name round `street` of `game` (a `Game` value), None when the game has
+    no such round (single draw's third round) or is unknown."""
+    spec = GAME_SPECS.get(Game(game)) if game in Game.__members__.values() else None
+    if spec is None or street >= len(spec.streets):
+        return None
+    return spec.streets[street].label
 
 
 def games_where(test: Callable[[GameSpec], bool]) -> tuple[str, ...]:
