@@ -223,6 +223,8 @@ def xml_file(draw: st.DrawFn) -> Fuzzed:
         last = text.rfind("<")
         if last >= 0 and any(tag.startswith(text[last:]) for tag in ("<game ", "<HISTORY ")):
             headers = None  # cut inside a start tag's name: the reader's call
+        elif headers and not BY_NAME[room].hand_start.search(text):
+            headers = None  # no start tag left whole enough to tell the room: the reader's call
     elif edit == "flip":
         text = _flip(draw(st.data()), text)
     elif edit == "no end tag":
