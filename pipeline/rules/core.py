@@ -113,6 +113,7 @@ class StateCore:
         "reshuffle_stub",
         "round_open",
         "rules",
+        "run_drawn",
         "run_events",
         "runs",
         "scale",
@@ -225,6 +226,8 @@ class StateCore:
         # first slot a draw fills), dealt into that run's hands when the pots are settled.
         self.runs = 1
         self.run_events: list[tuple[Event, int | None, int]] = []
+        # Cards each player drew once no bet could follow: all a run may deal them anew.
+        self.run_drawn = [0] * n
         self.phase = _FORCED
         self.street = 0
         self.marker_seen = False

@@ -225,6 +225,38 @@ class DeckState(StateCore):
         finally:
             self.cards, self.seen = shared, seen
 
+    def check_kept_cards(self, hands: list[list[list[Card | None]]]) -> None:
+        """A hand run twice: each run's draw replaces the discards of one hand, so the cards a
+        player kept are in every run's hand (`hands`: each run's, from `run_cards`). Two runs'
+        shows of a player whose draw was hidden may differ in no more cards than the player
+        drew once no bet could follow (CRD005 at the later run's show where they must)."""
+        for event, index, _ in self.run_events:
+            i = self.index.get(event.player or "", NO_ONE)
+            if event.kind is _DRAW or i < 0 or not 1 < event.run <= len(hands):
+                continue
+            drawn = self.run_drawn[i]
+            mine = hands[event.run - 1][i]
+            for run in range(1, event.run):
+                theirs = hands[run - 1][i]
+                changed = max(self._must_leave(mine, theirs), self._must_leave(theirs, mine))
+                if changed > drawn:
+                    self.flag(
+                        Code.CRD005,
+                        event,
+                        index,
+                        f"{self.names[i]}'s hands of runs {run} and {event.run} differ in "
+                        f"{changed} card{'' if changed == 1 else 's'}; "
+                        f"{drawn} {'was' if drawn == 1 else 'were'} drawn after the betting",
+                    )
+                    break
+
+    @staticmethod
+    def _must_leave(held: list[Card | None], other: list[Card | None]) -> int:
+        """How many of one run's known cards `held` cannot be in the player's hand `other` of
+        another run: those it does not show, less the cards it leaves unknown."""
+        absent = [card for card in held if card is not None and card not in other]
+        return max(len(absent) - other.count(None), 0)
+
     def _reveal(self, i: int, event: Event, index: int | None) -> None:
         held = self.cards[i]
         name = self.names[i]

@@ -67,6 +67,8 @@ class DrawState(DeckState):
         if count:
             self._serve(count, event, index)
             self._discard(i, count, event, index)
+            if not self._contested():  # the betting is over: a hand run twice draws each run
+                self.run_drawn[i] += count
         elif event.cards:
             self._name_held(i, event, index)
         self.drew[i] = True

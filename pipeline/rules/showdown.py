@@ -162,6 +162,8 @@ def settle(
         if state.runs < 2
         else [state.run_cards(run) for run in range(1, state.runs + 1)]
     )
+    if len(hands) > 1:
+        state.check_kept_cards(hands)
     results: list[PotResult] = []
     for position, ((amount, eligible), shares) in enumerate(zip(pots, shares_by_pot, strict=True)):
         run_shares = run_shares_by_pot[position]
