@@ -22,7 +22,6 @@ from studdraw.dashboard.hand_text import hand_text
 from studdraw.dashboard.store import StoreRef
 from studdraw.parsers.model import EventKind, Game, HandRecord, Outcome, Structure
 from studdraw.parsers.reader import parse_file
-from studdraw.parsers.render.kingsclub import render_kingsclub
 from studdraw.pipeline.analytics import Filters, open_store, player_stats
 from studdraw.pipeline.evaluators import describe, high, omaha_high
 from studdraw.pipeline.importer.ingest import IngestOptions, ingest
@@ -148,28 +147,6 @@ def test_broken_hands_are_caught_with_their_codes(name: str) -> None:
 
 
 # --- synthesised hands ----------------------------------------------------------------------
-
-
-def test_synthesised_hands_round_trip_through_kingsclub_text() -> None:
-    rng = random.Random("kingsclub drawmaha")
-    written = 0
-    for structure in (Structure.FIXED, Structure.POT, Structure.NO):
-        for _ in range(25):
-            record = random_hand(Game.DRAWMAHA, structure, rng.randint(2, 6), rng, KINGSCLUB)
-            if any(e.kind in (EventKind.RESHUFFLE, EventKind.DEAD) for e in record.events):
-                continue
-            assert replay(record, KINGSCLUB).problems == []
-            hero = record.seats[0].player
-            text = render_kingsclub(record, hero)
-            again = parse_record(text, "kingsclub")
-            assert (again.game, again.structure) == (Game.DRAWMAHA, structure)
-            assert replay(again).problems == [], text
-            board = [e.cards for e in record.events if e.kind is EventKind.COMMUNITY]
-            assert [e.cards for e in again.events if e.kind is EventKind.COMMUNITY] == board
-            betting = [(e.player, e.amount) for e in record.events if e.kind.puts_in]
-            assert [(e.player, e.amount) for e in again.events if e.kind.puts_in] == betting
-            written += 1
-    assert written >= 60
 
 
 def test_synthesised_hands_round_trip_through_phh() -> None:

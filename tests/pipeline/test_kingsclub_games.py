@@ -167,8 +167,9 @@ def _dealt(record: HandRecord, hero: str) -> list[tuple[str | None, tuple[str | 
     ]
 
 
-@pytest.mark.parametrize("game", GAMES, ids=str)
+@pytest.mark.parametrize("game", (*GAMES, Game.DRAWMAHA), ids=str)
 def test_synthesised_hands_round_trip_through_kingsclub_text(game: Game) -> None:
+    """Each game only KingsClub deals, drawmaha's board too, reads back as it was dealt."""
     rng = random.Random(f"kingsclub {game}")
     written = 0
     for structure in (Structure.FIXED, Structure.POT, Structure.NO):
@@ -183,6 +184,8 @@ def test_synthesised_hands_round_trip_through_kingsclub_text(game: Game) -> None
             assert (again.game, again.structure) == (game, structure)
             assert replay(again).problems == [], text
             assert _dealt(again, hero) == _dealt(record, hero)
+            board = [e.cards for e in record.events if e.kind is EventKind.COMMUNITY]
+            assert [e.cards for e in again.events if e.kind is EventKind.COMMUNITY] == board
             # (a no-limit stud bet over the bring-in reads back as the completion it is)
             betting = [(e.player, e.amount) for e in record.events if e.kind.puts_in]
             assert [(e.player, e.amount) for e in again.events if e.kind.puts_in] == betting

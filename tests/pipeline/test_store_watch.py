@@ -7,6 +7,8 @@ import queue
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import duckdb
@@ -20,6 +22,28 @@ from studdraw.pipeline.importer.watch import Imported, hand_closed, watch_folder
 from studdraw.pipeline.synth import SynthOptions, render, synthesize
 
 WAIT = 60  # seconds an expected import may take on a loaded machine
+
+
+@contextmanager
+def watching(
+    folder: Path, options: IngestOptions, settle: float
+) -> Iterator[queue.Queue[Imported]]:
+    """A watch of `folder` in a thread for the test's body, its imports in the queue; stopped
+    (and joined) after it."""
+    imports: queue.Queue[Imported] = queue.Queue()
+    stop = threading.Event()
+    watcher = threading.Thread(
+        target=watch_folders,
+        args=([folder], options, imports.put),
+        kwargs={"settle": settle, "stop": stop},
+    )
+    watcher.start()
+    try:
+        yield imports
+    finally:
+        stop.set()
+        watcher.join(timeout=WAIT)
+    assert not watcher.is_alive()
 
 
 @pytest.mark.parametrize(
@@ -45,15 +69,7 @@ def test_watch_imports_appended_hands_and_waits_for_a_half_written_one(tmp_path:
     folder = tmp_path / "client"
     folder.mkdir()
     db = tmp_path / "watch.duckdb"
-    imports: queue.Queue[Imported] = queue.Queue()
-    stop = threading.Event()
-    watcher = threading.Thread(
-        target=watch_folders,
-        args=([folder], IngestOptions(db, workers=1), imports.put),
-        kwargs={"settle": 3600.0, "stop": stop},
-    )
-    watcher.start()
-    try:
+    with watching(folder, IngestOptions(db, workers=1), settle=3600.0) as imports:
         assert imports.get(timeout=WAIT).hands.stored == 0  # the folder starts empty
         history = folder / "HH20260302 Razz.txt"
         history.write_text(texts[0] + "\n\n\n" + texts[1] + "\n\n\n", encoding="utf-8")
@@ -69,10 +85,6 @@ def test_watch_imports_appended_hands_and_waits_for_a_half_written_one(tmp_path:
             client.write("".join(lines[half:]) + "\n\n\n")
         second = imports.get(timeout=WAIT)
         assert (second.hands.stored, second.hands.duplicates, second.hands.rejected) == (1, 2, 0)
-    finally:
-        stop.set()
-        watcher.join(timeout=WAIT)
-    assert not watcher.is_alive()
     with duckdb.connect(str(db), read_only=True) as con:
         assert con.execute("SELECT count(*) FROM hands").fetchall() == [(3,)]
         assert con.execute("SELECT count(*) FROM rejects").fetchall() == [(0,)]
@@ -91,15 +103,7 @@ def test_a_file_caught_mid_hand_at_the_start_waits_for_its_last_hand(tmp_path: P
         texts[0] + "\n\n\n" + texts[1] + "\n\n\n" + "".join(lines[:half]), encoding="utf-8"
     )
     db = tmp_path / "watch.duckdb"
-    imports: queue.Queue[Imported] = queue.Queue()
-    stop = threading.Event()
-    watcher = threading.Thread(
-        target=watch_folders,
-        args=([folder], IngestOptions(db, workers=1), imports.put),
-        kwargs={"settle": 3600.0, "stop": stop},
-    )
-    watcher.start()
-    try:
+    with watching(folder, IngestOptions(db, workers=1), settle=3600.0) as imports:
         first = imports.get(timeout=WAIT)  # the files that are whole: none
         assert (first.files, first.hands.hands_seen) == ([], 0)
         with pytest.raises(queue.Empty):  # the half-written hand waits
@@ -109,10 +113,6 @@ def test_a_file_caught_mid_hand_at_the_start_waits_for_its_last_hand(tmp_path: P
         second = imports.get(timeout=WAIT)
         assert second.files == [history]
         assert (second.hands.stored, second.hands.duplicates, second.hands.rejected) == (3, 0, 0)
-    finally:
-        stop.set()
-        watcher.join(timeout=WAIT)
-    assert not watcher.is_alive()
     with duckdb.connect(str(db), read_only=True) as con:
         assert con.execute("SELECT count(*) FROM hands").fetchall() == [(3,)]
         assert con.execute("SELECT count(*) FROM rejects").fetchall() == [(0,)]
@@ -128,24 +128,12 @@ def test_a_file_cut_for_good_at_the_start_is_read_once_settled(tmp_path: Path) -
     history = folder / "HH20260302 Razz.txt"
     lines = texts[1].splitlines(keepends=True)
     history.write_text(texts[0] + "\n\n\n" + "".join(lines[: len(lines) // 2]), "utf-8")
-    imports: queue.Queue[Imported] = queue.Queue()
-    stop = threading.Event()
     options = IngestOptions(tmp_path / "watch.duckdb", workers=1)
-    watcher = threading.Thread(
-        target=watch_folders,
-        args=([folder], options, imports.put),
-        kwargs={"settle": 1.0, "stop": stop},
-    )
-    watcher.start()
-    try:
+    with watching(folder, options, settle=1.0) as imports:
         assert imports.get(timeout=WAIT).files == []
         settled = imports.get(timeout=WAIT)
         assert settled.files == [history]
         assert (settled.hands.stored, settled.hands.rejected) == (1, 1)
-    finally:
-        stop.set()
-        watcher.join(timeout=WAIT)
-    assert not watcher.is_alive()
 
 
 def test_a_file_written_while_the_first_import_runs_is_imported(tmp_path: Path) -> None:
