@@ -10,6 +10,7 @@ broken by an XML error, or cut from a refused file, is a text the room rejects w
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -153,12 +154,18 @@ class HandCutter(XmlSink):
         return (hand.offset, hand.line) if hand is not None else (offset, line)
 
     def _hand_tag_before(self, offset: int, line: int) -> _Open | None:
-        """The hand start tag between the last element event and the error, if any."""
+        """The hand start tag between the last element event and the error, if any. Hand
+        start tags before it there were never reported (markup the damage swallowed: a
+        declaration whose `?>` was flipped runs as one processing instruction to the error):
+        each is a hand of its own, to its successor, for the room to reject or read."""
         assert self.reader is not None
         raw = self.reader.raw(self.last, offset)
         starts = [found.start() for found in self.room.resync.finditer(raw)]
         if not starts:
             return None
+        for begin, end in itertools.pairwise(starts):
+            swallowed = _Open("", self.last + begin, line - raw.count(b"\n", begin), 0)
+            self._emit(swallowed, self._decode(raw[begin:end]), with_context=False)
         return _Open("", self.last + starts[-1], line - raw.count(b"\n", starts[-1]), 0)
 
     def broken(self, raw: bytes, offset: int, line: int) -> None:

@@ -194,6 +194,15 @@ EDITS: list[tuple[str, Callable[[bytes], bytes], Counter[str]]] = [
         Counter({"error": 2}),
     ),
     (
+        "hands inside a declaration left open (its ?> flipped) are each a hand (fuzz)",
+        lambda data: (
+            data.replace(b"?>", b"??", 1)[: second_game(data) + 40]
+            + b"\x01"
+            + data[second_game(data) + 40 :]
+        ),
+        Counter({"error": 2}),
+    ),
+    (
         "a broken preamble is a finding, not a hand",
         lambda data: data.replace(b"<mode>real</mode>", b"<mode>real</mod>", 1),
         Counter({"error": 2, "stray": 1}),
