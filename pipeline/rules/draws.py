@@ -203,12 +203,13 @@ class DrawState(DeckState):
                 f"{self.names[i]} receives {len(cards)} cards for {pending} discarded",
             )
         held = self.cards[i]
-        start = len(held) - pending
+        # The replacements fill the hand's last `pending` slots; a hand holding fewer (a
+        # player dealt no cards who discards unseen, from a damaged file) fills what it has.
+        start = max(len(held) - pending, 0)
         if event.run:  # one run's replacements: the slots stay unknown in the shared hand
             self._add_run_event(event, index, start)
             return
-        for offset, card in enumerate(cards[:pending]):
-            slot = start + offset
+        for slot, card in zip(range(start, len(held)), cards[:pending], strict=False):
             if card is not None and held[slot] is None and self._see(card, i, event, index):
                 held[slot] = card
         self.draw_pending[i] = 0

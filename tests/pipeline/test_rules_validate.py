@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 from typer.testing import CliRunner
 
 from studdraw.cli.commands import app
+from studdraw.parsers.model import EventKind, Game, Structure
 from studdraw.parsers.problems import Code
 from studdraw.pipeline.rules.explain import explanations
+from studdraw.pipeline.rules.generate import random_hand
+from studdraw.pipeline.rules.replay import start_state
 
 runner = CliRunner()
 
@@ -127,3 +131,22 @@ def test_unknown_rules_profile_exits_two_naming_the_choices(tmp_path: Path) -> N
     result = runner.invoke(app, ["validate", "--rules", "vegas", str(path)])
     assert result.exit_code == 2
     assert "casinos-austria" in result.stderr
+
+
+def test_a_draw_into_a_hand_holding_fewer_cards_is_no_engine_failure() -> None:
+    """The 100,000-input fuzz run of 2026-12-04 (three inputs): a damaged file left a player
+    holding fewer cards than their draw replaces, and the replay raised IndexError (an
+    internal-error reject in ingest). The draw fills the slots the hand has."""
+    rng = random.Random(7)
+    record = next(
+        hand
+        for hand in (random_hand(Game.TD27, Structure.FIXED, 3, rng) for _ in range(50))
+        if any(event.kind is EventKind.DRAW for event in hand.events)
+    )
+    at = next(k for k, event in enumerate(record.events) if event.kind is EventKind.DRAW)
+    state = start_state(record)
+    state.run(record.events[:at])
+    drawer = state.index[record.events[at].player or ""]
+    state.cards[drawer][:] = []  # what the damaged file left the drawer
+    state.run(record.events[at : at + 1])
+    assert state.cards[drawer] == []
