@@ -177,8 +177,10 @@ class Harness:
                 self.tally.internal_errors.append(f"{path.name}: {item.problem.message}")
                 self._keep(path, "internal")
         hands = [item for item in parsed if not item.hand.stray]
-        for _ in Validation().lines(hands):
-            pass
+        for line, _ in Validation().lines(hands):  # an engine failure is a line of INT001
+            if f" {Code.INT001.value} " in line:
+                self.tally.internal_errors.append(f"{path.name}: validate: {line[-200:]}")
+                self._keep(path, "internal")
         self.tally.hand_texts += len(hands)
         self.tally.stray_texts += len(parsed) - len(hands)
         return len(hands), len(parsed) - len(hands)
