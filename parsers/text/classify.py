@@ -19,6 +19,11 @@ _ENDLESS_NUMBER: Final = re.compile(r"\d{65}")
 """A run of digits longer than any number a room prints (amounts beyond 64 bits are 20): the
 line's patterns would take time cubic in it (a 24 KB header of such runs: 151 s of CPU), so
 such a line is the hand's error without them."""
+LONGEST_LINE: Final = 4096
+"""Characters in the longest line the line patterns are tried on: four times the longest line
+of any text room in the corpus (1,051). Their time grows faster than a line's length (a fuzz
+input's 32 KB PokerStars header padded with NULs: 25 s of CPU), so a longer line is an
+unknown line without them (the hand's error if it holds money or cards, else a warning)."""
 
 
 def line_token(
@@ -57,7 +62,7 @@ def read_lines(reader: LineReader, lines: list[str], number: int) -> Iterator[Li
         if text and not text.isspace():
             if _ENDLESS_NUMBER.search(text):
                 raise HandParseError(quoting(Code.TXT002, text), number, code=Code.TXT002)
-            found = classify(text)
+            found = classify(text) if len(text) <= LONGEST_LINE else None
             token: LineToken | None
             if found is not None:
                 kind = found.lastgroup or ""

@@ -36,7 +36,7 @@ from studdraw.parsers.model import (
     stud_street,
 )
 from studdraw.parsers.problems import Code, Problem, Stage, quoting
-from studdraw.parsers.text.classify import line_token
+from studdraw.parsers.text.classify import LONGEST_LINE, line_token
 from studdraw.parsers.text.lines import LineSyntax
 from studdraw.parsers.text.tokens import LineToken
 from studdraw.parsers.text.verbs import Reads, Verb
@@ -207,7 +207,7 @@ class LineReader:
         """A line the classifier does not know. It may still be a known kind whose player's
         seated name broke the classifier's guess; else it is a problem: a warning, or the
         hand's error when the line could carry money or cards (TXT001, TXT002)."""
-        pinned = self._repin(text)
+        pinned = self._repin(text) if len(text) <= LONGEST_LINE else None
         if pinned is not None:
             kind, found, player = pinned
             token = line_token(kind, text, found, number, self.syntax.parts[kind])

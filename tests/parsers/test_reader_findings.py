@@ -13,8 +13,9 @@ import pytest
 
 from studdraw.parsers.model import HandText, SourceRef
 from studdraw.parsers.problems import Code
-from studdraw.parsers.reader import open_history, parse_hand
+from studdraw.parsers.reader import MAX_REASON, open_history, parse_hand
 from studdraw.parsers.rooms import BY_NAME
+from studdraw.parsers.text.classify import LONGEST_LINE
 from studdraw.parsers.text.room import TextRoom
 from studdraw.pipeline.rules.validate import check_hand
 from tests.conftest import CORPUS, SAMPLES
@@ -130,9 +131,9 @@ CASES = [
         "not an amount: '$0.02abc'",
     ),
     (
-        "an amount followed by a long run of letters",
+        "an amount followed by a run of letters (a longer line is one no room prints)",
         SAMPLES / "pokerstars" / "stud.txt",
-        line_edit(r": calls \$0\.02$", ": calls $0.02" + "x" * 200_000),
+        line_edit(r": calls \$0\.02$", ": calls $0.02" + "x" * 4_000),
         "calls $0.02xxx",
         "not an amount",
     ),
@@ -196,3 +197,29 @@ def test_a_line_of_endless_numbers_is_a_finding_without_the_line_patterns(
     parsed = parse_hand(HandText(endless + "\n" + rest, SourceRef("fuzz", 0, 1), "pokerstars"))
     assert parsed.problem is not None and parsed.problem.code is Code.TXT002
     assert parsed.problem.line == 1 and max(asked, default=0) < len(endless)
+
+
+def test_a_line_longer_than_any_room_prints_is_a_finding_without_the_line_patterns(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A PokerStars header padded with 32,000 NULs (a fuzz input of 2026-12-04: 25 s of CPU in
+    the line patterns, whose time grows faster than the line): the hand's error at once."""
+    text = (SAMPLES / "pokerstars" / "razz.txt").read_text(encoding="utf-8").split("\n\n\n")[0]
+    head, rest = text.split("\n", 1)
+    padded = head.replace(" (", " " + "\x00" * 32_000 + " (", 1)
+    room = BY_NAME["pokerstars"]
+    assert isinstance(room, TextRoom)
+    syntax = room.syntax
+    real = syntax.classifier
+    asked: list[int] = []
+
+    class Counting:
+        def match(self, line: str) -> re.Match[str] | None:
+            asked.append(len(line))
+            return real.match(line)
+
+    monkeypatch.setattr(syntax, "classifier", Counting())
+    parsed = parse_hand(HandText(padded + "\n" + rest, SourceRef("fuzz", 0, 1), "pokerstars"))
+    assert parsed.problem is not None and parsed.problem.code is Code.TXT002
+    assert parsed.problem.line == 1 and max(asked, default=0) <= LONGEST_LINE
+    assert len(parsed.problem.message) <= MAX_REASON
