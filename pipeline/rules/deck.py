@@ -34,12 +34,10 @@ class DeckState(StateCore):
 
     def _take_from_stub(self, count: int, event: Event, index: int | None) -> None:
         stub = self.stub
-        if count > (stub[1] if self.rules.burn_cards else stub[0]):
+        left = self._stub_for_error()
+        if count > left:
             self.flag(
-                Code.CRD007,
-                event,
-                index,
-                f"{count} cards needed but the deck holds {max(self._stub_for_error(), 0)}",
+                Code.CRD007, event, index, f"{count} cards needed but the deck holds {max(left, 0)}"
             )
         stub[0] -= count
         stub[1] -= count
