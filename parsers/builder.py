@@ -130,9 +130,10 @@ def stud_faces(game: Game, street: int, count: int, line: int) -> tuple[bool, ..
     return deals[min(street, len(deals) - 1)][:1] * count
 
 
-def stud_street_name(game: Game, street: int) -> str:
-    """ "3rd street" for seven-card stud's first round, "2nd street" for five-card stud's."""
-    number = len(STUD_DEALS[game][0]) + street
+def stud_street_name(game: Game | None, street: int) -> str:
+    """ "3rd street" for seven-card stud's first round, "2nd street" for five-card stud's (and
+    seven-card stud's name while a hand's game is not known)."""
+    number = len(STUD_DEALS.get(game or Game.STUD, STUD_DEALS[Game.STUD])[0]) + street
     return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number, 'th') } street"
 
 
@@ -388,6 +389,11 @@ class HandBuilder:
             self.contributed = {}
         self.street = index
         self.events.append(Event(EventKind.STREET, line, index, text=name))
+
+    def new_stud_street(self, index: int, line: int) -> None:
+        """Start stud betting round `index`, named by the cards a player then holds ("3rd
+        street"), as every room's street event is."""
+        self.new_street(index, line, stud_street_name(self.game, index))
 
     def add(
         self,

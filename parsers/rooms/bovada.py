@@ -12,8 +12,9 @@ import re
 from dataclasses import replace
 from typing import Any, Final
 
-from studdraw.parsers.builder import HandParseError, unsupported
+from studdraw.parsers.builder import HandParseError, stud_street_name, unsupported
 from studdraw.parsers.model import (
+    STUD_DEALS,
     Card,
     Claim,
     Event,
@@ -44,7 +45,6 @@ STREETS: Final = {
     "7TH STREET": 4,
     "RIVER": 4,
 }
-STREET_NAMES: Final = ("3rd street", "4th street", "5th street", "6th street", "7th street")
 
 _HALF: Final = re.compile(r"\b(?P<half>HI|LO) (?P<amt>\$?[\d,.]+)")
 _RAISING: Final = frozenset({EventKind.BET, EventKind.RAISE, EventKind.COMPLETE})
@@ -172,13 +172,13 @@ class BovadaReader(LineReader):
             up = (street < 4,)
         else:
             raise HandParseError(f"{len(cards)} cards dealt after {len(held)}", line)
-        if street >= len(STREET_NAMES):
+        if street >= len(STUD_DEALS[Game.STUD]):  # the room deals seven-card games only
             raise HandParseError(f"a card dealt to {player} after the last street", line)
         if street > b.street:
             # Exports without street markers: the first card of a street opens it.
-            b.new_street(street, line, STREET_NAMES[street])
+            b.new_stud_street(street, line)
         elif street < b.street:
-            raise HandParseError(f"a card of {STREET_NAMES[street]} dealt later", line)
+            raise HandParseError(f"a card of {stud_street_name(b.game, street)} dealt later", line)
         held.extend(cards)
         b.add(EventKind.DEAL, line, player, cards=cards, up=up)
 

@@ -22,7 +22,6 @@ from studdraw.parsers.text.verbs import CALL, CHECK, COMPLETE_TO, FOLD, Reads, V
 GAMES: Final = {"7 Card Stud": Game.STUD, "Razz": Game.RAZZ}
 CURRENCIES: Final = {"$": "USD", "€": "EUR"}
 STUD_STREETS: Final = {"4th street": 1, "5th street": 2, "6th street": 3, "river": 4}
-STREET_NAMES: Final = ("3rd street", "4th street", "5th street", "6th street", "7th street")
 
 VERBS: Final = {
     " folds": FOLD,
@@ -98,12 +97,12 @@ class EverleafReader(LineReader):
 
     # --- streets ----------------------------------------------------------------------------
     def on_dealing(self, token: LineToken) -> None:
-        self.b.new_street(0, token.number, STREET_NAMES[0])
+        self.b.new_stud_street(0, token.number)
 
     def on_street(self, token: LineToken) -> None:
         b = self.b
         index = STUD_STREETS[(token.field("street") or "").lower()]
-        b.new_street(index, token.number, STREET_NAMES[index])
+        b.new_stud_street(index, token.number)
 
     def on_dealt(self, token: LineToken) -> None:
         found = token.field

@@ -76,7 +76,6 @@ STRUCTURES: Final = {
     "Pot Limit": Structure.POT,
     "No Limit": Structure.NO,
 }
-STREET_NAMES: Final = ("3rd street", "4th street", "5th street", "6th street", "7th street")
 STUD_MARKERS: Final = {
     "3RD STREET": 0,
     "4TH STREET": 1,
@@ -261,7 +260,7 @@ class KingsClubReader(LineReader):
         index += self._marker_shift
         if index > 4:
             raise HandParseError(f"{name} after an unmarked 3rd street", token.number)
-        b.new_street(index, token.number, STREET_NAMES[index])
+        b.new_stud_street(index, token.number)
 
     def on_board(self, token: LineToken) -> None:
         """Drawmaha's "*** TURN *** [6h Qd 2h] [3d]": the street (unless its draw opened it)
@@ -311,7 +310,10 @@ class KingsClubReader(LineReader):
             self._dealt = True
             if not any(e.kind is EventKind.STREET for e in b.events):
                 self._marker_shift = 1
-                b.new_street(0, line, STREET_NAMES[0] if b.game.is_stud else "deal")
+                if b.game.is_stud:
+                    b.new_stud_street(0, line)
+                else:
+                    b.new_street(0, line, "deal")
         if b.game.is_draw:
             if None not in cards:
                 b.hero = player

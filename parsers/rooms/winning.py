@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from typing import Final
 
-from studdraw.parsers.builder import HandParseError
+from studdraw.parsers.builder import HandParseError, stud_street_name
 from studdraw.parsers.model import (
     Card,
     Claim,
@@ -35,7 +35,6 @@ from studdraw.parsers.text.tokens import LineToken
 from studdraw.parsers.text.verbs import BET, CALL, CHECK, FOLD, Verb
 
 GAMES: Final = {"Seven Cards Stud": Game.STUD, "Seven Cards Stud HiLow": Game.STUD8}
-STREET_NAMES: Final = ("3rd street", "4th street", "5th street", "6th street", "7th street")
 MARKERS: Final = {"Third": 1, "Fourth": 2, "Fifth": 3, "Sixth": 4}
 """Each marker opens the street after the one it names (see the module docstring)."""
 UP_CARDS: Final = ((False, False, True), (True,), (True,), (True,), (False,))
@@ -127,7 +126,7 @@ class WinningReader(LineReader):
         b = self.b
         if not self._dealing:  # no marker opens 3rd street: its first card does
             self._dealing = True
-            b.new_street(0, token.number, STREET_NAMES[0])
+            b.new_stud_street(0, token.number)
         known = found("cards")
         card = b.cards(known, token.number)[0] if known else None
         self._cards.setdefault(self.player(token), []).append((card, token.number))
@@ -140,7 +139,8 @@ class WinningReader(LineReader):
         for player, dealt in self._cards.items():
             if len(dealt) != len(up):
                 raise HandParseError(
-                    f"{player} gets {len(dealt)} cards on {STREET_NAMES[b.street]}, not {len(up)}",
+                    f"{player} gets {len(dealt)} cards on {stud_street_name(b.game, b.street)}, "
+                    f"not {len(up)}",
                     dealt[0][1],
                 )
             cards = tuple(card for card, _ in dealt)
@@ -151,7 +151,7 @@ class WinningReader(LineReader):
 
     def on_street(self, token: LineToken) -> None:
         index = MARKERS[token.field("street") or ""]
-        self.b.new_street(index, token.number, STREET_NAMES[index])
+        self.b.new_stud_street(index, token.number)
 
     # --- betting: every amount is what the player puts in now ----------------------------------
     def raise_put_in(self, token: LineToken) -> None:
