@@ -12,7 +12,12 @@ from streamlit.elements.lib.column_types import ColumnConfig
 from studdraw.dashboard import downloads, store, ui
 from studdraw.dashboard.render import GAME_NAMES, literal
 from studdraw.pipeline.analytics import Filters, currency_label, money_text, street_title
-from studdraw.pipeline.analytics.registry import BY_NAME
+from studdraw.pipeline.analytics.registry import (
+    AGGRESSION,
+    BY_NAME,
+    DRAW_COUNT_STATS,
+    STREET_STATS,
+)
 
 RESULTS = ["hands", "net", "big_bets", "bb_per_100", "allin_net", "allin_bb_per_100"]
 GROUPS = {
@@ -26,15 +31,11 @@ GROUPS = {
         "rfi",
         "three_bet",
     ],
-    "Streets": [
-        f"{act}_{street}" for street in range(5) for act in ("bet", "raise", "call", "fold")
-    ]
-    + ["fold_to_bet_4th", "fold_to_bet_5th"],
-    "Aggression": [f"af_{street}" for street in range(5)],
+    "Streets": [stat.name for stat in STREET_STATS] + ["fold_to_bet_4th", "fold_to_bet_5th"],
+    "Aggression": list(AGGRESSION),
     "Showdown": ["went_to_showdown", "won_at_showdown", "won_without_showdown"],
     "Hi/lo": ["scoop", "three_quarters", "half", "quarter"],
-    "Draws": [f"{kind}_{draw}" for draw in (1, 2, 3) for kind in ("pat", "draw1", "draw2", "draw3")]
-    + ["breaking", "snowing"],
+    "Draws": [stat.name for stat in DRAW_COUNT_STATS] + ["breaking", "snowing"],
 }
 DEFAULT_GROUPS = ["Preflop / 3rd street", "Showdown"]
 

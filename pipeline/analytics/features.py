@@ -46,6 +46,10 @@ STREETS: Final = range(max(len(spec.streets) for spec in GAME_SPECS.values()))
 (`StreetSpec.label`: stud 0 = 3rd street, drawmaha 1 = the flop)."""
 STREET_ACTS: Final = ("bet", "raise", "call", "fold")
 """Per-street frequencies: the action kinds looked for on each street (also the column prefixes)."""
+DRAW_ROUNDS: Final = range(
+    1, 1 + max(sum(street.draw for street in spec.streets) for spec in GAME_SPECS.values())
+)
+"""The draw rounds a game may have, numbered from 1 (triple draw's three)."""
 CAP_AGGRESSIONS: Final = 4
 """A completion (or bet) and three raises: the usual fixed-limit cap; a re-raise opportunity
 needs fewer aggressive actions than this before the player's decision."""
@@ -159,7 +163,7 @@ def _draw_round_columns() -> str:
     street it is (drawmaha's one draw is on the turn, street 2; the other draw games draw on
     streets 1 to 3); only the streets with a draw have a `drawn`."""
     draws = "(list(drawn ORDER BY street) FILTER (WHERE drawn IS NOT NULL))"
-    return ",\n      ".join(f"{draws}[{r}] AS drawn_{r}" for r in (1, 2, 3))
+    return ",\n      ".join(f"{draws}[{r}] AS drawn_{r}" for r in DRAW_ROUNDS)
 
 
 FEATURES_SQL: Final = f"""

@@ -16,7 +16,7 @@ from typing import Final
 from studdraw.parsers.model import GameKind
 from studdraw.pipeline.rules.specs import GAME_SPECS, street_label
 
-from .features import STREET_ACTS, STREETS
+from .features import DRAW_ROUNDS, STREET_ACTS, STREETS
 
 MONEY: Final = (
     "CAST(CAST(net AS DECIMAL(18, 4)) * CAST(1.0 / scale AS DECIMAL(18, 4)) AS DECIMAL(18, 4))"
@@ -63,8 +63,8 @@ _DRAW_ROUNDS: Final = max(
 """The most betting rounds of a draw game: later rounds are stud's only."""
 
 
-def _street_stats() -> list[Stat]:
-    return [
+def _street_stats() -> tuple[Stat, ...]:
+    return tuple(
         Stat(
             f"{prefix}_{s}",
             f"{prefix} on {{street}}",
@@ -75,17 +75,17 @@ def _street_stats() -> list[Stat]:
         )
         for s in STREETS
         for prefix in STREET_ACTS
-    ]
+    )
 
 
-def _draw_count_stats() -> list[Stat]:
+def _draw_count_stats() -> tuple[Stat, ...]:
     counts = {
         "pat": ("= 0", "stand pat"),
         "draw1": ("= 1", "draw one"),
         "draw2": ("= 2", "draw two"),
         "draw3": (">= 3", "draw three or more"),
     }
-    return [
+    return tuple(
         Stat(
             f"{kind}_{r}",
             f"{label} on draw {r}",
@@ -93,9 +93,15 @@ def _draw_count_stats() -> list[Stat]:
             f"drawn_{r} IS NOT NULL",
             f"drawn_{r} {test}",
         )
-        for r in (1, 2, 3)
+        for r in DRAW_ROUNDS
         for kind, (test, label) in counts.items()
-    ]
+    )
+
+
+STREET_STATS: Final = _street_stats()
+"""The per-street frequencies, street by street (bet, raise, call, fold on each)."""
+DRAW_COUNT_STATS: Final = _draw_count_stats()
+"""How many cards a player drew, draw round by draw round."""
 
 
 STATS: Final[tuple[Stat, ...]] = (
@@ -109,7 +115,7 @@ STATS: Final[tuple[Stat, ...]] = (
          "fold_to_bet_4th"),
     Stat("fold_to_bet_5th", "fold to 5th-street bet", "stud", "fold_to_bet_5th_opp",
          "fold_to_bet_5th"),
-    *_street_stats(),
+    *STREET_STATS,
     Stat("went_to_showdown", "went to showdown", "all", "saw_second", "showdown"),
     Stat("won_at_showdown", "won at showdown", "all", "showdown", "showdown_won"),
     Stat("won_without_showdown", "won without showdown", "all", "saw_second",
@@ -122,7 +128,7 @@ STATS: Final[tuple[Stat, ...]] = (
          "main_share = 0.25"),
     Stat("rfi", "raise first in", "draw", "rfi_opp", "rfi"),
     Stat("three_bet", "3-bet", "draw", "three_bet_opp", "three_bet"),
-    *_draw_count_stats(),
+    *DRAW_COUNT_STATS,
     Stat("breaking", "breaking a made hand", "draw", "break_opp", "broke"),
     Stat("snowing", "snowing", "draw", "snow_opp", "snow"),
 )  # fmt: skip
