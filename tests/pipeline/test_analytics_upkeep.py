@@ -138,6 +138,7 @@ def test_a_store_without_rows_is_left_to_prepare(folder: Path, tmp_path: Path) -
     assert_same_as_prepare(db, tmp_path)
 
 
+@pytest.mark.slow  # a Dask LocalCluster, as in test_dask_engine.py: `make test` runs it
 def test_the_dask_engine_keeps_the_rows_too(folder: Path, tmp_path: Path) -> None:
     db = tmp_path / "dask.duckdb"
     with LocalCluster(
@@ -187,6 +188,7 @@ def test_kill_9_mid_import_then_rerun_gives_the_rows_of_prepare(tmp_path: Path) 
     assert_same_as_prepare(db, tmp_path)
 
 
+@pytest.mark.slow  # a Dask LocalCluster, as in test_dask_engine.py: `make test` runs it
 def test_the_dask_engine_counts_every_hand_for_the_progress(folder: Path, tmp_path: Path) -> None:
     counted: list[int] = []
     with LocalCluster(
