@@ -499,7 +499,7 @@ class StateCore:
     def _end_round(self) -> None:
         self.pointer = NO_ONE
         bets = self.bet
-        top_amount = max(bets)
+        top_amount = max(bets, default=0)  # none when no one is dealt in (each actor is ORD006)
         if top_amount:
             second = sorted(bets)[-2] if len(bets) > 1 else 0
             if top_amount > second:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -13,7 +14,7 @@ from studdraw.parsers.model import EventKind, Game, Structure
 from studdraw.parsers.problems import Code
 from studdraw.pipeline.rules.explain import explanations
 from studdraw.pipeline.rules.generate import random_hand
-from studdraw.pipeline.rules.replay import start_state
+from studdraw.pipeline.rules.replay import replay, start_state
 
 runner = CliRunner()
 
@@ -150,3 +151,17 @@ def test_a_draw_into_a_hand_holding_fewer_cards_is_no_engine_failure() -> None:
     state.cards[drawer][:] = []  # what the damaged file left the drawer
     state.run(record.events[at : at + 1])
     assert state.cards[drawer] == []
+
+
+def test_a_hand_no_one_is_dealt_into_is_no_engine_failure() -> None:
+    """The 100,000-input fuzz run of 2026-12-04 with seed 20261208 (two inputs): a damaged
+    UTF-16 iPoker file left every seat sitting out under a name that never acts, so no one was
+    dealt in, and closing the first betting round raised ValueError (max of no bets). Each actor
+    is ORD006 instead."""
+    record = random_hand(Game.STUD, Structure.FIXED, 3, random.Random(5))
+    record.seats = [
+        replace(seat, player=f"gone {seat.player}", sitting_out=True) for seat in record.seats
+    ]
+    result = replay(record)
+    codes = {problem.code for problem in result.problems}
+    assert Code.ORD006 in codes and Code.INT001 not in codes
