@@ -40,7 +40,7 @@ from tests.parsers import (
     test_partypoker,
     test_pokerstars,
     test_winamax,
-    test_winning,
+    test_winning_handwritten,
 )
 
 HANDS = {
@@ -50,7 +50,7 @@ HANDS = {
     "partypoker": test_partypoker.HI_LO,
     "bovada": test_bovada.HI_LO_BRING_IN,
     "everleaf": test_everleaf.USD_HAND,
-    "winning": test_winning.ALL_IN_HAND,
+    "winning": test_winning_handwritten.ALL_IN_HAND,
     "kingsclub": test_kingsclub.HI_LO_ALL_IN,
     "ongame": test_ongame.BIG_BRING_IN_SHOWDOWN,
     "absolute": test_absolute.HI_LO_SHOWDOWN,
