@@ -34,7 +34,7 @@ from tests.parsers import (
     test_absolute,
     test_bovada,
     test_everleaf,
-    test_fulltilt,
+    test_fulltilt_handwritten,
     test_kingsclub,
     test_ongame,
     test_partypoker,
@@ -45,7 +45,7 @@ from tests.parsers import (
 
 HANDS = {
     "pokerstars": test_pokerstars.CURRENT_STUD,
-    "fulltilt": test_fulltilt.HI_LO_SHOWDOWN,
+    "fulltilt": test_fulltilt_handwritten.HI_LO_SHOWDOWN,
     "winamax": test_winamax.TOURNAMENT_STUD,
     "partypoker": test_partypoker.HI_LO,
     "bovada": test_bovada.HI_LO_BRING_IN,
