@@ -35,7 +35,7 @@ from tests.parsers import (
     test_bovada,
     test_everleaf,
     test_fulltilt_handwritten,
-    test_kingsclub,
+    test_kingsclub_handwritten,
     test_ongame,
     test_partypoker,
     test_pokerstars,
@@ -51,7 +51,7 @@ HANDS = {
     "bovada": test_bovada.HI_LO_BRING_IN,
     "everleaf": test_everleaf.USD_HAND,
     "winning": test_winning_handwritten.ALL_IN_HAND,
-    "kingsclub": test_kingsclub.HI_LO_ALL_IN,
+    "kingsclub": test_kingsclub_handwritten.HI_LO_ALL_IN,
     "ongame": test_ongame.BIG_BRING_IN_SHOWDOWN,
     "absolute": test_absolute.HI_LO_SHOWDOWN,
 }
