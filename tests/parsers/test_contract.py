@@ -38,13 +38,13 @@ from tests.parsers import (
     test_kingsclub_handwritten,
     test_ongame,
     test_partypoker,
-    test_pokerstars,
+    test_pokerstars_handwritten,
     test_winamax,
     test_winning_handwritten,
 )
 
 HANDS = {
-    "pokerstars": test_pokerstars.CURRENT_STUD,
+    "pokerstars": test_pokerstars_handwritten.CURRENT_STUD,
     "fulltilt": test_fulltilt_handwritten.HI_LO_SHOWDOWN,
     "winamax": test_winamax.TOURNAMENT_STUD,
     "partypoker": test_partypoker.HI_LO,
