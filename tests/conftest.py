@@ -7,6 +7,7 @@ import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pyarrow as pa
 import pytest
@@ -15,6 +16,11 @@ from studdraw.parsers.model import HandRecord, HandText, ParsedHand, SourceRef
 from studdraw.parsers.rooms import BY_NAME
 from studdraw.pipeline.rules import state
 from tests import STALE_COMPILED
+
+if TYPE_CHECKING:
+    from streamlit.testing.v1 import AppTest
+
+    from tests.dashboard_support import Facts
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 CORPUS = REPO_ROOT.parent / "shared" / "corpus"
@@ -61,6 +67,28 @@ def parse_record(text: str, room: str = "pokerstars") -> HandRecord:
     parsed = parse_text(text, room)
     assert parsed.record is not None, parsed.problem
     return parsed.record
+
+
+@pytest.fixture(scope="module")
+def facts(tmp_path_factory: pytest.TempPathFactory) -> Facts:
+    """The dashboard tests' store (tests/dashboard_support.py) and what it holds, built once a
+    module for test_dashboard.py and test_dashboard_replayer.py. The imports wait for the first
+    such test, so a process that runs none loads neither Streamlit nor the CLI."""
+    from tests.dashboard_support import build_store, read_facts  # noqa: PLC0415
+
+    return read_facts(build_store(tmp_path_factory.mktemp("dashboard")))
+
+
+@pytest.fixture
+def app(facts: Facts, monkeypatch: pytest.MonkeyPatch) -> Iterator[AppTest]:
+    """The dashboard's entry point (app.py) under AppTest, on the store of `facts`."""
+    from streamlit.testing.v1 import AppTest  # noqa: PLC0415
+
+    from studdraw.dashboard.launch import ENV_VAR  # noqa: PLC0415
+    from tests.dashboard_support import APP, TIMEOUT  # noqa: PLC0415
+
+    monkeypatch.setenv(ENV_VAR, str(facts.db))
+    yield AppTest.from_file(APP, default_timeout=TIMEOUT)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from studdraw.cli.commands import app
 from tests.conftest import CORPUS, corpus_file
-from tests.parsers.test_pokerstars import CURRENT_STUD
+from tests.parsers.test_pokerstars_handwritten import CURRENT_STUD
 
 runner = CliRunner()
 RAZZ_SAMPLE = (

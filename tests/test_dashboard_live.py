@@ -20,8 +20,7 @@ from studdraw.dashboard.launch import ENV_VAR
 from studdraw.pipeline.analytics import SESSION_GAP_MINUTES
 from studdraw.pipeline.notes import Kind, Target, notes_path, set_note, tag
 from studdraw.pipeline.words import money_text
-from tests.dashboard_support import build_store
-from tests.test_dashboard import APP, TIMEOUT, html, metrics, open_page
+from tests.dashboard_support import APP, TIMEOUT, build_store, html, metrics, open_page
 
 
 @pytest.fixture(scope="module")

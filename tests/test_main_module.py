@@ -15,7 +15,7 @@ from concurrent.futures import ProcessPoolExecutor
 from streamlit.testing.v1 import AppTest
 
 from studdraw.pipeline.forkserver import pool_context
-from tests.test_dashboard import APP
+from tests.dashboard_support import APP
 
 PAGE_RUN: list[object] = []
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO_ROOT
-from tests.parsers.test_pokerstars import CURRENT_STUD
+from tests.parsers.test_pokerstars_handwritten import CURRENT_STUD
 from tests.test_compiled import compiler_present
 
 pytestmark = pytest.mark.slow

@@ -15,7 +15,7 @@ from studdraw.parsers.files import Encoding, detect_encoding, iter_lines
 from studdraw.parsers.reader import open_history, parse_file
 from studdraw.parsers.rooms import BY_NAME, sniff
 from tests.conftest import CORPUS, corpus_file
-from tests.parsers.test_pokerstars import CURRENT_STUD
+from tests.parsers.test_pokerstars_handwritten import CURRENT_STUD
 
 HAND = CURRENT_STUD.strip("\n")
 TWO_HANDS = f"{HAND}\n\n\n{HAND.replace('230000000001', '230000000002')}\n"

@@ -1,5 +1,5 @@
 """PokerStars line forms (docs/rooms/pokerstars.md, "Line forms"): one handwritten line or hand
-per form the room has printed, beyond the header forms of test_pokerstars.HEADERS.
+per form the room has printed, beyond the header forms of test_pokerstars_handwritten.HEADERS.
 
 The lines are read inside a small razz hand (Alice brings in, Bob folds) at the place the room
 prints them; each row names the event the line must give, or none for a line the record keeps

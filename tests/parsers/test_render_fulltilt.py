@@ -12,8 +12,8 @@ that export carries it (`as_exported`): opponents' down cards are unknown, and t
 leaves out what it has no line for or never states. The few hands with a stud community card
 are the exception: no Full Tilt line for that card is known, so the renderer refuses them.
 
-The handwritten hands of test_fulltilt round-trip too, and the November 2012 corpus files
-render to the room's own text line for line.
+The handwritten hands of test_fulltilt_handwritten round-trip too, and the November 2012
+corpus files render to the room's own text line for line.
 """
 
 from __future__ import annotations
@@ -35,14 +35,8 @@ from studdraw.pipeline.rules import random_hand, replay
 from studdraw.pipeline.rules.house import house_rules_for
 from tests.conftest import CORPUS, corpus_file, parse_record
 from tests.parsers.records import comparable
-from tests.parsers.test_fulltilt import (
-    DEAD_SB_FILE,
-    HEADERS,
-    HI_LO_SHOWDOWN,
-    HUSNG_FILE,
-    RAZZ_BODY,
-    STT_FILE,
-)
+from tests.parsers.test_fulltilt_corpus import DEAD_SB_FILE, HUSNG_FILE, STT_FILE
+from tests.parsers.test_fulltilt_handwritten import HEADERS, HI_LO_SHOWDOWN, RAZZ_BODY
 
 ARCHIVED_HOUR: Final = "25314791161"
 RULES: Final = house_rules_for("fulltilt")
@@ -92,8 +86,8 @@ def test_hands_of_november_2012_render_to_the_rooms_own_text(parts: tuple[str, .
 
 
 def handwritten_hands() -> list[str]:
-    """test_fulltilt's hands in what the corpus lacks: hi/lo halves, play money, euros, an
-    itemised sit & go, a mixed game, the 2010 long date."""
+    """test_fulltilt_handwritten's hands in what the corpus lacks: hi/lo halves, play money,
+    euros, an itemised sit & go, a mixed game, the 2010 long date."""
     hands = [HI_LO_SHOWDOWN]
     for header, expected in HEADERS:
         body = RAZZ_BODY

@@ -12,7 +12,7 @@ from studdraw.parsers.reader import parse_file
 from studdraw.parsers.render.pokerstars import render_pokerstars
 from tests.conftest import CORPUS, corpus_file, parse_record
 from tests.parsers.records import comparable
-from tests.parsers.test_pokerstars import CURRENT_STUD
+from tests.parsers.test_pokerstars_handwritten import CURRENT_STUD
 
 
 def corpus_records() -> list[HandRecord]:

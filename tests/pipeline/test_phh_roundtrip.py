@@ -187,7 +187,7 @@ def test_a_hand_run_twice_keeps_its_second_run_in_runs() -> None:
     """The play is the first run's; `_runs` holds the second run's draw and show, read back as
     run 2's events after the first run's, which the replay judges run by run as before."""
     from tests.conftest import parse_record  # noqa: PLC0415
-    from tests.parsers.test_kingsclub import RUN_TWICE  # noqa: PLC0415 (one hand's text)
+    from tests.parsers.test_kingsclub_handwritten import RUN_TWICE  # noqa: PLC0415 (one hand's text)
 
     record = parse_record(RUN_TWICE, "kingsclub")
     text = dumps(record)

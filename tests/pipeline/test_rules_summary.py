@@ -16,9 +16,9 @@ from studdraw.pipeline.importer.ingest import IngestOptions, ingest
 from studdraw.pipeline.rules import replay
 from tests.conftest import CORPUS
 from tests.parsers.test_absolute import HI_LO_SHOWDOWN as ABSOLUTE_HI_LO
-from tests.parsers.test_kingsclub import TRIPLE_DRAW as KINGSCLUB_DRAW
+from tests.parsers.test_kingsclub_handwritten import TRIPLE_DRAW as KINGSCLUB_DRAW
 from tests.parsers.test_ongame import BIG_BRING_IN_SHOWDOWN as ONGAME_SHOWDOWN
-from tests.parsers.test_pokerstars import CURRENT_STUD
+from tests.parsers.test_pokerstars_handwritten import CURRENT_STUD
 
 FORMS = Path(__file__).parents[1] / "parsers" / "forms"
 SUMMARY_CODES = {Code.SUM001, Code.SUM002, Code.SUM003}

@@ -182,7 +182,7 @@ def test_a_hand_run_twice_joins_a_version_2_store_and_its_dataset(v2_store: Path
     """A writer migrates the store, adds a hand run twice beside the old parts of the dataset,
     and the dataset (old parts without the runs' columns, the new one with them) reads as the
     store does."""
-    from tests.parsers.test_kingsclub import RUN_TWICE  # noqa: PLC0415 (one hand's text)
+    from tests.parsers.test_kingsclub_handwritten import RUN_TWICE  # noqa: PLC0415 (one hand's text)
 
     hand = v2_store.parent / "run-twice.txt"
     hand.write_text(RUN_TWICE, encoding="utf-8")
