@@ -127,7 +127,7 @@ def dead_held(record: HandRecord) -> bool:
         for i in missed
     ):
         return False
-    deal = next((i for i, e in enumerate(events) if not e.kind.is_forced and i not in missed), None)
+    deal = next((i for i, e in enumerate(events) if not e.kind.is_forced), None)
     return deal is not None and missed == list(range(deal - len(missed), deal))
 
 
