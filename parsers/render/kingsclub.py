@@ -10,13 +10,20 @@ returns, so none is written here either (the summary's nets carry them).
 KingsClub alone deals 2-7 razz, A-5 single draw, badacey, badeucey and drawmaha in the corpus:
 this is the format the synthesiser writes them in. Drawmaha prints no "1ST BETTING ROUND": its
 board's lines are its markers ("*** TURN *** [6h Qd 2h] [3d]"), the draw printed before the
-turn's. A hand the format cannot hold (a reshuffle or a stud community card, which the room's
-exports never show, a dead or returning player's blind, a
-player sitting out, a currency other than dollars) is dealt again (`kingsclub_can_render`).
+turn's.
+
+Posts out of turn are written as the reader reads them back: a `post` followed by the dead small
+blind the reader adds for it is "posts blind 44" (a returning player's live big blind, its dead
+half unprinted), any other `post` "posts straddle 44"; a draw game's missed small blind, dead,
+gets no line (the summary's net is short by it, which the reader infers). A hand the format
+cannot hold is written in PokerStars' format or dealt again (`kingsclub_can_render`): a
+reshuffle or a stud community card, which the room's exports never show, a player sitting out,
+a currency other than dollars, and a `dead` post neither of those lines gives back (`dead_held`).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from zoneinfo import ZoneInfo
 
 from studdraw.parsers.model import Event, EventKind, HandRecord, Structure
@@ -50,9 +57,11 @@ _NOT_PRINTED = frozenset(
         EventKind.CHAT,
     }
 )
-_UNRENDERABLE = frozenset(
-    {EventKind.RESHUFFLE, EventKind.COMMUNITY, EventKind.DEAD, EventKind.POST}
-)
+_UNRENDERABLE = frozenset({EventKind.RESHUFFLE, EventKind.COMMUNITY})
+_DEAD_MONEY = frozenset({EventKind.ANTE, EventKind.DEAD})
+"""Forced bets that count toward no player's bet on the street (calls print the street total)."""
+_BLINDS = frozenset(kind for kind in EventKind if kind.is_forced) - {EventKind.ANTE}
+"""What the reader counts as a player's blind when it looks for a missed small blind."""
 
 
 def kingsclub_can_render(record: HandRecord) -> bool:
@@ -64,10 +73,75 @@ def kingsclub_can_render(record: HandRecord) -> bool:
     if any(seat.sitting_out for seat in record.seats):
         return False
     board = record.game in BOARD_GAMES
-    return not any(
+    return dead_held(record) and not any(
         event.kind in _UNRENDERABLE and not (board and event.kind is EventKind.COMMUNITY)
         for event in record.events
     )
+
+
+def posted_blinds(record: HandRecord) -> dict[int, int]:
+    """Each `post` printed "posts blind", by index, with the index of the dead small blind after
+    it that the line implies: the reader books the table's small blind posted so far (else half
+    its big blind) dead after the live post, so only that `dead` post, exactly, is implied."""
+    events = record.events
+    half = _reader_big_blind(record) // 2
+    small: list[int] = []
+    pairs: dict[int, int] = {}
+    for index, event in enumerate(events[:-1]):
+        if event.kind is EventKind.SMALL_BLIND:
+            small.append(event.amount)
+        elif event.kind is EventKind.POST:
+            implied = Event(
+                EventKind.DEAD, 0, event.street, event.player, amount=max(small, default=half)
+            )
+            if replace(events[index + 1], line=0) == implied:
+                pairs[index] = index + 1
+    return pairs
+
+
+def dead_held(record: HandRecord) -> bool:
+    """Whether every `dead` post reads back from the text: implied by a "posts blind" line, or a
+    draw game's missed small blind the room prints no line for. The reader infers one of those
+    for a player who posted no other blind and whose summary net is short by exactly the small
+    blind, and puts it after the printed forced bets, before the deal, in seat order (its text
+    the reader's note); a dead post of another size, a second blind of the player's, a stud
+    hand's or one elsewhere in the hand has no line in the room's format that gives it back."""
+    events = record.events
+    implied = set(posted_blinds(record).values())
+    missed = [i for i, e in enumerate(events) if e.kind is EventKind.DEAD and i not in implied]
+    if not missed:
+        return True
+    if not record.game.is_draw:
+        return False
+    small = _reader_small_blind(record) or _reader_big_blind(record) // 2
+    players = [events[i].player for i in missed]
+    blinds = [e.player for e in events if e.kind in _BLINDS]
+    seated = [seat.player for seat in record.seats]
+    if [player for player in seated if player in players] != players:
+        return False  # a player not seated, twice, or out of seat order
+    if any(blinds.count(player) != 1 for player in players):
+        return False
+    if any(
+        replace(events[i], line=0, text=None)
+        != Event(EventKind.DEAD, 0, 0, events[i].player, amount=small)
+        for i in missed
+    ):
+        return False
+    deal = next((i for i, e in enumerate(events) if not e.kind.is_forced), None)
+    return deal is not None and missed == list(range(deal - len(missed), deal))
+
+
+def _reader_big_blind(record: HandRecord) -> int:
+    """The big blind the reader knows from the header: a limit draw game's small bet, no-limit
+    and pot-limit's big blind (a limit stud header names no blind)."""
+    if record.structure is Structure.FIXED:
+        return record.stakes.small_bet if record.game.is_draw else 0
+    return record.stakes.big_blind
+
+
+def _reader_small_blind(record: HandRecord) -> int:
+    """The small blind the reader knows from the header: none in limit."""
+    return 0 if record.structure is Structure.FIXED else record.stakes.small_blind
 
 
 def render_kingsclub(record: HandRecord, hero: str | None = None) -> str:
@@ -86,6 +160,7 @@ class _Renderer:
         self.round_marked = True  # the betting round's marker is printed
         self.totals: dict[str, int] = {}  # each player's live chips in on this street
         self._thrown: tuple[str | None, ...] = ()  # the last discard, printed with its draw
+        self._blind_posts = frozenset(posted_blinds(record))  # "posts blind", else "straddle"
 
     def money(self, amount: int) -> str:
         scale = self.record.scale
@@ -112,8 +187,8 @@ class _Renderer:
         self.lines += [f"Seat {s.seat}: {s.player} ({self.money(s.stack)})" for s in record.seats]
         if self.draw and self.board is None:
             self.lines.append(f"*** {FIRST_ROUND} ***")
-        for event in record.events:
-            self._event(event)
+        for index, event in enumerate(record.events):
+            self._event(event, index in self._blind_posts)
         self._summary()
         return "\n".join(self.lines)
 
@@ -126,7 +201,8 @@ class _Renderer:
         button = f" Seat {record.button} is the button" if record.button is not None else ""
         return f"Table '{name}'{button if self.draw else ''}"
 
-    def _event(self, event: Event) -> None:
+    def _event(self, event: Event, blind: bool) -> None:
+        """One event's line, if it has one; `blind`: a `post` printed "posts blind"."""
         kind, player = event.kind, event.player or ""
         if kind is EventKind.STREET:
             self._street(event.street)
@@ -136,7 +212,7 @@ class _Renderer:
         if kind.is_betting and not self.round_marked:
             self.lines.append(f"*** {ROUNDS[self.street - 1]} BETTING ROUND ***")
             self.round_marked = True
-        if kind.puts_in and kind is not EventKind.ANTE:
+        if kind.puts_in and kind not in _DEAD_MONEY:
             self.totals[player] = self.totals.get(player, 0) + event.amount
         all_in = ", and is all in" if event.all_in else ""
         money = self.money
@@ -147,6 +223,11 @@ class _Renderer:
             text = f"{player}: posts the small blind {money(event.amount)}{all_in}"
         elif kind is EventKind.BIG_BLIND:
             text = f"{player}: posts the big blind {money(event.amount)}{all_in}"
+        elif kind is EventKind.POST:
+            post = "blind" if blind else "straddle"
+            text = f"{player}: posts {post} {money(event.amount)}{all_in}"
+        elif kind is EventKind.DEAD:
+            return  # implied by "posts blind" or by the summary's net (`dead_held`)
         elif kind is EventKind.BRING_IN:
             text = f"{player} brings in for {money(event.amount)}{all_in}"
         elif kind is EventKind.COMMUNITY:
