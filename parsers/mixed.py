@@ -73,7 +73,20 @@ def split_rooms(
     starts = [(room, line_start(room)) for room in rooms]
     xml_starts = [(room, start) for room, start in starts if isinstance(room, XmlRoom)]
     any_start = re.compile("|".join(f"(?:{start.pattern})" for _, start in starts))
+    xml_inside = re.compile(
+        "|".join([XML_DECLARATION.pattern, *(room.hand_start.pattern for room, _ in xml_starts)])
+    )
     source = _Lookahead(lines)
+
+    def cut_before_xml(line: Line) -> Line | None:
+        """Text pasted before an XML document on its first line ("my hand: <HISTORY ..."):
+        the line from the document's start, the text before it left to the stray line."""
+        found = xml_inside.search(line.text, 1) if xml_starts and not line.cut else None
+        if found is None:
+            return None
+        lead = len(line.text[: found.start()].encode("utf-8", "replace"))
+        at = line.offset + _file_column(line.text, lead, wide)
+        return Line(line.text[found.start() :], at, line.number)
 
     def declared_room(line: Line) -> Room | None:
         """The XML room of the document a declaration line begins (its start tag on the
@@ -101,6 +114,12 @@ def split_rooms(
         """The current line and those after it, up to a hand start of another room."""
         nonlocal current, current_owner
         while current is not None:
+            rest = cut_before_xml(current) if room is None else None
+            rest_owner = owner(rest)
+            if rest is not None and rest_owner is not None:
+                yield current._replace(text=current.text[: len(current.text) - len(rest.text)])
+                current, current_owner = rest, rest_owner
+                return
             yield current
             current = source.next()
             current_owner = owner(current)

@@ -377,15 +377,22 @@ class XmlReader:
                 self._hand_over()
                 return
             # Cut inside a hand's start tag: expat never reported the hand, the bytes hold it.
+            # Or every hand from there on: markup left open (a declaration whose `?>` was
+            # damaged) swallowed them to the end, so each is kept whole, the last cut.
             after = max(self.sink.keep_from(), self.buffer_base) - self.buffer_base
             started = self.resync.search(self.buffer, after)
             if started is not None:
-                offset = self.buffer_base + started.start()  # expat's error line is the tag's
+                offset = self.buffer_base + started.start()
+                if self.doc_base >= self.buffer_base:  # expat's line is the open markup's
+                    line = self.doc_line + self.raw(self.doc_base, offset).count(b"\n")
+                last = started.start()
+                for found in self.resync.finditer(self.buffer, last + 1):
+                    last = found.start()
                 self._break("the file ends inside a hand's start tag", offset, line)
                 self.broken = (
                     offset,
                     line,
-                    bytearray(self.buffer[started.start() :][:REFUSED_HEAD]),
+                    bytearray(self.buffer[started.start() : last + REFUSED_HEAD]),
                 )
                 self._hand_over()
         except DefusedXmlException as error:

@@ -273,3 +273,18 @@ def test_file_offsets_cost_linear_work_in_a_mis_encoded_file(
     assert sum(walked) <= len(data)
     written = path.read_bytes()
     assert all(written[hand.source.offset :].startswith(b"<game") for hand in hands)
+
+
+def test_a_declaration_left_open_to_the_end_swallows_no_hand(tmp_path: Path) -> None:
+    """A fuzz input of 2026-12-04: the `?>` of a 292 KB iPoker export's declaration damaged,
+    with no `?>` after it, so expat reads the whole file as one processing instruction. Its 117
+    hands were cut from the first 64 KB only (22 read, 95 lost) and numbered from line 1: each
+    is a hand now, at its own line."""
+    data = corpus_file(*XML_FILES[1]).read_bytes().replace(b"?>", b"?\xef\xbf\xbd", 1)
+    path = tmp_path / "open-declaration.xml"
+    path.write_bytes(data)
+    tags = [m.start() for m in re.finditer(rb"<game gamecode=", data)]
+    assert len(tags) == 117 and b"?>" not in data
+    hands = [hand for hand in open_history(path).hand_texts() if not hand.stray]
+    assert [hand.source.offset for hand in hands] == tags
+    assert [hand.source.line for hand in hands] == [data.count(b"\n", 0, at) + 1 for at in tags]

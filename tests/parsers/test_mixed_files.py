@@ -189,3 +189,27 @@ def test_text_above_an_xml_document_is_a_stray_and_the_document_whole(
     assert _fates(read[1:]) == _fates(alone)
     shift = preamble.count("\n")
     assert [p.hand.source.line for p in read[1:]] == [p.hand.source.line + shift for p in alone]
+
+
+@pytest.mark.parametrize("index", range(len(xml_files())))
+def test_text_before_an_xml_document_on_its_line_is_a_stray_and_the_document_whole(
+    tmp_path: Path, index: int
+) -> None:
+    """Two fuzz inputs of 2026-12-04: text on the first line of a Boss export, before its
+    first `<HISTORY` ("my hand: <HISTORY ..."), made the whole file one stray text (its hand
+    never counted). The text is a stray, and every hand is read as in the file alone, at its
+    offset past the text."""
+    name, data = xml_files()[index]
+    alone_path = tmp_path / f"{name}.xml"
+    alone_path.write_bytes(data)
+    alone = _read(alone_path)
+    preamble = "My hand ♠ from last night: ".encode()
+    path = tmp_path / "pasted-on-the-line.xml"
+    path.write_bytes(preamble + data)
+    read = _read(path)
+    assert [p.hand.stray for p in read[:1]] == [True]
+    assert _fates(read[1:]) == _fates(alone)
+    assert [p.hand.source.line for p in read[1:]] == [p.hand.source.line for p in alone]
+    assert [p.hand.source.offset for p in read[1:]] == [
+        p.hand.source.offset + len(preamble) for p in alone
+    ]
