@@ -1,45 +1,28 @@
 """A stored hand as text for people: the room's own text when its source file still holds it,
-otherwise the hand written back from its record by a room renderer. What the dashboard's
-replayer copies and the coach's report (`pipeline.coach`) prints.
+otherwise the hand written back from its record. What the dashboard's replayer copies and the
+coach's report (`pipeline.coach`) prints.
 
 The store keeps no raw text of a stored hand (only rejects keep theirs), but it keeps the file,
 byte offset and a hash of the text: when the file is still there and the hand read at that
 offset has the same hash, the text is exactly what the room wrote. Otherwise the record (the
-store's rows give it back whole: `pipeline.export.stored_record`) is rendered in the room's
-format where the project has a renderer (PokerStars, Full Tilt, KingsClub: the games only it
-deals, drawmaha among them, have no PokerStars label), in PokerStars' format for other rooms,
-and `HandText.origin` says which.
+store's rows give it back whole: `pipeline.export.stored_record`) is written in the first
+format that holds it (`parsers.render.RENDERERS`): the room's own (PokerStars, Full Tilt,
+iPoker, KingsClub), else PokerStars' (its games, its structures, ids of digits), else PHH, which
+holds every hand. What is written reads back as the same hand, and `HandText.origin` says which
+format it is.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
 
 from studdraw.parsers.model import HandRecord
 from studdraw.parsers.reader import open_history
-from studdraw.parsers.render.fulltilt import fulltilt_can_render, render_fulltilt
-from studdraw.parsers.render.kingsclub import kingsclub_can_render, render_kingsclub
-from studdraw.parsers.render.pokerstars import render_pokerstars
+from studdraw.parsers.render import RENDERERS
+from studdraw.pipeline.phh import dumps
 from studdraw.pipeline.store.hand_hash import content_hash
-
-RENDERERS: Final[dict[str, Callable[[HandRecord, str | None], str]]] = {
-    "pokerstars": render_pokerstars,
-    "fulltilt": render_fulltilt,
-    "kingsclub": render_kingsclub,
-}
-ROOM_FORMATS: Final = {
-    "pokerstars": "PokerStars' format",
-    "fulltilt": "Full Tilt's format",
-    "kingsclub": "KingsClub's format",
-}
-CAN_RENDER: Final[dict[str, Callable[[HandRecord], bool]]] = {
-    "fulltilt": fulltilt_can_render,
-    "kingsclub": kingsclub_can_render,
-}
-"""The rooms whose format holds only some hands; the others fall back to PokerStars'."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,19 +60,24 @@ def _text(record: HandRecord, exact: str | None) -> HandText:
     source = record.source
     if exact is not None:
         return HandText(exact, f"As the room wrote it: {source.path}, line {source.line}.")
-    room = record.room
-    render = RENDERERS.get(room)
-    can_render = CAN_RENDER.get(room)
-    if render is not None and (can_render is None or can_render(record)):
+    own = RENDERERS.get(record.room)
+    if own is not None and own.holds(record):
         return HandText(
-            render(record, record.hero),
-            f"The source file is not available: written back from the store in "
-            f"{ROOM_FORMATS[room]}.",
+            own.render(record, record.hero),
+            f"The source file is not available: written back from the store in {own.name}.",
+        )
+    why = f"{own.name} cannot hold this hand" if own else f"studdraw writes no {record.room} text"
+    stars = RENDERERS["pokerstars"]
+    if stars.holds(record):
+        return HandText(
+            stars.render(record, record.hero),
+            f"The source file is not available and {why}: written back from the store in "
+            f"{stars.name}.",
         )
     return HandText(
-        render_pokerstars(record, record.hero),
-        f"The source file is not available and there is no {room} renderer: written back "
-        "from the store in PokerStars' format.",
+        dumps(record),
+        f"The source file is not available and {why}, nor PokerStars' format: written back "
+        "from the store as PHH, the open hand-history format.",
     )
 
 

@@ -14,32 +14,16 @@ whole front end.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Final
 
 from studdraw.parsers.model import Game, HandRecord, Seat, SourceRef, Structure, Tournament
-from studdraw.parsers.render import fulltilt, ipoker, kingsclub, pokerstars
-from studdraw.parsers.render.fulltilt import fulltilt_can_render, render_fulltilt
-from studdraw.parsers.render.ipoker import ipoker_can_render, render_ipoker
-from studdraw.parsers.render.kingsclub import kingsclub_can_render, render_kingsclub
-from studdraw.parsers.render.pokerstars import render_pokerstars
+from studdraw.parsers.render import RENDERERS, fulltilt, ipoker, kingsclub, pokerstars
 from studdraw.pipeline.rules import random_hand
 from studdraw.pipeline.rules.house import house_rules_for
 
-RENDERERS: Final[dict[str, Callable[[HandRecord, str | None], str]]] = {
-    "pokerstars": render_pokerstars,
-    "fulltilt": render_fulltilt,
-    "ipoker": render_ipoker,
-    "kingsclub": render_kingsclub,
-}
-CAN_RENDER: Final[dict[str, Callable[[HandRecord], bool]]] = {
-    "fulltilt": fulltilt_can_render,
-    "ipoker": ipoker_can_render,
-    "kingsclub": kingsclub_can_render,
-}
-"""Rooms whose format cannot express every legal hand; such hands are dealt again."""
 GAMES_DEALT: Final[dict[str, frozenset[Game]]] = {
     "pokerstars": frozenset(pokerstars.GAME_LABELS),
     "fulltilt": frozenset(fulltilt.GAME_LABELS),
@@ -143,7 +127,7 @@ def synthesize(options: SynthOptions) -> Iterator[HandRecord]:
         if options.session_hands and number and number % options.session_hands == 0:
             when += timedelta(hours=rng.uniform(2, 20))
             table = rng.choice(TABLE_NAMES)
-        expressible = CAN_RENDER.get(options.room, _any_hand)
+        expressible = RENDERERS[options.room].holds  # a hand the format cannot hold is dealt again
         while True:
             players = rng.randint(options.min_players, options.max_players)
             record = random_hand(options.game, options.structure, players, rng, rules)
@@ -154,13 +138,8 @@ def synthesize(options: SynthOptions) -> Iterator[HandRecord]:
         when += timedelta(seconds=rng.randint(25, 150))
 
 
-def _any_hand(record: HandRecord) -> bool:
-    """Rooms whose format can express every legal hand."""
-    return True
-
-
 def render(record: HandRecord, room: str) -> str:
-    return RENDERERS[room](record, record.hero)
+    return RENDERERS[room].render(record, record.hero)
 
 
 def _hand_id(options: SynthOptions, number: int) -> str:

@@ -35,7 +35,10 @@ ALL_IN = 7
 def ipoker_can_render(record: HandRecord) -> bool:
     """Whether the format can express the hand: no iPoker export shows a community card, and
     one win per player cannot tell which hi/lo half of which side pot a player won (a reader
-    spreads it over the pots in order, which is only right for a single pot or no split)."""
+    spreads it over the pots in order, which is only right for a single pot or no split); and
+    only the games and structures iPoker names."""
+    if record.game not in GAME_NAMES or record.structure not in LIMITS:
+        return False
     if any(event.kind is EventKind.COMMUNITY for event in record.events):
         return False
     pots = {e.pot.split(":")[0] for e in record.events if e.kind is EventKind.COLLECT and e.pot}

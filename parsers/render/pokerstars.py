@@ -114,7 +114,10 @@ class PokerStarsRenderer:
 
     def _table(self) -> str:
         record = self.record
-        size = f" {record.max_seats}-max" if record.max_seats else ""
+        # PokerStars prints a size on every table line (its reader needs a size or a button):
+        # for a room that printed none, the highest seat taken, the least the table holds.
+        seats = record.max_seats or max((seat.seat for seat in record.seats), default=0)
+        size = f" {seats}-max" if seats else ""
         button = f" Seat #{record.button} is the button" if record.button is not None else ""
         return f"Table '{record.table}'{size}{button}"
 
@@ -259,7 +262,9 @@ class PokerStarsRenderer:
             return f"{player}: sits out"
         if event.kind is EventKind.SIT_IN:
             return f"{player} has returned"
-        if event.kind is EventKind.NOTE and event.text:
+        if event.kind is EventKind.NOTE and event.text and self.record.room == "pokerstars":
+            # A note is the room's own words ("doesn't show hand"); another room's ("does not
+            # show", PartyPoker's "opens") has no PokerStars line, so only the store keeps it.
             if event.text == "doesn't show hand":
                 return f"{player}: doesn't show hand"
             return NOTE_LINES.get(event.text, event.text)
@@ -318,6 +323,23 @@ class PokerStarsRenderer:
         if facts.collected:
             return f"collected ({self.money(facts.collected)})"
         return "lost"
+
+
+def pokerstars_can_render(record: HandRecord) -> bool:
+    """Whether PokerStars' text holds the hand: a game and a structure it names, and hand and
+    tournament ids of digits, the only ids its header has (Merge's "33423082-1", OnGame's
+    "R5-192626403-203" have no PokerStars form)."""
+    tour = record.tournament
+    return (
+        record.game in GAME_LABELS
+        and record.structure in LIMIT_LABELS
+        and _digits(record.room_hand_id)
+        and (tour is None or _digits(tour.tournament_id))
+    )
+
+
+def _digits(text: str) -> bool:
+    return text.isascii() and text.isdigit()
 
 
 def render_pokerstars(record: HandRecord, hero: str | None = None) -> str:
