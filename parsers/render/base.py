@@ -9,9 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Final, TypeVar
+from zoneinfo import ZoneInfo
 
+from studdraw.parsers.builder import ZONES
 from studdraw.parsers.model import Card, Event, EventKind, HandRecord
+
+EASTERN: Final = ZoneInfo(ZONES["ET"])
+"""The clock the PokerStars, Full Tilt and KingsClub exports print: US Eastern, the readers'
+"ET"."""
 
 _Value = TypeVar("_Value")
 

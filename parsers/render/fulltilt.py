@@ -11,12 +11,12 @@ from __future__ import annotations
 import ast
 import re
 from collections import Counter
-from zoneinfo import ZoneInfo
 
 from studdraw.parsers.builder import stud_street_name
 from studdraw.parsers.model import STUD_DEALS, Card, Event, EventKind, Game, HandRecord, Structure
 from studdraw.parsers.render.base import (
     CURRENCY_SYMBOLS,
+    EASTERN,
     HeldCards,
     PlayerFacts,
     first_labels,
@@ -34,7 +34,6 @@ SINGLE_DRAW_STREETS = ("HOLE CARDS", "DRAW")  # cash/FTP/Draw/1-Draw-NL-*: "*** 
 DRAW_FOLDS = ("before the Draw", "after the 1st Draw", "after the 2nd Draw", "after the 3rd Draw")
 SINGLE_DRAW_FOLDS = ("before the Draw", "after the Draw")
 SINGLE_DRAW = frozenset({Game.SD27, Game.DRAW5})
-EASTERN = ZoneInfo("America/New_York")
 
 
 def street_names(game: Game) -> tuple[str, ...]:

@@ -24,10 +24,9 @@ a currency other than dollars, and a `dead` post neither of those lines gives ba
 from __future__ import annotations
 
 from dataclasses import replace
-from zoneinfo import ZoneInfo
 
 from studdraw.parsers.model import Event, EventKind, HandRecord, Structure
-from studdraw.parsers.render.base import first_labels, format_cards, player_facts
+from studdraw.parsers.render.base import EASTERN, first_labels, format_cards, player_facts
 from studdraw.parsers.rooms.kingsclub import (
     BOARD_GAMES,
     BOARD_STREETS,
@@ -46,7 +45,6 @@ STUD_MARKERS = ("3RD STREET", "4TH STREET", "5TH STREET", "6TH STREET")
 """The marker before stud's 4th to 7th street (3rd street comes unmarked)."""
 DRAW_MARKERS = {index: name for name, index in DRAW_STREETS.items()}
 ROUNDS = ("2ND", "3RD", "4TH")
-EASTERN = ZoneInfo("America/New_York")
 _NOT_PRINTED = frozenset(
     {
         EventKind.STREET,

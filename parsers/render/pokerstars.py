@@ -7,11 +7,10 @@ down cards are printed, as in a real export of that player's history.
 
 from __future__ import annotations
 
-from zoneinfo import ZoneInfo
-
 from studdraw.parsers.model import Card, Event, EventKind, HandRecord, Structure
 from studdraw.parsers.render.base import (
     CURRENCY_SYMBOLS,
+    EASTERN,
     HeldCards,
     PlayerFacts,
     betting_levels,
@@ -31,7 +30,6 @@ DRAW_STREETS = ("DEALING HANDS", "FIRST DRAW", "SECOND DRAW", "THIRD DRAW")
 SUMMARY_STREETS = ("3rd Street", "4th Street", "5th Street", "6th Street", "River")
 DRAW_SUMMARY = ("before the Draw", "after the 1st Draw", "after the 2nd Draw", "after the 3rd Draw")
 SINGLE_DRAW_SUMMARY = ("before the Draw", "after the Draw")
-EASTERN = ZoneInfo("America/New_York")
 NOTE_LINES = {"no low hand qualified": "No low hand qualified"}
 HOME_CLUB = "home game club "
 
