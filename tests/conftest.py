@@ -18,6 +18,7 @@ from studdraw.pipeline.rules import state
 from tests import STALE_COMPILED
 
 if TYPE_CHECKING:
+    import polars as pl
     from streamlit.testing.v1 import AppTest
 
     from tests.dashboard_support import Facts
@@ -61,6 +62,23 @@ def corpus_file(*parts: str) -> Path:
 def parse_text(text: str, room: str = "pokerstars", path: str = "<test>") -> ParsedHand:
     """Parse one hand given as text with its room's reader."""
     return BY_NAME[room].parse(HandText(text.strip("\n"), SourceRef(path, 0, 1), room))
+
+
+def one_hand_rows(source: Path, db: Path) -> tuple[dict[str, object], pl.DataFrame, pl.DataFrame]:
+    """Import the one hand of `source` into a new store at `db`: its rows (the hand, its
+    players, its actions), as the dashboard's replayer reads them."""
+    import duckdb  # noqa: PLC0415 (the store's tests only)
+
+    from studdraw.pipeline.importer.ingest import IngestOptions, ingest  # noqa: PLC0415
+
+    ingest([source], IngestOptions(db=db, workers=1))
+    with duckdb.connect(str(db), read_only=True) as con:
+        header = con.sql("SELECT * FROM hands").pl().row(0, named=True)
+        return (
+            header,
+            con.sql("SELECT * FROM hand_players").pl(),
+            con.sql("SELECT * FROM actions").pl(),
+        )
 
 
 def parse_record(text: str, room: str = "pokerstars") -> HandRecord:

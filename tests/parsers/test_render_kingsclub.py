@@ -17,7 +17,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
-import duckdb
 import pytest
 
 from studdraw.dashboard.hand_text import hand_text
@@ -26,9 +25,8 @@ from studdraw.parsers.model import Event, EventKind, HandRecord
 from studdraw.parsers.reader import parse_file
 from studdraw.parsers.render.kingsclub import kingsclub_can_render, render_kingsclub
 from studdraw.pipeline.hand_text import record_text
-from studdraw.pipeline.importer.ingest import IngestOptions, ingest
 from studdraw.pipeline.rules import replay
-from tests.conftest import corpus_file, parse_record
+from tests.conftest import corpus_file, one_hand_rows, parse_record
 from tests.parsers.records import comparable
 from tests.pipeline.test_phh_roundtrip import read_back
 
@@ -82,12 +80,7 @@ def test_a_stored_hand_with_a_missed_blind_is_written_back_in_kingsclubs_format(
     name = "NL-2-7-SD-USD-125-250-202103.missed.sb.txt"
     source = tmp_path / name
     shutil.copy(corpus_file("cash", "KingsClub", "Draw", name), source)
-    db = tmp_path / "store.duckdb"
-    ingest([source], IngestOptions(db=db, workers=1))
-    with duckdb.connect(str(db), read_only=True) as con:
-        header = con.sql("SELECT * FROM hands").pl().row(0, named=True)
-        seats = con.sql("SELECT * FROM hand_players").pl()
-        actions = con.sql("SELECT * FROM actions").pl()
+    header, seats, actions = one_hand_rows(source, tmp_path / "store.duckdb")
     source.unlink()
     moved = hand_text(header, seats, actions)
     assert "in KingsClub's format" in moved.origin

@@ -29,7 +29,7 @@ from studdraw.pipeline.phh import dumps, variant_code
 from studdraw.pipeline.rules import GAME_SPECS, replay
 from studdraw.pipeline.rules.generate import random_hand
 from studdraw.pipeline.rules.house import house_rules_for
-from tests.conftest import corpus_file, parse_record, parse_text
+from tests.conftest import corpus_file, one_hand_rows, parse_record, parse_text
 
 FOLDER = ("cash", "KingsClub", "Draw")
 FOLDS = "2-7 Drawmaha-FL-USD-60-120-202108.txt"
@@ -236,12 +236,7 @@ def test_a_stored_hand_whose_file_is_gone_is_written_back_in_kingsclubs_format(
     KingsClub's format from the store's rows (PokerStars' has no drawmaha), read back the same."""
     source = tmp_path / SHOWDOWN
     shutil.copy(corpus_file(*FOLDER, SHOWDOWN), source)
-    db = tmp_path / "store.duckdb"
-    ingest([source], IngestOptions(db=db, workers=1))
-    with duckdb.connect(str(db), read_only=True) as con:
-        header = con.sql("SELECT * FROM hands").pl().row(0, named=True)
-        seats = con.sql("SELECT * FROM hand_players").pl()
-        actions = con.sql("SELECT * FROM actions").pl()
+    header, seats, actions = one_hand_rows(source, tmp_path / "store.duckdb")
     assert hand_text(header, seats, actions).origin.startswith("As the room wrote it")
     source.unlink()
     moved = hand_text(header, seats, actions)
