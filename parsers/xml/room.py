@@ -1,5 +1,5 @@
 """What the XML rooms (iPoker, Merge, Boss Media) share: hand texts cut from a file, read back
-into element trees with file lines, and the `XmlRoom` base (the byte reader is xml_reader.py).
+into element trees with file lines, and the `XmlRoom` base (the byte reader is xml/reader.py).
 
 A hand text is the raw hand element as cut from the file (byte offset and line of its start tag)
 followed by the context elements its room needs to read it alone (iPoker's session `<general>`,
