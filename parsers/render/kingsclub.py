@@ -250,7 +250,8 @@ class _Renderer:
             verb = "bets" if kind is EventKind.COMPLETE else "raises to"
             text = f"{player} {verb} {money(self.totals[player])}{all_in}"
         elif kind is EventKind.SHOW:
-            text = f"{player} shows [{format_cards(event.cards)}]"
+            run = f"Run {event.run}: " if event.run else ""  # one run's hand of a pot run twice
+            text = f"{run}{player} shows [{format_cards(event.cards)}]"
         elif kind is EventKind.MUCK:
             text = f"{player} mucks"
         elif kind is EventKind.COLLECT:
@@ -297,9 +298,12 @@ class _Renderer:
         self._thrown = event.cards
         return None
 
-    def _drawn(self, event: Event) -> str:
+    def _drawn(self, event: Event) -> str | None:
         player = event.player or ""
         if player == self.hero and None not in event.cards and None not in self._thrown:
+            if event.run > 1:  # a pot run twice: each later run's cards on the first's line
+                self.lines[-1] += f" [{format_cards(event.cards)}]"
+                return None
             return (
                 f"{player} discards [{format_cards(self._thrown)}] "
                 f"draws [{format_cards(event.cards)}]"
