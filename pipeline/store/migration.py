@@ -60,25 +60,23 @@ def migrate(con: duckdb.DuckDBPyConnection, version: int) -> None:
 def _drop_dependents(con: duckdb.DuckDBPyConnection) -> None:
     """Drop the store's views and indexes: DuckDB alters no table that one depends on (the
     schema makes them again)."""
-    database = con.execute("SELECT current_database()").fetchall()[0]
     for (view,) in con.execute(
-        "SELECT view_name FROM duckdb_views() WHERE database_name = ? AND NOT internal",
-        [database[0]],
+        "SELECT view_name FROM duckdb_views() "
+        "WHERE database_name = current_database() AND NOT internal"
     ).fetchall():
         con.execute(f'DROP VIEW "{view}"')
     for (index,) in con.execute(
-        "SELECT index_name FROM duckdb_indexes() WHERE database_name = ?", [database[0]]
+        "SELECT index_name FROM duckdb_indexes() WHERE database_name = current_database()"
     ).fetchall():
         con.execute(f'DROP INDEX "{index}"')
 
 
 def _rename_columns(con: duckdb.DuckDBPyConnection) -> None:
     """Rename version 1's columns."""
-    database = con.execute("SELECT current_database()").fetchall()[0]
     columns = con.execute(
-        "SELECT table_name, column_name FROM duckdb_columns() "
-        "WHERE database_name = ? AND column_name IN ? ORDER BY table_name, column_index",
-        [database[0], list(RENAMED)],
+        "SELECT table_name, column_name FROM duckdb_columns() WHERE database_name = "
+        "current_database() AND column_name IN ? ORDER BY table_name, column_index",
+        [list(RENAMED)],
     ).fetchall()
     for table, column in columns:
         con.execute(f'ALTER TABLE "{table}" RENAME COLUMN "{column}" TO "{RENAMED[column]}"')
