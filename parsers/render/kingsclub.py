@@ -28,6 +28,7 @@ from dataclasses import replace
 from studdraw.parsers.model import Event, EventKind, HandRecord, Structure
 from studdraw.parsers.render.base import EASTERN, first_labels, format_cards, player_facts
 from studdraw.parsers.rooms.kingsclub import (
+    BLINDS,
     BOARD_GAMES,
     BOARD_STREETS,
     DRAW_STREETS,
@@ -58,8 +59,6 @@ _NOT_PRINTED = frozenset(
 _UNRENDERABLE = frozenset({EventKind.RESHUFFLE, EventKind.COMMUNITY})
 _DEAD_MONEY = frozenset({EventKind.ANTE, EventKind.DEAD})
 """Forced bets that count toward no player's bet on the street (calls print the street total)."""
-_BLINDS = frozenset(kind for kind in EventKind if kind.is_forced) - {EventKind.ANTE}
-"""What the reader counts as a player's blind when it looks for a missed small blind."""
 
 
 def kingsclub_can_render(record: HandRecord) -> bool:
@@ -113,7 +112,7 @@ def dead_held(record: HandRecord) -> bool:
         return False
     small = _reader_small_blind(record) or _reader_big_blind(record) // 2
     players = [events[i].player for i in missed]
-    blinds = [e.player for e in events if e.kind in _BLINDS]
+    blinds = [e.player for e in events if e.kind in BLINDS]
     seated = [seat.player for seat in record.seats]
     if [player for player in seated if player in players] != players:
         return False  # a player not seated, twice, or out of seat order

@@ -94,7 +94,9 @@ DRAW_AFTER: Final = {Game.DRAWMAHA: (1, "turn (its draw, printed before the mark
 drawmaha draws after the flop's betting, and the draw opens the turn."""
 FIRST_ROUND: Final = "1ST BETTING ROUND"
 """Printed before the draw games' antes and blinds: the round itself opens with the deal."""
-_BLINDS: Final = frozenset(kind for kind in EventKind if kind.is_forced) - {EventKind.ANTE}
+BLINDS: Final = frozenset(kind for kind in EventKind if kind.is_forced) - {EventKind.ANTE}
+"""What counts as a player's blind when a missed small blind is inferred (the renderer asks it
+too, to know which dead posts the text gives back)."""
 _PAID_OUT: Final = frozenset({EventKind.COLLECT, EventKind.UNCALLED})
 
 VERBS: Final = {
@@ -203,7 +205,7 @@ class KingsClubReader(LineReader):
                 continue
             if kind.puts_in:
                 nets[player] -= event.amount
-                if kind in _BLINDS:
+                if kind in BLINDS:
                     blinds.add(player)
             elif kind in _PAID_OUT:
                 nets[player] += event.amount
