@@ -50,15 +50,20 @@ def round_trip(record: HandRecord) -> HandRecord:
 # --- the corpus -----------------------------------------------------------------------------
 
 
+def corpus_records() -> list[HandRecord]:
+    """Every parsed KingsClub corpus hand, file by file."""
+    folder = corpus_file("cash", "KingsClub")
+    return [
+        parsed.record
+        for path in sorted(discover_files([folder]))
+        for parsed in parse_file(path)
+        if parsed.record is not None
+    ]
+
+
 def corpus_posts() -> list[HandRecord]:
     """Every parsed KingsClub corpus hand that holds a post out of turn or a dead post."""
-    folder = corpus_file("cash", "KingsClub")
-    found = []
-    for path in sorted(discover_files([folder])):
-        for parsed in parse_file(path):
-            if parsed.record is not None and posts(parsed.record):
-                found.append(parsed.record)
-    return found
+    return [record for record in corpus_records() if posts(record)]
 
 
 def test_the_corpus_hands_with_dead_or_posted_blinds_round_trip() -> None:
@@ -90,12 +95,7 @@ def test_every_corpus_hand_round_trips_run_twice_hands_too() -> None:
     """Every KingsClub corpus hand the format holds, written and read back, is the same hand,
     its events included: the four run-twice hands' shows and draws keep their runs ("Run 2:
     Hero shows", "Hero discards [Th] draws [8c] [Qs]"; they came back as run 0)."""
-    records = [
-        parsed.record
-        for path in sorted(discover_files([corpus_file("cash", "KingsClub")]))
-        for parsed in parse_file(path)
-        if parsed.record is not None
-    ]
+    records = corpus_records()
     assert len(records) == 18 and all(kingsclub_can_render(record) for record in records)
     runs = [record for record in records if any(e.run for e in record.events)]
     assert len(runs) == 4

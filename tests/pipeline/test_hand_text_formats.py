@@ -10,11 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from studdraw.parsers.files import discover_files
 from studdraw.parsers.model import EventKind, HandRecord
 from studdraw.parsers.reader import parse_file
 from studdraw.pipeline.hand_text import record_text
-from tests.conftest import CORPUS, corpus_file
+from tests.pipeline.test_phh_pokerkit import corpus_records
 
 FORMATS = {"PHH": "phh", "PokerStars' format": "pokerstars"}
 """What an origin that names another format than the room's names (PHH's words first: its
@@ -49,16 +48,9 @@ def facts(record: HandRecord) -> tuple[object, ...]:
 @pytest.fixture(scope="module")
 def written(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[HandRecord, str, Path]]:
     """Each corpus hand with the format it was written in and the file it was written to."""
-    corpus_file("cash")
     folder = tmp_path_factory.mktemp("written")
     found = []
-    records = [
-        parsed.record
-        for path in discover_files([CORPUS])
-        for parsed in parse_file(path)
-        if parsed.record is not None
-    ]
-    for number, record in enumerate(records):
+    for number, record in enumerate(corpus_records()):
         text = record_text(record, None)
         room = written_as(record, text.origin)
         path = folder / f"hand-{number}{SUFFIX.get(room, '.txt')}"
